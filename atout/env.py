@@ -1,0 +1,96 @@
+"""Small typed readers for settings taken from the environment.
+
+Each reader returns the variable parsed to its type, or the default when the variable is
+unset or empty; a value that cannot be parsed is a configuration error, raised at start-up
+with the variable's name rather than guessed at.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from django.core.exceptions import ImproperlyConfigured
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+def _raw(name: str) -> str | None:
+    value = os.environ.get(name)
+    if value is None or value.strip() == "":
+        return None
+    return value.strip()
+
+
+def env_str(name: str, default: str = "") -> str:
+    value = _raw(name)
+    return default if value is None else value
+
+
+def env_bool(name: str, default: bool) -> bool:
+    value = _raw(name)
+    if value is None:
+        return default
+    if value.lower() in _TRUE:
+        return True
+    if value.lower() in _FALSE:
+        return False
+    raise ImproperlyConfigured(f"{name} must be a boolean (true/false), not {value!r}")
+
+
+def env_int(name: str, default: int) -> int:
+    value = _raw(name)
+    if value is None:
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be an integer, not {value!r}") from None
+
+
+def env_list(name: str, default: list[str] | None = None) -> list[str]:
+    value = _raw(name)
+    if value is None:
+        return list(default or [])
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+@dataclass(frozen=True)
+class DatabaseUrl:
+    """A parsed `DATABASE_URL`: `sqlite:///path` or `postgres://user:pass@host:port/name`."""
+
+    url: str
+
+    def as_django(self, base_dir: str) -> dict[str, object]:
+        parts = urlsplit(self.url)
+        scheme = parts.scheme.lower()
+        if scheme == "sqlite":
+            # sqlite:///relative.db is relative to the project; sqlite:////abs/path is absolute.
+            path = unquote(parts.path)
+            if path.startswith("//"):
+                path = path[1:]
+            elif path.startswith("/"):
+                path = os.path.join(base_dir, path[1:])
+            return {"ENGINE": "django.db.backends.sqlite3", "NAME": path or os.path.join(base_dir, "db.sqlite3")}
+        if scheme in {"postgres", "postgresql", "pgsql"}:
+            options = {key: values[-1] for key, values in parse_qs(parts.query).items()}
+            config: dict[str, object] = {
+                "ENGINE": "django.db.backends.postgresql",
+                "NAME": unquote(parts.path.lstrip("/")) or "atout",
+                "USER": unquote(parts.username or ""),
+                "PASSWORD": unquote(parts.password or ""),
+                "HOST": parts.hostname or "",
+                "PORT": str(parts.port or ""),
+                "CONN_MAX_AGE": int(options.pop("conn_max_age", "60")),
+                "CONN_HEALTH_CHECKS": True,
+            }
+            if options:
+                config["OPTIONS"] = options
+            return config
+        raise ImproperlyConfigured(f"DATABASE_URL: unsupported scheme {scheme!r} (use sqlite:// or postgres://)")
+
+
+def env_database(name: str, default: str, base_dir: str) -> dict[str, object]:
+    return DatabaseUrl(env_str(name, default)).as_django(base_dir)

@@ -1,0 +1,162 @@
+"""Shared types of the rules engine.
+
+Terms used across the engine:
+
+- *donne*: one deal, played out and scored as one hand.
+- *preneur* (taker): the player or team that chose the contract.
+- *dedans*: the taker failed the contract.
+- *litige*: a tie in a belote game; the taker's points are held in a *reserve* that
+  goes to the winner of the next donne.
+- *partie*: a sequence of donnes at one table, ending after a number of donnes or at a
+  target score.
+
+Everything here is plain data: a hand is the JSON object a referee entered (a Mapping),
+options are a resolved Mapping of option name to value, and results are frozen
+dataclasses. Nothing imports Django.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+Side = str | int
+Number = int | float
+
+
+def gettext_noop(message: str) -> str:
+    """Mark an English message template for extraction into the translation catalogue.
+
+    The engine never translates: it carries the English template and its parameters in
+    every RuleError, and the Django layer looks the template up in its catalogue. The
+    name matches Django's own marker so that `makemessages` extracts these strings.
+    """
+    return message
+
+
+@dataclass(frozen=True, slots=True)
+class RuleError:
+    """One problem with a hand: the field it concerns, a stable code, and a message.
+
+    `field` is a dotted path into the hand (`points.A`, `announcements.B.0.kind`), empty
+    for the hand as a whole. `template` is an English text with `{name}` placeholders
+    filled from `params`; it doubles as the translation catalogue's message id.
+    """
+
+    field: str
+    code: str
+    template: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def message(self) -> str:
+        return self.template.format(**self.params)
+
+    def to_json(self) -> dict[str, str]:
+        return {"field": self.field, "code": self.code, "message": self.message}
+
+
+def rule_error(field_path: str, code: str, template: str, **params: Any) -> RuleError:
+    return RuleError(field_path, code, template, params)
+
+
+@dataclass(frozen=True, slots=True)
+class HandScore:
+    """The score of one donne.
+
+    `scores` follows the game's `sides` order: (A, B) for belote at four, players
+    (0, 1, 2) for the games for three. `extra` holds what a game adds to its result
+    (`taker_points_to` for belote à 3, `base` for tarot).
+    """
+
+    scores: tuple[Number, ...]
+    outcome: str
+    reserve_out: int = 0
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+class OptionError(ValueError):
+    """An option the game does not have, or a value it does not allow."""
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """A rule choice the rule texts leave open (rules/DECISIONS.md), with its default.
+
+    `choices` lists every allowed value, the default first.
+    """
+
+    name: str
+    choices: tuple[Any, ...]
+    description: str = ""
+
+    @property
+    def default(self) -> Any:
+        return self.choices[0]
+
+    def check(self, value: Any) -> Any:
+        # bool is an int subclass: refuse True where 1 is meant, and 250.0 where 250 is.
+        for choice in self.choices:
+            if type(value) is type(choice) and value == choice:
+                return value
+        allowed = ", ".join(repr(c) for c in self.choices)
+        raise OptionError(f"option {self.name!r}: {value!r} is not allowed (one of {allowed})")
+
+
+def resolve_options(specs: Sequence[OptionSpec], given: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Every option of a game with its value: the given one, checked, or the default."""
+    given = dict(given or {})
+    known = {spec.name: spec for spec in specs}
+    unknown = sorted(set(given) - set(known))
+    if unknown:
+        raise OptionError(f"unknown option {unknown[0]!r} (known: {', '.join(sorted(known)) or 'none'})")
+    return {name: spec.check(given[name]) if name in given else spec.default for name, spec in known.items()}
+
+
+class Game(ABC):
+    """One game: its table, its options, and how to validate and score one hand.
+
+    `validate(hand, options)` returns every problem of a raw hand (never raises on bad
+    data); `score(hand, options, carry)` scores a hand that validated, `carry` being the
+    litige reserve brought in (belote games; 0 elsewhere). `options` is the Mapping that
+    `resolve_options` returns.
+    """
+
+    code: ClassVar[str]
+    players_per_table: ClassVar[int]
+    sides: ClassVar[tuple[Side, ...]]
+    option_specs: ClassVar[tuple[OptionSpec, ...]]
+    # Card values per context (e.g. "trump", "plain"), rank -> points.
+    card_values: ClassVar[Mapping[str, Mapping[str, Number]]]
+
+    def resolve_options(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        return resolve_options(self.option_specs, given)
+
+    @abstractmethod
+    def validate(self, hand: Any, options: Mapping[str, Any]) -> list[RuleError]: ...
+
+    @abstractmethod
+    def score(self, hand: Mapping[str, Any], options: Mapping[str, Any], carry: int = 0) -> HandScore: ...
+
+    @abstractmethod
+    def result_json(self, score: HandScore) -> dict[str, Any]:
+        """The result as ENGINE-API.md prints it."""
+
+    @abstractmethod
+    def random_hand(self, rng: random.Random) -> dict[str, Any]:
+        """A valid, plausible hand drawn from `rng` (for demos, simulations, benchmarks)."""
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "players_per_table": self.players_per_table,
+            "sides": list(self.sides),
+            "options": {
+                spec.name: {"default": spec.default, "choices": list(spec.choices), "description": spec.description}
+                for spec in self.option_specs
+            },
+            "card_values": {k: dict(v) for k, v in self.card_values.items()},
+        }

@@ -1,0 +1,13 @@
+"""The registry of games: one module per game, chosen by its code."""
+
+from __future__ import annotations
+
+from engine.core import Game
+from engine.games.belote_a_trois import BeloteATrois
+from engine.games.belote_classique import BeloteClassique
+from engine.games.belote_moderne import BeloteModerne
+from engine.games.tarot_a_trois import TarotATrois
+
+GAMES: dict[str, Game] = {
+    game.code: game for game in (BeloteClassique(), BeloteModerne(), BeloteATrois(), TarotATrois())
+}

@@ -1,0 +1,1 @@
+"""Hands as entered, their scores, table results, standings, and the background jobs."""

@@ -1,0 +1,40 @@
+# Shared set-up for ./run and ./test (sourced, not executed): a virtualenv in .venv with
+# the project installed, reinstalled only when pyproject.toml changes.
+# Usage: atout_setup [extras]   e.g. atout_setup test
+
+atout_python() {
+  # The newest Python 3.11+ on the machine.
+  local candidate
+  for candidate in python3.13 python3.12 python3.11 python3; do
+    if command -v "$candidate" >/dev/null 2>&1 &&
+      "$candidate" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' 2>/dev/null; then
+      echo "$candidate"
+      return 0
+    fi
+  done
+  echo "Atout needs Python 3.11 or newer; none was found on PATH." >&2
+  return 1
+}
+
+atout_setup() {
+  local extras="${1:-}" python stamp wanted
+  if [ ! -x .venv/bin/python ]; then
+    python=$(atout_python)
+    echo "==> Creating the virtualenv in .venv ($($python --version))"
+    "$python" -m venv .venv
+    .venv/bin/python -m pip install --quiet --upgrade pip
+  fi
+  stamp=.venv/.atout-installed
+  wanted="$(sha256sum pyproject.toml | cut -d' ' -f1) extras=${extras}"
+  if [ ! -f "$stamp" ] || ! grep -qxF "$wanted" "$stamp"; then
+    echo "==> Installing Atout and its dependencies${extras:+ (with $extras)}"
+    if [ -n "$extras" ]; then
+      .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[${extras}]"
+    else
+      .venv/bin/python -m pip install --quiet --disable-pip-version-check -e .
+    fi
+    # A test install satisfies a plain run too: record both.
+    printf '%s\n%s\n' "$wanted" "$(sha256sum pyproject.toml | cut -d' ' -f1) extras=" >"$stamp"
+  fi
+  .venv/bin/python manage.py compile_catalogues
+}

@@ -1,0 +1,128 @@
+"""Fixtures shared by the whole suite.
+
+- Under CI=true the database must be PostgreSQL and Redis must answer: a missing service
+  fails the run loudly instead of skipping tests.
+- `celery_worker` starts a real Celery worker process on Redis against the test database.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+IN_CI = os.environ.get("CI") == "true"
+REDIS_URL = os.environ.get("ATOUT_TEST_REDIS_URL", "")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if IN_CI and not os.environ.get("DATABASE_URL", "").startswith("postgres"):
+        raise pytest.UsageError("CI=true: DATABASE_URL must point at PostgreSQL (./test sets it).")
+    if IN_CI and not REDIS_URL:
+        raise pytest.UsageError("CI=true: ATOUT_TEST_REDIS_URL must point at Redis (./test sets it).")
+
+
+def require_redis() -> str:
+    """The Redis URL for worker tests; skips outside CI when Redis is not there."""
+    if not REDIS_URL:
+        if IN_CI:
+            pytest.fail("CI=true but no Redis for the Celery worker tests")
+        pytest.skip("Redis unreachable: real-worker tests skipped (./test said so)")
+    return REDIS_URL
+
+
+class WorkerProcess:
+    """A `celery worker` subprocess bound to a private queue, killable by tests."""
+
+    def __init__(self, broker_url: str, database_url: str, queue: str) -> None:
+        self.broker_url = broker_url
+        self.database_url = database_url
+        self.queue = queue
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log_path = ROOT / "test-results" / f"worker-{queue}.log"
+
+    def start(self) -> None:
+        env = dict(os.environ)
+        env.update(
+            DATABASE_URL=self.database_url,
+            CELERY_BROKER_URL=self.broker_url,
+            CELERY_QUEUE=self.queue,
+            PYTHONUNBUFFERED="1",
+        )
+        self.log_path.parent.mkdir(exist_ok=True)
+        log = self.log_path.open("wb")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "atout", "worker", "-P", "solo", "-Q", self.queue,
+             "--without-gossip", "--without-mingle", "--without-heartbeat", "-n", f"{self.queue}@%h",
+             "--loglevel", "INFO"],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        self.wait_ready()
+
+    def wait_ready(self, timeout: float = 30) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process is not None and self.process.poll() is not None:
+                raise RuntimeError(f"the Celery worker exited: see {self.log_path}")
+            if b"ready." in self.log_path.read_bytes():
+                return
+            time.sleep(0.2)
+        raise RuntimeError(f"the Celery worker did not become ready in {timeout}s: see {self.log_path}")
+
+    def kill(self) -> None:
+        """Kill the worker at once (SIGKILL), as a crash or an OOM kill would."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+
+
+def _database_url_for_tests() -> str:
+    from django.db import connection
+
+    db = connection.settings_dict
+    if connection.vendor != "postgresql":
+        if IN_CI:
+            pytest.fail("CI=true but the test database is not PostgreSQL")
+        pytest.skip("the real-worker tests need PostgreSQL (a worker process cannot see a SQLite test database)")
+    auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
+    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+@pytest.fixture
+def celery_worker(transactional_db: None) -> Iterator[WorkerProcess]:
+    """A real Celery worker process on Redis, consuming a queue private to this test.
+
+    The test process sends to the same broker and queue, so `task.delay()` goes through
+    Redis to the worker, which writes to the test database (hence transactional_db).
+    """
+    from atout.celery import app
+
+    broker = require_redis()
+    database_url = _database_url_for_tests()
+    queue = f"atout-test-{uuid.uuid4().hex[:8]}"
+    saved = {key: app.conf.get(key) for key in ("broker_url", "task_always_eager", "task_default_queue")}
+    app.conf.update(broker_url=broker, task_always_eager=False, task_default_queue=queue)
+    worker = WorkerProcess(broker, database_url, queue)
+    worker.start()
+    try:
+        yield worker
+    finally:
+        worker.stop()
+        app.conf.update(saved)
+        app.pool.force_close_all()

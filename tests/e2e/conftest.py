@@ -1,0 +1,65 @@
+"""Browser tests: Playwright driving Debian's Chromium against pytest-django's live_server.
+
+Never a downloaded browser: the executable is /usr/bin/chromium, installed by ./test.
+Screenshots go to test-results/screenshots/.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import IN_CI, ROOT
+
+CHROMIUM = "/usr/bin/chromium"
+SCREENSHOTS = ROOT / "test-results" / "screenshots"
+PHONE = {"width": 390, "height": 844}
+
+# Playwright's sync API runs an event loop in this thread; Django's ORM calls made by the
+# test itself (setting up data) are still synchronous and safe here.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    if not Path(CHROMIUM).exists():
+        if IN_CI:
+            pytest.fail(f"CI=true but {CHROMIUM} is missing")
+        pytest.skip(f"{CHROMIUM} is missing: browser tests skipped")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def phone_page(browser, live_server) -> Iterator[object]:
+    """A fresh phone-sized page (a French phone: fr-FR) on the live server."""
+    context = browser.new_context(viewport=PHONE, locale="fr-FR", device_scale_factor=2, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+
+
+def screenshot(page, name: str) -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path

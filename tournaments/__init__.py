@@ -1,0 +1,1 @@
+"""Clubs, players, tournaments, competitors, rounds, tables and seats."""
