@@ -1,0 +1,222 @@
+"""Belote announcements (*annonces*): their values, which one is best, who scores them.
+
+Shared by every belote game; pure functions over lists of announcement objects
+`{"kind": ..., "high": ..., "suit": ...}` as the hands carry them (ENGINE-API.md), one
+list per side (a team at four, a player at three).
+
+Terms:
+
+- *tierce*, *cinquante*, *cent*: a sequence of 3, 4, 5 or more cards of one suit in the
+  natural order A K Q J 10 9 8 7, worth 20, 50, 100; `high` is its top card.
+- *carré*: the four cards of one rank; jacks 200, nines 150, aces, tens, kings, queens
+  100, eights nothing. A carré of sevens cancels the donne (DECISIONS.md), so a hand
+  that scores cannot announce one.
+- The *best* announcement is the single strongest combination, not a side's sum: more
+  points first; at equal points the higher top card whatever the kind; at equal height a
+  sequence in the trump suit. Only the side holding it scores, and it scores all of its
+  own combinations. A tie leaves the announcements to nobody, or with
+  `announcement_tie: first_in_play` to the tied side that announced first.
+
+Sides are whatever the game uses (team letters, player numbers): the functions take
+`(side, list)` pairs and give sides back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, TypeVar
+
+from engine.core import RuleError, gettext_noop, rule_error
+from engine.games.checks import check_choice, check_list, not_an_object, path, required, unknown_fields
+
+S = TypeVar("S")
+
+# Natural order, highest first: announcements rank cards this way in every suit.
+RANKS: tuple[str, ...] = ("A", "K", "Q", "J", "10", "9", "8", "7")
+HEIGHT: Mapping[str, int] = {rank: len(RANKS) - i for i, rank in enumerate(RANKS)}
+SUITS: tuple[str, ...] = ("clubs", "diamonds", "hearts", "spades")
+KINDS: tuple[str, ...] = ("tierce", "cinquante", "cent", "carre")
+SEQUENCE_LENGTH: Mapping[str, int] = {"tierce": 3, "cinquante": 4, "cent": 5}
+SEQUENCE_POINTS: Mapping[str, int] = {"tierce": 20, "cinquante": 50, "cent": 100}
+CARRE_POINTS: Mapping[str, int] = {"J": 200, "9": 150, "A": 100, "10": 100, "K": 100, "Q": 100, "8": 0, "7": 0}
+FIELDS = frozenset({"kind", "high", "suit"})
+
+
+def points(announcement: Mapping[str, Any]) -> int:
+    kind = announcement["kind"]
+    if kind == "carre":
+        return CARRE_POINTS[announcement["high"]]
+    return SEQUENCE_POINTS[kind]
+
+
+def total(announcements: Iterable[Mapping[str, Any]]) -> int:
+    return sum(points(a) for a in announcements)
+
+
+def strength(announcement: Mapping[str, Any], trump: str | None) -> tuple[int, int, int]:
+    """A sortable key: points, then the top card's height, then being a trump sequence."""
+    in_trump = announcement["kind"] != "carre" and trump is not None and announcement.get("suit") == trump
+    return (points(announcement), HEIGHT[announcement["high"]], 1 if in_trump else 0)
+
+
+def best_holders(sides: Iterable[tuple[S, Sequence[Mapping[str, Any]]]], trump: str | None) -> list[S]:
+    """The sides whose strongest combination is the best of the donne (several on a tie)."""
+    best: tuple[int, int, int] | None = None
+    holders: list[S] = []
+    for side, announced in sides:
+        if not announced:
+            continue
+        key = max(strength(a, trump) for a in announced)
+        if best is None or key > best:
+            best, holders = key, [side]
+        elif key == best:
+            holders.append(side)
+    return holders
+
+
+def scoring_side(
+    sides: Iterable[tuple[S, Sequence[Mapping[str, Any]]]],
+    trump: str | None,
+    tie: str = "nobody",
+    first: S | None = None,
+) -> S | None:
+    """The side that scores its announcements, or None (nothing announced, or a tie left open).
+
+    `tie` is the `announcement_tie` option; with `first_in_play`, `first` names the side
+    that announced first, which wins a tie it is part of.
+    """
+    holders = best_holders(sides, trump)
+    if len(holders) == 1:
+        return holders[0]
+    if holders and tie == "first_in_play" and first in holders:
+        return first
+    return None
+
+
+def _cards(announcement: Mapping[str, Any]) -> list[tuple[str | None, str]]:
+    """The cards an announcement is known to hold, as (suit or None, rank).
+
+    A cent may be longer than five cards; only the five it surely holds are listed, so
+    that the overlap checks never refuse a hand that could be real.
+    """
+    high = announcement["high"]
+    if announcement["kind"] == "carre":
+        return [(suit, high) for suit in SUITS]
+    start = RANKS.index(high)
+    ranks = RANKS[start : start + SEQUENCE_LENGTH[announcement["kind"]]]
+    return [(announcement.get("suit"), rank) for rank in ranks]
+
+
+def validate_one(field: str, raw: object) -> tuple[list[RuleError], dict[str, Any] | None]:
+    """Check one announcement object; return its errors and, when sound, the object."""
+    if not isinstance(raw, Mapping):
+        return [not_an_object(field, raw)], None
+    errors = unknown_fields(raw, FIELDS, field)
+    kind = check_choice(errors, path(field, "kind"), raw["kind"], KINDS) if "kind" in raw else None
+    if "kind" not in raw:
+        errors.append(required(path(field, "kind")))
+    high = check_choice(errors, path(field, "high"), raw["high"], RANKS) if "high" in raw else None
+    if "high" not in raw:
+        errors.append(required(path(field, "high")))
+    suit = raw.get("suit")
+    if suit is not None:
+        suit = check_choice(errors, path(field, "suit"), suit, SUITS)
+    if kind is None or high is None:
+        return errors, None
+    if kind == "carre":
+        if "suit" in raw and raw["suit"] is not None:
+            errors.append(
+                rule_error(
+                    path(field, "suit"), "suit_on_carre", gettext_noop("A carré holds every suit: give no suit.")
+                )
+            )
+        if high == "7":
+            errors.append(
+                rule_error(
+                    path(field, "high"),
+                    "carre_of_sevens",
+                    gettext_noop("A carré of sevens cancels the donne: record the donne as cancelled."),
+                )
+            )
+    elif RANKS.index(high) + SEQUENCE_LENGTH[kind] > len(RANKS):
+        lowest = RANKS[len(RANKS) - SEQUENCE_LENGTH[kind]]
+        errors.append(
+            rule_error(
+                path(field, "high"),
+                "impossible_height",
+                gettext_noop("A {kind} cannot stop at {high}: its top card is {lowest} or higher."),
+                kind=kind,
+                high=high,
+                lowest=lowest,
+            )
+        )
+    if errors:
+        return errors, None
+    sound: dict[str, Any] = {"kind": kind, "high": high}
+    if suit is not None:
+        sound["suit"] = suit
+    return errors, sound
+
+
+def validate_side(field: str, raw: object, max_cards: int) -> tuple[list[RuleError], list[dict[str, Any]] | None]:
+    """Check one side's list; `max_cards` is how many cards the side holds when announcing."""
+    errors: list[RuleError] = []
+    items = check_list(errors, field, raw)
+    if items is None:
+        return errors, None
+    sound: list[dict[str, Any]] = []
+    for i, item in enumerate(items):
+        item_errors, announcement = validate_one(path(field, i), item)
+        errors.extend(item_errors)
+        if announcement is not None:
+            sound.append(announcement)
+    if errors:
+        return errors, None
+    cards = sum(len(_cards(a)) for a in sound)
+    if cards > max_cards:
+        errors.append(
+            rule_error(
+                field,
+                "too_many_cards_announced",
+                gettext_noop("These announcements need {count} cards; a side holds only {max}."),
+                count=cards,
+                max=max_cards,
+            )
+        )
+    return errors, sound
+
+
+def validate_consistency(sides: Iterable[tuple[str, Sequence[Mapping[str, Any]]]]) -> list[RuleError]:
+    """Refuse a card announced twice, by one side or by two (each card is in one hand once).
+
+    `sides` pairs each side's field path (`announcements.1`) with its checked list. A
+    sequence given without its suit could be in any suit, so it only clashes with a carré
+    of one of its ranks, which holds that rank in every suit.
+    """
+    errors: list[RuleError] = []
+    seen: set[tuple[str, str]] = set()
+    carre_ranks: set[str] = set()
+    unsuited: list[tuple[str, Mapping[str, Any]]] = []
+    for side_field, announced in sides:
+        for i, announcement in enumerate(announced):
+            field = path(side_field, i)
+            cards = _cards(announcement)
+            if announcement["kind"] == "carre":
+                carre_ranks.add(announcement["high"])
+            elif announcement.get("suit") is None:
+                unsuited.append((field, announcement))
+                continue
+            known = [(suit, rank) for suit, rank in cards if suit is not None]
+            if seen.intersection(known):
+                errors.append(_twice(field))
+            seen.update(known)
+    for field, announcement in unsuited:
+        if carre_ranks.intersection(rank for _, rank in _cards(announcement)):
+            errors.append(_twice(field))
+    return errors
+
+
+def _twice(field: str) -> RuleError:
+    return rule_error(
+        field, "card_announced_twice", gettext_noop("This announcement uses a card that another one already holds.")
+    )
