@@ -1,0 +1,188 @@
+"""Hands as entered, their scores, table results, standings snapshots and background jobs.
+
+Terms:
+- *Hand* (*donne*): one deal at one table, kept exactly as the referee entered it (`raw`),
+  with the engine's score and the rule options it was scored with.
+- *HandRevision*: every change to a hand (entry, correction, deletion, confirmation,
+  re-scoring): who, when, before and after. Corrections never overwrite silently.
+- *TableResult*: the partie at one table: totals per side, donnes played, the litige
+  reserve, finished or not, the winning side.
+- *StandingsSnapshot*: the ranking of a tournament as stored rows, numbered by version;
+  pages read the newest one and never recompute on a GET. A rebuild writes a new
+  version in one transaction, so a crash leaves the previous one in place.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import Club, Table, Tournament
+
+
+class Hand(models.Model):
+    class Status(models.TextChoices):
+        CONFIRMED = "confirmed", _("Counted")
+        PENDING = "pending", _("Waiting for the other side's confirmation")
+
+    class Via(models.TextChoices):
+        REFEREE = "referee", _("Referee")
+        DIRECTOR = "director", _("Director")
+        API = "api", _("API")
+        SIMULATION = "simulation", _("Simulation")
+        IMPORT = "import", _("Import")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveSmallIntegerField(_("donne"))
+    raw = models.JSONField(_("entry as given"))
+    options = models.JSONField(_("rule options"), default=dict)
+    scores = models.JSONField(_("scores"), default=list)
+    outcome = models.CharField(_("outcome"), max_length=16, blank=True)
+    reserve_in = models.IntegerField(default=0)
+    reserve_out = models.IntegerField(default=0)
+    extra = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default="confirmed")
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    entered_via = models.CharField(max_length=16, choices=Via.choices, default="referee")
+    idempotency_key = models.CharField(max_length=64, null=True, blank=True)
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            # Never doubled: one hand per donne number per table, one per idempotency key.
+            models.UniqueConstraint(fields=["table", "number"], name="hand_number_unique"),
+            models.UniqueConstraint(
+                fields=["table", "idempotency_key"],
+                condition=Q(idempotency_key__isnull=False),
+                name="hand_idempotency_key_unique",
+            ),
+        ]
+        verbose_name = _("hand")
+        verbose_name_plural = _("hands")
+
+    def __str__(self) -> str:
+        return f"{self.table} · donne {self.number}"
+
+
+class HandRevision(models.Model):
+    class Action(models.TextChoices):
+        CREATE = "create", _("Entered")
+        UPDATE = "update", _("Corrected")
+        DELETE = "delete", _("Deleted")
+        CONFIRM = "confirm", _("Confirmed")
+        RESCORE = "rescore", _("Re-scored")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="hand_revisions")
+    hand = models.ForeignKey(Hand, on_delete=models.SET_NULL, null=True, blank=True, related_name="revisions")
+    number = models.PositiveSmallIntegerField()
+    action = models.CharField(max_length=8, choices=Action.choices)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    reason = models.TextField(blank=True)
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True)
+    author_label = models.CharField(max_length=120, blank=True)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["at", "pk"]
+
+
+class TableResult(models.Model):
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, primary_key=True, related_name="result")
+    totals = models.JSONField(default=list)
+    donnes_played = models.PositiveSmallIntegerField(default=0)
+    reserve = models.IntegerField(default=0)
+    finished = models.BooleanField(default=False)
+    winner_side = models.SmallIntegerField(null=True, blank=True)
+    forced = models.BooleanField(default=False)
+    updated_at = models.DateTimeField(auto_now=True)
+
+
+class StandingsSnapshot(models.Model):
+    """A tournament's ranking, version n. `rows` is the list of ranked competitors."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="standings")
+    version = models.PositiveIntegerField()
+    after_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    rows = models.JSONField(default=list)
+    built_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "-version"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "version"], name="standings_version_unique"),
+        ]
+        indexes = [models.Index(fields=["tournament", "after_round", "-version"])]
+
+
+class Job(models.Model):
+    """A background job (re-scoring, rebuilding standings, a season) and its progress."""
+
+    class Kind(models.TextChoices):
+        RESCORE = "rescore", _("Re-score every hand")
+        REBUILD = "rebuild", _("Rebuild the standings")
+        SEASON = "season", _("Rebuild the season ranking")
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, null=True, blank=True, related_name="jobs")
+    season = models.ForeignKey("Season", on_delete=models.CASCADE, null=True, blank=True, related_name="jobs")
+    status = models.CharField(max_length=8, choices=Status.choices, default="queued")
+    params = models.JSONField(default=dict, blank=True)
+    progress = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    error = models.TextField(blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+
+class Season(models.Model):
+    """A ranking over several tournaments of a club or a league."""
+
+    class Scheme(models.TextChoices):
+        PLACING = "placing", _("Points by placing")
+        POINTS = "points", _("Total points")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(_("name"), max_length=200)
+    slug = models.SlugField(_("public address"), max_length=80, unique=True)
+    scheme = models.CharField(_("scheme"), max_length=8, choices=Scheme.choices, default="placing")
+    placing_points = models.JSONField(_("points by placing"), default=list, blank=True)
+    tournaments = models.ManyToManyField(Tournament, related_name="seasons", blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class SeasonSnapshot(models.Model):
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="snapshots")
+    version = models.PositiveIntegerField()
+    rows = models.JSONField(default=list)
+    built_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["season", "-version"]
+        constraints = [models.UniqueConstraint(fields=["season", "version"], name="season_version_unique")]
+

@@ -1,0 +1,263 @@
+"""The tournament model: clubs, players, tournaments, competitors, rounds, tables, seats.
+
+Terms:
+- *concours*: a club's tournament night; *doublette formée*: a fixed team of two
+  (format `teams`); *mêlée*: players registered alone, partners drawn each round
+  (format `melee`, ranked individually); `individual`: the games for three.
+- *Competitor*: what is ranked: a team (format `teams`) or a player (the other formats).
+- *Round* -> *Table* -> *Seat*: the draw of one round; a seat puts a competitor on a
+  side of a table (sides 0/1 for belote at four, 0/1/2 for the games for three).
+- *Bye* (*exempt*): a competitor left out of a round's draw, credited by the bye policy.
+
+Rules about what may change when live in `tournaments/services.py`, not here.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+
+class Club(models.Model):
+    name = models.CharField(_("name"), max_length=200, unique=True)
+    slug = models.SlugField(_("slug"), max_length=80, unique=True)
+    organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="clubs", blank=True, verbose_name=_("organisers")
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    """A club's player. Contact data is private: never shown on a public page or in the API."""
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="players", verbose_name=_("club"))
+    last_name = models.CharField(_("last name"), max_length=100)
+    first_name = models.CharField(_("first name"), max_length=100)
+    licence = models.CharField(_("licence number"), max_length=30, blank=True, db_index=True)
+    email = models.EmailField(_("email"), blank=True)
+    phone = models.CharField(_("phone"), max_length=30, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["last_name", "first_name"]
+        indexes = [models.Index(fields=["club", "last_name", "first_name"])]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+
+    def __str__(self) -> str:
+        return self.full_name
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.first_name} {self.last_name}".strip()
+
+
+class Tournament(models.Model):
+    class Game(models.TextChoices):
+        BELOTE_CLASSIQUE = "belote_classique", _("Belote (classic)")
+        BELOTE_MODERNE = "belote_moderne", _("Belote moderne (no trump / all trumps)")
+        BELOTE_A_TROIS = "belote_a_trois", _("Belote for three")
+        TAROT_A_TROIS = "tarot_a_trois", _("Tarot for three")
+
+    class Format(models.TextChoices):
+        TEAMS = "teams", _("Fixed teams of two")
+        MELEE = "melee", _("Mêlée: partners drawn each round")
+        INDIVIDUAL = "individual", _("Individual (tables of three)")
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Draft")
+        REGISTRATION = "registration", _("Registration open")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+
+    class EndRule(models.TextChoices):
+        DONNES = "donnes", _("A fixed number of donnes")
+        TARGET = "target", _("A target score")
+
+    class PairingMethod(models.TextChoices):
+        RANDOM = "random", _("Random draw every round")
+        SWISS = "swiss", _("Swiss system (close in the standings)")
+
+    class ByePolicy(models.TextChoices):
+        AVERAGE_WIN = "average_win", _("A won partie with the average points of the round's winners")
+        FIXED = "fixed", _("A won partie with a fixed number of points")
+        NONE = "none", _("Nothing")
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments", verbose_name=_("club"))
+    name = models.CharField(_("name"), max_length=200)
+    slug = models.SlugField(_("public address"), max_length=80, unique=True)
+    date = models.DateField(_("date"))
+    game = models.CharField(_("game"), max_length=32, choices=Game.choices)
+    format = models.CharField(_("format"), max_length=16, choices=Format.choices)
+    rounds_planned = models.PositiveSmallIntegerField(_("rounds"), default=4)
+    end_rule = models.CharField(_("a partie ends after"), max_length=8, choices=EndRule.choices, default="donnes")
+    end_value = models.PositiveIntegerField(_("donnes or target score"), default=12)
+    pairing_method = models.CharField(
+        _("draw of later rounds"), max_length=8, choices=PairingMethod.choices, default="swiss"
+    )
+    criteria = models.JSONField(_("ranking criteria"), default=list, blank=True)
+    match_points = models.JSONField(_("match points"), default=dict, blank=True)
+    bye_policy = models.CharField(_("bye"), max_length=16, choices=ByePolicy.choices, default="average_win")
+    bye_points = models.PositiveIntegerField(_("points for a bye (fixed policy)"), default=0)
+    separate_clubs_rounds = models.PositiveSmallIntegerField(_("keep clubs apart for the first rounds"), default=0)
+    rule_options = models.JSONField(_("rule options"), default=dict, blank=True)
+    confirmation_required = models.BooleanField(_("hands confirmed by the other side"), default=False)
+    is_public = models.BooleanField(_("public"), default=True)
+    status = models.CharField(_("status"), max_length=16, choices=Status.choices, default="draft")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-date", "name"]
+        indexes = [models.Index(fields=["club", "date"]), models.Index(fields=["status", "date"])]
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("public:ranking", kwargs={"slug": self.slug})
+
+    @property
+    def sides_per_table(self) -> int:
+        return 3 if self.format == self.Format.INDIVIDUAL else 2
+
+    @property
+    def seats_per_table(self) -> int:
+        return 3 if self.format == self.Format.INDIVIDUAL else 4
+
+
+class Competitor(models.Model):
+    """What is ranked: a fixed team, or one player (mêlée and the games for three)."""
+
+    class Status(models.TextChoices):
+        REGISTERED = "registered", _("Registered")
+        CHECKED_IN = "checked_in", _("Checked in")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="competitors")
+    number = models.PositiveIntegerField(_("number"))
+    name = models.CharField(_("name"), max_length=200)
+    players = models.ManyToManyField(Player, related_name="competitors", verbose_name=_("players"))
+    club = models.ForeignKey(Club, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    status = models.CharField(_("status"), max_length=16, choices=Status.choices, default="registered")
+    joined_round = models.PositiveSmallIntegerField(_("first round played"), default=1)
+    withdrawn_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="competitor_number_unique")]
+        verbose_name = _("competitor")
+        verbose_name_plural = _("competitors")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class ForbiddenPair(models.Model):
+    """Two competitors the director keeps apart (family, same household...)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="forbidden_pairs")
+    first = models.ForeignKey(Competitor, on_delete=models.CASCADE, related_name="+")
+    second = models.ForeignKey(Competitor, on_delete=models.CASCADE, related_name="+")
+    reason = models.CharField(_("reason"), max_length=200, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "first", "second"], name="forbidden_pair_unique"),
+            models.CheckConstraint(condition=~Q(first=models.F("second")), name="forbidden_pair_distinct"),
+        ]
+
+
+class Round(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", _("In play")
+        CLOSED = "closed", _("Closed")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField(_("round"))
+    status = models.CharField(_("status"), max_length=8, choices=Status.choices, default="open")
+    method = models.CharField(max_length=8, choices=Tournament.PairingMethod.choices)
+    seed = models.BigIntegerField(_("draw seed"))
+    repeats = models.JSONField(default=list, blank=True)
+    drawn_at = models.DateTimeField(auto_now_add=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    forced = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique")]
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+
+    def __str__(self) -> str:
+        return f"{self.tournament} · {self.number}"
+
+
+def new_table_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Table(models.Model):
+    """One table of one round. Its secret token is the referee's access to it."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveIntegerField(_("table"))
+    token = models.CharField(max_length=64, unique=True, default=new_table_token)
+    token_revoked = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [models.UniqueConstraint(fields=["round", "number"], name="table_number_unique")]
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+
+    def __str__(self) -> str:
+        return f"{self.round} · T{self.number}"
+
+
+class Seat(models.Model):
+    """A competitor's place at a table: its side, and its position (N/E/S/W or 1/2/3)."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seats")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    competitor = models.ForeignKey(Competitor, on_delete=models.PROTECT, related_name="seats")
+    side = models.PositiveSmallIntegerField()
+    position = models.CharField(max_length=2)
+
+    class Meta:
+        ordering = ["table", "side", "position"]
+        constraints = [
+            # A competitor sits at one table per round: the database guards it.
+            models.UniqueConstraint(fields=["round", "competitor"], name="seat_one_table_per_round"),
+            models.UniqueConstraint(fields=["table", "position"], name="seat_position_unique"),
+        ]
+
+
+class Bye(models.Model):
+    """A competitor left out of a round's draw (exempt), and what the bye policy credits."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="byes")
+    competitor = models.ForeignKey(Competitor, on_delete=models.PROTECT, related_name="byes")
+    reason = models.CharField(max_length=16, default="draw")  # draw | late (joined after this round)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["round", "competitor"], name="bye_unique")]
