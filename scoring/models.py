@@ -48,7 +48,8 @@ class Hand(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     entered_via = models.CharField(max_length=16, choices=Via.choices, default="referee")
-    idempotency_key = models.CharField(max_length=64, null=True, blank=True)
+    # NULL, not "", for "no key": the unique constraint below must ignore hands without one.
+    idempotency_key = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -93,6 +94,9 @@ class HandRevision(models.Model):
     class Meta:
         ordering = ["at", "pk"]
 
+    def __str__(self) -> str:
+        return f"{self.table} · donne {self.number} · {self.action}"
+
 
 class TableResult(models.Model):
     table = models.OneToOneField(Table, on_delete=models.CASCADE, primary_key=True, related_name="result")
@@ -103,6 +107,9 @@ class TableResult(models.Model):
     winner_side = models.SmallIntegerField(null=True, blank=True)
     forced = models.BooleanField(default=False)
     updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.table}: {self.totals}"
 
 
 class StandingsSnapshot(models.Model):
@@ -120,6 +127,9 @@ class StandingsSnapshot(models.Model):
             models.UniqueConstraint(fields=["tournament", "version"], name="standings_version_unique"),
         ]
         indexes = [models.Index(fields=["tournament", "after_round", "-version"])]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} v{self.version}"
 
 
 class Job(models.Model):
@@ -152,6 +162,9 @@ class Job(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.pk} ({self.status})"
 
 
 class Season(models.Model):
@@ -186,3 +199,5 @@ class SeasonSnapshot(models.Model):
         ordering = ["season", "-version"]
         constraints = [models.UniqueConstraint(fields=["season", "version"], name="season_version_unique")]
 
+    def __str__(self) -> str:
+        return f"{self.season} v{self.version}"

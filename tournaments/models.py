@@ -186,6 +186,9 @@ class ForbiddenPair(models.Model):
             models.CheckConstraint(condition=~Q(first=models.F("second")), name="forbidden_pair_distinct"),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.first} ≠ {self.second}"
+
 
 class Round(models.Model):
     class Status(models.TextChoices):
@@ -251,6 +254,9 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["table", "position"], name="seat_position_unique"),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.table} {self.position}: {self.competitor}"
+
 
 class Bye(models.Model):
     """A competitor left out of a round's draw (exempt), and what the bye policy credits."""
@@ -261,3 +267,6 @@ class Bye(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["round", "competitor"], name="bye_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.round}: {self.competitor} ({self.reason})"
