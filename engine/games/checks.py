@@ -34,6 +34,9 @@ def json_type(value: object) -> str:
         return "null"
     if isinstance(value, bool):
         return "boolean"
+    if isinstance(value, float) and not math.isfinite(value):
+        # Python's json accepts these, JSON itself does not: name them.
+        return "NaN" if math.isnan(value) else "Infinity"
     if isinstance(value, int | float):
         return "number"
     if isinstance(value, str):

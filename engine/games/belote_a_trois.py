@@ -1,0 +1,521 @@
+"""Belote à 3: three players, each alone, the taker against the two others.
+
+Terms (rules/belote-a-trois.fr.txt, settled by rules/DECISIONS.md):
+
+- *preneur* (taker): the player who chose trumps (`contract`, a suit). The two others
+  are its opponents, each scoring for themselves.
+- *donne*: one deal of 9 tricks of 3 cards. Five cards are never played (the retourne,
+  the bergère and the three talon cards), so the players' card points, the *dix de der*
+  (10 for the last trick) included, add up to 95-162 rather than 162.
+- *capot*: a player who took no trick. Any capot cancels the dix de der; with one capot
+  the two others get 50 each; with two, the player who took all 9 tricks gets 100.
+- *belote-rebelote*: trump K and Q in one hand, 20 points to their holder.
+- *annonces*: as at four (engine.games.announcements); only the player holding the
+  best combination scores them, all of their own.
+- *dedans*: the taker failed, by not scoring strictly more than each opponent. The
+  taker scores 0 and its whole total (cards, bonuses, belote, announcements) goes to the
+  opponent with more points; two opponents level with each other, and at least level
+  with the taker, share it.
+
+Order of evaluation (example 5 of the rule text depends on it): card points, capot
+adjustments, belote and announcements, contract test, transfer; then the optional
+rounding to the nearest ten, applied to the final scores so that it never decides the
+contract.
+
+A hand with `cancelled: true` is a redealt donne (all passed, or a carré of sevens): it
+needs no other field, every other field is ignored, and it scores 0 for everyone with
+outcome `cancelled`, as in the games at four.
+
+With `split_rounding: half_points` a shared odd total gives each opponent a half point:
+such a score is a float ending in .5; every other score is an int.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from engine.core import Game, HandScore, Number, OptionSpec, RuleError, gettext_noop, rule_error
+from engine.games import announcements as ann
+from engine.games.checks import (
+    check_bool,
+    check_choice,
+    check_int,
+    check_length,
+    check_list,
+    not_an_object,
+    path,
+    required,
+    unknown_fields,
+)
+
+PLAYERS = (0, 1, 2)
+FIELDS = frozenset(
+    {"taker", "contract", "points", "last_trick", "capot", "belote", "announcements", "order", "cancelled"}
+)
+DIX_DE_DER = 10
+MIN_TOTAL, MAX_TOTAL = 95, 162
+ONE_CAPOT_PRIME, TWO_CAPOTS_PRIME = 50, 100
+BELOTE = 20
+# A player's 9 cards when announcing, at the first trick.
+CARDS_IN_HAND = 9
+
+TRUMP_VALUES: Mapping[str, int] = {"J": 20, "9": 14, "A": 11, "10": 10, "K": 4, "Q": 3, "8": 0, "7": 0}
+PLAIN_VALUES: Mapping[str, int] = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
+
+# Card points a set of tricks can be worth without the dix de der: all of 0..152 but 1
+# (no card is worth 1) and 151 (every card but a 1).
+CARD_POINTS = frozenset(range(153)) - {1, 151}
+# ... and so the raw points nobody can have, with or without the dix de der.
+IMPOSSIBLE_POINTS = frozenset(range(MAX_TOTAL + 1)) - CARD_POINTS - {p + DIX_DE_DER for p in CARD_POINTS}
+
+CANCELLED = HandScore(scores=(0, 0, 0), outcome="cancelled", extra={"taker_points_to": ()})
+
+
+class BeloteATrois(Game):
+    code: ClassVar[str] = "belote_a_trois"
+    players_per_table: ClassVar[int] = 3
+    sides: ClassVar[tuple[int, ...]] = PLAYERS
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec(
+            "split_rounding",
+            ("down", "half_points"),
+            "Two opponents level share the taker's total: each gets half, rounded down or kept as a half point.",
+        ),
+        OptionSpec("announcements", ("on", "off"), "Announcements score (off: any given are ignored)."),
+        OptionSpec(
+            "announcement_tie",
+            ("nobody", "first_in_play"),
+            "Equal best announcements: nobody scores, or the player named by `order` (who announced first).",
+        ),
+        OptionSpec("rounding", ("none", "nearest_ten"), "Round each final score to the nearest ten, 5 up."),
+    )
+    card_values: ClassVar[Mapping[str, Mapping[str, Number]]] = {"trump": TRUMP_VALUES, "plain": PLAIN_VALUES}
+
+    # -- validation ---------------------------------------------------------------------
+
+    def validate(self, hand: Any, options: Mapping[str, Any]) -> list[RuleError]:
+        if not isinstance(hand, Mapping):
+            return [not_an_object("", hand)]
+        errors = unknown_fields(hand, FIELDS)
+        cancelled = hand.get("cancelled")
+        # A malformed `cancelled` is reported and the rest checked as a played donne.
+        if cancelled is not None:
+            cancelled = check_bool(errors, "cancelled", cancelled)
+        _player(errors, hand, "taker", needed=not cancelled)
+        contract = _contract(errors, hand, needed=not cancelled)
+        if cancelled:
+            # A redealt donne scores nothing: what else the referee noted is not checked.
+            return errors
+        points = _points(errors, hand.get("points"))
+        last_trick = _player(errors, hand, "last_trick", needed=False)
+        capot = _players(errors, hand, "capot", at_most=2)
+        belote = _players(errors, hand, "belote", at_most=1)
+        order = _player(errors, hand, "order", needed=False)
+        announced = _announcements(errors, hand.get("announcements"))
+
+        if points is not None:
+            _check_tricks(errors, points, last_trick, capot, hand.get("last_trick") is not None)
+        if announced is not None and contract is not None:
+            if belote:
+                _check_belote(errors, belote[0], announced, contract)
+            if options.get("announcement_tie") == "first_in_play":
+                _check_order(errors, announced, contract, order)
+        return errors
+
+    # -- scoring --------------------------------------------------------------------------
+
+    def score(self, hand: Mapping[str, Any], options: Mapping[str, Any], carry: int = 0) -> HandScore:
+        if hand.get("cancelled"):
+            return CANCELLED
+        totals: list[Number] = list(hand["points"])
+        capot = hand.get("capot")
+        if capot:
+            totals[hand["last_trick"]] -= DIX_DE_DER
+            if len(capot) == 1:
+                for player in PLAYERS:
+                    if player != capot[0]:
+                        totals[player] += ONE_CAPOT_PRIME
+            else:
+                # The one player left took all nine tricks.
+                totals[3 - capot[0] - capot[1]] += TWO_CAPOTS_PRIME
+        belote = hand.get("belote")
+        if belote:
+            totals[belote[0]] += BELOTE
+        announced = hand.get("announcements")
+        if announced and options["announcements"] == "on" and (announced[0] or announced[1] or announced[2]):
+            scorer = ann.scoring_side(
+                enumerate(announced), hand["contract"], options["announcement_tie"], hand.get("order")
+            )
+            if scorer is not None:
+                totals[scorer] += ann.total(announced[scorer])
+
+        taker = hand["taker"]
+        first, second = (taker + 1) % 3, (taker + 2) % 3
+        taken = totals[taker]
+        points_to: tuple[int, ...] = ()
+        if totals[first] < taken and totals[second] < taken:
+            outcome = "made"
+        else:
+            outcome = "dedans"
+            totals[taker] = 0
+            if totals[first] != totals[second]:
+                winner = first if totals[first] > totals[second] else second
+                totals[winner] += taken
+                points_to = (winner,)
+            else:
+                # Both level with each other and at least level with the taker.
+                share: Number = taken // 2
+                if options["split_rounding"] == "half_points" and taken % 2:
+                    share = taken / 2
+                totals[first] += share
+                totals[second] += share
+                points_to = (min(first, second), max(first, second))
+        if options["rounding"] == "nearest_ten":
+            totals = [int((t + 5) // 10 * 10) for t in totals]
+        return HandScore(scores=tuple(totals), outcome=outcome, extra={"taker_points_to": points_to})
+
+    def result_json(self, score: HandScore) -> dict[str, Any]:
+        return {
+            "scores": list(score.scores),
+            "outcome": score.outcome,
+            "taker_points_to": list(score.extra.get("taker_points_to", ())),
+        }
+
+    # -- simulation -----------------------------------------------------------------------
+
+    def random_hand(self, rng: random.Random) -> dict[str, Any]:
+        """Deal 32 cards and play the 27 dealt ones out, so every field is consistent.
+
+        The strongest trump holding takes; the play is random but legal enough
+        (follow suit, else trump), so capots, belotes and announcements come as often as
+        the cards make them.
+        """
+        deck = [(suit, rank) for suit in ann.SUITS for rank in ann.RANKS]
+        rng.shuffle(deck)
+        hands = [deck[0:9], deck[9:18], deck[18:27]]
+        if any(sum(1 for _, rank in h if rank == "7") == 4 for h in hands):
+            # A carré of sevens: the referee records the donne as cancelled.
+            return {"cancelled": True}
+        # The player with the strongest trump holding takes, in that suit.
+        taker, trump = max(
+            ((p, suit) for p in PLAYERS for suit in ann.SUITS),
+            key=lambda ps: sum(5 + TRUMP_VALUES[r] for s, r in hands[ps[0]] if s == ps[1]) + rng.random(),
+        )
+        points, won, last = _play(rng, [list(h) for h in hands], trump, leader=rng.randrange(3))
+
+        belote = [p for p in PLAYERS if (trump, "K") in hands[p] and (trump, "Q") in hands[p]]
+        announced = [_announcements_in(h) for h in hands]
+        hand: dict[str, Any] = {
+            "taker": taker,
+            "contract": trump,
+            "points": points,
+            "last_trick": last,
+            "capot": [p for p in PLAYERS if won[p] == 0],
+            "belote": belote,
+            "announcements": announced,
+        }
+        tied = ann.best_holders(enumerate(announced), trump)
+        if len(tied) > 1:
+            hand["order"] = rng.choice(tied)
+        return hand
+
+
+# -- validation helpers ---------------------------------------------------------------------
+
+
+def _player(errors: list[RuleError], hand: Mapping[str, Any], field: str, *, needed: bool) -> int | None:
+    value = hand.get(field)
+    if value is None:
+        if needed:
+            errors.append(required(field))
+        return None
+    return check_int(errors, field, value, 0, 2)
+
+
+def _contract(errors: list[RuleError], hand: Mapping[str, Any], *, needed: bool) -> str | None:
+    value = hand.get("contract")
+    if value is None:
+        if needed:
+            errors.append(required("contract"))
+        return None
+    return check_choice(errors, "contract", value, ann.SUITS)
+
+
+def _players(errors: list[RuleError], hand: Mapping[str, Any], field: str, *, at_most: int) -> list[int] | None:
+    """A list of distinct players (absent or null: none)."""
+    raw = hand.get(field)
+    if raw is None:
+        return []
+    items = check_list(errors, field, raw)
+    if items is None:
+        return None
+    before = len(errors)
+    players = [check_int(errors, path(field, i), item, 0, 2) for i, item in enumerate(items)]
+    for i, player in enumerate(players):
+        if player is not None and player in players[:i]:
+            errors.append(
+                rule_error(path(field, i), "duplicate", gettext_noop("Player {player} is listed twice."), player=player)
+            )
+    if len(items) > at_most:
+        if field == "belote":
+            errors.append(
+                rule_error(field, "too_many_belotes", gettext_noop("Only one player can hold belote-rebelote."))
+            )
+        else:
+            errors.append(
+                rule_error(
+                    field,
+                    "too_many_capots",
+                    gettext_noop("At most two players can be capot: someone takes the tricks."),
+                )
+            )
+    if len(errors) > before:
+        return None
+    return [p for p in players if p is not None]
+
+
+def _points(errors: list[RuleError], raw: object) -> list[int] | None:
+    if raw is None:
+        errors.append(required("points"))
+        return None
+    items = check_list(errors, "points", raw)
+    if items is None or not check_length(errors, "points", items, 3):
+        return None
+    before = len(errors)
+    points = [check_int(errors, path("points", i), item, 0, MAX_TOTAL) for i, item in enumerate(items)]
+    for i, value in enumerate(points):
+        if value in IMPOSSIBLE_POINTS:
+            errors.append(
+                rule_error(
+                    path("points", i),
+                    "impossible_points",
+                    gettext_noop("No set of tricks is worth exactly {value} points."),
+                    value=value,
+                )
+            )
+    if len(errors) > before:
+        return None
+    checked = [p for p in points if p is not None]
+    total = sum(checked)
+    if not MIN_TOTAL <= total <= MAX_TOTAL:
+        errors.append(
+            rule_error(
+                "points",
+                "points_total",
+                gettext_noop("The points add up to {total}; with five cards unplayed they add up to {min} to {max}."),
+                total=total,
+                min=MIN_TOTAL,
+                max=MAX_TOTAL,
+            )
+        )
+        return None
+    return checked
+
+
+def _check_tricks(
+    errors: list[RuleError], points: list[int], last_trick: int | None, capot: list[int] | None, last_given: bool
+) -> None:
+    """The cross-checks of card points, last trick and capots."""
+    if last_trick is not None:
+        # The last trick's holder has the dix de der on top of its card points; the others
+        # have card points alone.
+        if points[last_trick] - DIX_DE_DER not in CARD_POINTS:
+            errors.append(
+                rule_error(
+                    "last_trick",
+                    "last_trick_points",
+                    gettext_noop("Player {player} took the last trick but has {points} points: the dix de der is 10."),
+                    player=last_trick,
+                    points=points[last_trick],
+                )
+            )
+        for player in PLAYERS:
+            if player != last_trick and points[player] not in CARD_POINTS:
+                errors.append(
+                    rule_error(
+                        path("points", player),
+                        "impossible_without_last_trick",
+                        gettext_noop("Without the last trick, no set of tricks is worth exactly {value} points."),
+                        value=points[player],
+                    )
+                )
+    if not capot:
+        return
+    if not last_given:
+        errors.append(
+            rule_error(
+                "last_trick",
+                "last_trick_required",
+                gettext_noop("Say who took the last trick: a capot cancels the dix de der."),
+            )
+        )
+    for i, player in enumerate(capot):
+        if points[player] != 0:
+            errors.append(
+                rule_error(
+                    path("capot", i),
+                    "capot_with_points",
+                    gettext_noop("Player {player} is capot but has {points} points."),
+                    player=player,
+                    points=points[player],
+                )
+            )
+        if player == last_trick:
+            errors.append(
+                rule_error(
+                    path("capot", i),
+                    "capot_took_last_trick",
+                    gettext_noop("Player {player} is capot but took the last trick."),
+                    player=player,
+                )
+            )
+
+
+def _check_belote(errors: list[RuleError], holder: int, announced: list[list[dict[str, Any]]], trump: str) -> None:
+    """The belote's trump king and queen cannot sit in another player's announcement."""
+    for player in PLAYERS:
+        if player == holder:
+            continue
+        for item in announced[player]:
+            if item["kind"] == "carre":
+                clash = item["high"] in ("K", "Q")
+            else:
+                start = ann.RANKS.index(item["high"])
+                ranks = ann.RANKS[start : start + ann.SEQUENCE_LENGTH[item["kind"]]]
+                clash = item.get("suit") == trump and ("K" in ranks or "Q" in ranks)
+            if clash:
+                errors.append(
+                    rule_error(
+                        "belote",
+                        "belote_conflict",
+                        gettext_noop(
+                            "Player {player} cannot hold belote-rebelote: another player's announcement "
+                            "holds a king or queen of trump."
+                        ),
+                        player=holder,
+                    )
+                )
+                return
+
+
+def _announcements(errors: list[RuleError], raw: object) -> list[list[dict[str, Any]]] | None:
+    """Per player announcement lists, checked one by one and then against each other."""
+    if raw is None:
+        return [[], [], []]
+    items = check_list(errors, "announcements", raw)
+    if items is None or not check_length(errors, "announcements", items, 3):
+        return None
+    before = len(errors)
+    sound: list[list[dict[str, Any]]] = []
+    for player, side in enumerate(items):
+        side_errors, checked = ann.validate_side(path("announcements", player), side, CARDS_IN_HAND)
+        errors.extend(side_errors)
+        sound.append(checked or [])
+    if len(errors) > before:
+        return None
+    errors.extend(ann.validate_consistency((path("announcements", p), sound[p]) for p in PLAYERS))
+    return sound if len(errors) == before else None
+
+
+def _check_order(
+    errors: list[RuleError], announced: list[list[dict[str, Any]]], trump: str | None, order: int | None
+) -> None:
+    """With `announcement_tie: first_in_play`, a tie needs `order`: the tied player who announced first."""
+    tied = ann.best_holders(enumerate(announced), trump)
+    if len(tied) < 2:
+        return
+    if order is None:
+        errors.append(
+            rule_error(
+                "order",
+                "order_required",
+                gettext_noop("Players {players} tie for the best announcement: say who announced first."),
+                players=", ".join(str(p) for p in tied),
+            )
+        )
+    elif order not in tied:
+        errors.append(
+            rule_error(
+                "order",
+                "order_not_tied",
+                gettext_noop("Player {player} is not one of the players tied for the best announcement ({players})."),
+                player=order,
+                players=", ".join(str(p) for p in tied),
+            )
+        )
+
+
+# -- simulation helpers -------------------------------------------------------------------
+
+
+def _announcements_in(cards: list[tuple[str, str]]) -> list[dict[str, Any]]:
+    """What a player holding `cards` announces: carrés first, then sequences of what is left."""
+    found: list[dict[str, Any]] = []
+    held = set(cards)
+    # Nobody announces a carré of eights (worth nothing); sevens cancelled the donne.
+    for rank in ann.RANKS[:-2]:
+        if all((suit, rank) in held for suit in ann.SUITS):
+            found.append({"kind": "carre", "high": rank})
+            held.difference_update((suit, rank) for suit in ann.SUITS)
+    for suit in ann.SUITS:
+        run: list[str] = []
+        # The empty rank closes a run that reaches the seven.
+        for rank in (*ann.RANKS, ""):
+            if (suit, rank) in held:
+                run.append(rank)
+                continue
+            if len(run) >= 3:
+                kind = "tierce" if len(run) == 3 else "cinquante" if len(run) == 4 else "cent"
+                found.append({"kind": kind, "high": run[0], "suit": suit})
+            run = []
+    return found
+
+
+# Card order in play (not in announcements): trumps J 9 A 10 K Q 8 7, other suits A 10 K Q J 9 8 7.
+TRUMP_ORDER: Mapping[str, int] = {rank: 8 - i for i, rank in enumerate(("J", "9", "A", "10", "K", "Q", "8", "7"))}
+PLAIN_ORDER: Mapping[str, int] = {rank: 8 - i for i, rank in enumerate(("A", "10", "K", "Q", "J", "9", "8", "7"))}
+
+
+def _power(card: tuple[str, str], trump: str, led: str) -> tuple[int, int]:
+    """How strongly `card` plays in a trick led in `led`: any trump beats the led suit."""
+    suit, rank = card
+    if suit == trump:
+        return (2, TRUMP_ORDER[rank])
+    return (1, PLAIN_ORDER[rank]) if suit == led else (0, 0)
+
+
+def _play(
+    rng: random.Random, hands: list[list[tuple[str, str]]], trump: str, leader: int
+) -> tuple[list[int], list[int], int]:
+    """Play nine tricks: follow suit, else trump; usually try to win the trick, else play low.
+
+    Returns each player's card points (dix de der included), tricks won, and who won the
+    last trick.
+    """
+    points = [0, 0, 0]
+    won = [0, 0, 0]
+    for _ in range(9):
+        first = rng.choice(hands[leader])
+        hands[leader].remove(first)
+        led = first[0]
+        best, best_power = leader, _power(first, trump, led)
+        trick_points = TRUMP_VALUES[first[1]] if led == trump else PLAIN_VALUES[first[1]]
+        for seat in (1, 2):
+            player = (leader + seat) % 3
+            cards = hands[player]
+            playable = [c for c in cards if c[0] == led] or [c for c in cards if c[0] == trump] or cards
+            playable.sort(key=lambda c: _power(c, trump, led))
+            # A player mostly tries to take the trick, and otherwise saves its good cards.
+            card = playable[-1] if rng.random() < 0.7 else playable[0]
+            cards.remove(card)
+            power = _power(card, trump, led)
+            if power > best_power:
+                best, best_power = player, power
+            trick_points += TRUMP_VALUES[card[1]] if card[0] == trump else PLAIN_VALUES[card[1]]
+        leader = best
+        won[leader] += 1
+        points[leader] += trick_points
+    points[leader] += DIX_DE_DER
+    return points, won, leader
