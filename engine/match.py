@@ -1,0 +1,316 @@
+"""A partie: the donnes played at one table, in order, up to the end the tournament set.
+
+Terms:
+
+- *partie*: the donnes of one table in one round; it ends after a number of played
+  donnes (`{"donnes": 12}`) or when a side reaches a target score (`{"target": 1000}`).
+- *played donne*: a donne that was scored; a cancelled (redealt) donne is not one.
+- *running totals*: each side's total after each donne.
+- *reserve*: the litige points held for the winner of the next donne (belote at four);
+  the partie carries it from donne to donne, so its hands leave `reserve_in` out. A
+  reserve still pending when the partie ends is lost.
+
+End and winner (rules/DECISIONS.md, "Tournament defaults"):
+
+- after N donnes: the side with the highest total wins; equal highest totals leave the
+  partie finished without a winner;
+- at a target: the first side to reach it wins; when several reach it on the same donne
+  the highest wins, and on an exact tie for the highest one more donne is played.
+
+Nothing here raises on bad data: a hand that breaks a rule, a hand after the end, or a
+malformed end comes back as a RuleError whose field starts with `hands.<i>` or `end`.
+The game's options, being the tournament's configuration rather than data, raise
+`OptionError` when wrong.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.core import Game, HandScore, Number, RuleError, Side, gettext_noop, rule_error
+from engine.games.checks import check_int, not_an_object, path, required, unknown_fields
+
+MATCH_FIELDS = frozenset({"end", "hands"})
+END_KINDS = ("donnes", "target")
+
+
+@dataclass(frozen=True, slots=True)
+class End:
+    """How a partie ends: after `donnes` played donnes, or at `target` points."""
+
+    donnes: int | None = None
+    target: int | None = None
+
+    def __post_init__(self) -> None:
+        if (self.donnes is None) == (self.target is None):
+            raise ValueError("an End has exactly one of donnes and target")
+
+    def to_json(self) -> dict[str, int]:
+        return {"donnes": self.donnes} if self.donnes is not None else {"target": self.target or 0}
+
+
+DEFAULT_DONNES = 12
+
+
+def default_target(game: Game) -> int | None:
+    """The target score a tournament gets unless it chooses another (1000, 1501), if any."""
+    target: int | None = getattr(game, "default_target", None)
+    return target
+
+
+def default_end(game: Game, *, by_target: bool = False) -> End:
+    """The tournament default: 12 donnes, or the game's default target when asked."""
+    if not by_target:
+        return End(donnes=DEFAULT_DONNES)
+    target = default_target(game)
+    if target is None:
+        raise ValueError(f"{game.code} has no default target score")
+    return End(target=target)
+
+
+def parse_end(game: Game, value: object, field_path: str = "end") -> tuple[End | None, list[RuleError]]:
+    """An End from its JSON form, or the problems with it."""
+    if isinstance(value, End):
+        return value, []
+    if not isinstance(value, Mapping):
+        return None, [not_an_object(field_path, value)]
+    errors = unknown_fields(value, END_KINDS, field_path)
+    given = [kind for kind in END_KINDS if kind in value]
+    if len(given) != 1:
+        errors.append(
+            rule_error(
+                field_path,
+                "end_kind",
+                gettext_noop('A partie ends after a number of donnes or at a target: give "donnes" or "target".'),
+            )
+        )
+        return None, errors
+    kind = given[0]
+    low, high = 1, None
+    target_range: tuple[int, int] | None = getattr(game, "target_range", None)
+    if kind == "target" and target_range is not None:
+        low, high = target_range
+    number = check_int(errors, path(field_path, kind), value[kind], low, high)
+    if errors or number is None:
+        return None, errors
+    return (End(donnes=number) if kind == "donnes" else End(target=number)), []
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    """A partie as far as its hands go.
+
+    `running[i]` is every side's total after hand i, `scores[i]` that hand's score, both
+    as long as the hands scored (scoring stops at the first invalid hand, whose carry
+    would be unknown; the later hands are still validated). `finished_after` is the
+    index of the hand that ended the partie.
+    """
+
+    sides: tuple[Side, ...]
+    end: End | None
+    totals: tuple[Number, ...]
+    running: tuple[tuple[Number, ...], ...]
+    scores: tuple[HandScore, ...]
+    donnes_played: int
+    finished: bool
+    winner: Side | None
+    finished_after: int | None
+    # The litige reserve waiting for the next donne's winner (0 once the partie ended).
+    reserve: int
+    # A reserve that was still pending when the partie ended.
+    reserve_lost: int
+    errors: tuple[RuleError, ...] = field(default_factory=tuple)
+
+    @property
+    def valid(self) -> bool:
+        return not self.errors
+
+    def is_finished_after(self, index: int) -> bool:
+        """Whether the partie was over once hand `index` (0-based) was played."""
+        return self.finished_after is not None and index >= self.finished_after
+
+    @property
+    def donnes_remaining(self) -> int | None:
+        """Played donnes still to come in a partie of N donnes (None at a target)."""
+        if self.end is None or self.end.donnes is None:
+            return None
+        return max(0, self.end.donnes - self.donnes_played)
+
+    @property
+    def points_to_target(self) -> tuple[Number, ...] | None:
+        """How far each side still is from the target (None in a partie of N donnes)."""
+        if self.end is None or self.end.target is None:
+            return None
+        return tuple(max(0, self.end.target - total) for total in self.totals)
+
+    @property
+    def tie_break_donne(self) -> bool:
+        """The target was reached on an exact tie for the lead: one more donne is due."""
+        if self.finished or self.end is None or self.end.target is None:
+            return False
+        return any(total >= self.end.target for total in self.totals)
+
+    def to_json(self) -> dict[str, Any]:
+        """The ENGINE-API shape: totals, running, finished, winner; or the errors."""
+        if self.errors:
+            return {"errors": [error.to_json() for error in self.errors]}
+        return {
+            "totals": _per_side(self.sides, self.totals),
+            "running": [_per_side(self.sides, totals) for totals in self.running],
+            "finished": self.finished,
+            "winner": self.winner,
+        }
+
+
+def _per_side(sides: tuple[Side, ...], values: tuple[Number, ...]) -> dict[str, Number] | list[Number]:
+    # Teams are named ("A", "B"): an object; players are numbered: a list.
+    if all(isinstance(side, str) for side in sides):
+        return {str(side): value for side, value in zip(sides, values, strict=True)}
+    return list(values)
+
+
+def _leader(sides: tuple[Side, ...], totals: Sequence[Number]) -> Side | None:
+    """The side with the highest total, None when several share it."""
+    best = max(totals)
+    leaders = [side for side, total in zip(sides, totals, strict=True) if total == best]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def play(
+    game: Game,
+    hands: Sequence[Any],
+    end: End | Mapping[str, Any],
+    options: Mapping[str, Any] | None = None,
+) -> MatchResult:
+    """Score a partie's hands in order: running totals, reserves, end and winner.
+
+    `options` are the game's options as the tournament gives them (resolved here).
+    Errors are returned in `MatchResult.errors`, never raised (except OptionError).
+    """
+    resolved = game.resolve_options(options)
+    sides = game.sides
+    errors: list[RuleError] = []
+    parsed_end, end_errors = parse_end(game, end)
+    errors.extend(end_errors)
+    keeps_reserve = bool(getattr(game, "keeps_reserve", False))
+
+    totals: list[Number] = [0] * len(sides)
+    running: list[tuple[Number, ...]] = []
+    scores: list[HandScore] = []
+    reserve = 0
+    reserve_lost = 0
+    played = 0
+    finished = False
+    winner: Side | None = None
+    finished_after: int | None = None
+    scoring = parsed_end is not None
+
+    for i, hand in enumerate(hands):
+        base = path("hands", i)
+        if finished:
+            errors.append(
+                rule_error(
+                    base,
+                    "partie_finished",
+                    gettext_noop("The partie is over: no donne can follow donne {last}."),
+                    last=(finished_after or 0) + 1,
+                )
+            )
+            continue
+        hand_errors = [
+            RuleError(path(base, e.field) if e.field else base, e.code, e.template, e.params)
+            for e in game.validate(hand, resolved)
+        ]
+        if keeps_reserve and isinstance(hand, Mapping) and hand.get("reserve_in") not in (None, 0):
+            hand_errors.append(
+                rule_error(
+                    path(base, "reserve_in"),
+                    "reserve_in_in_partie",
+                    gettext_noop("A partie carries litige reserves itself: leave reserve_in out."),
+                )
+            )
+        if hand_errors:
+            errors.extend(hand_errors)
+            # The carry into later hands is unknown now: keep validating, stop scoring.
+            scoring = False
+            continue
+        if not scoring:
+            continue
+        assert parsed_end is not None
+        result = game.score(hand, resolved, reserve)
+        scores.append(result)
+        for side_index, points in enumerate(result.scores):
+            totals[side_index] += points
+        running.append(tuple(totals))
+        reserve = result.reserve_out
+        if result.outcome == "cancelled":
+            continue
+        played += 1
+        if parsed_end.donnes is not None:
+            finished = played >= parsed_end.donnes
+            winner = _leader(sides, totals) if finished else None
+        else:
+            target = parsed_end.target or 0
+            if any(total >= target for total in totals):
+                # Several past the target on one donne: the highest wins; a tie plays on.
+                winner = _leader(sides, totals)
+                finished = winner is not None
+        if finished:
+            finished_after = i
+            reserve_lost, reserve = reserve, 0
+
+    return MatchResult(
+        sides=sides,
+        end=parsed_end,
+        totals=tuple(totals),
+        running=tuple(running),
+        scores=tuple(scores),
+        donnes_played=played,
+        finished=finished,
+        winner=winner,
+        finished_after=finished_after,
+        reserve=reserve,
+        reserve_lost=reserve_lost,
+        errors=tuple(errors),
+    )
+
+
+def play_json(game: Game, data: object, options: Mapping[str, Any] | None = None) -> MatchResult:
+    """A partie from its JSON form `{"end": {...}, "hands": [...]}` (ENGINE-API.md)."""
+    resolved = game.resolve_options(options)
+    if not isinstance(data, Mapping):
+        return _refused(game, [rule_error("", "partie_not_object", gettext_noop("A partie must be a JSON object."))])
+    errors = unknown_fields(data, MATCH_FIELDS)
+    if "end" not in data:
+        errors.append(required("end"))
+    hands = data.get("hands")
+    if hands is None:
+        errors.append(required("hands"))
+    elif not isinstance(hands, list):
+        errors.append(rule_error("hands", "not_a_list", gettext_noop("Expected a list of hands.")))
+    if errors:
+        if "end" in data:
+            errors.extend(parse_end(game, data["end"])[1])
+        return _refused(game, errors)
+    assert isinstance(hands, list)
+    return play(game, hands, data["end"], resolved)
+
+
+def _refused(game: Game, errors: list[RuleError]) -> MatchResult:
+    zeros: tuple[Number, ...] = tuple(0 for _ in game.sides)
+    return MatchResult(
+        sides=game.sides,
+        end=None,
+        totals=zeros,
+        running=(),
+        scores=(),
+        donnes_played=0,
+        finished=False,
+        winner=None,
+        finished_after=None,
+        reserve=0,
+        reserve_lost=0,
+        errors=tuple(errors),
+    )
