@@ -119,6 +119,11 @@ class StandingsSnapshot(models.Model):
     version = models.PositiveIntegerField()
     after_round = models.PositiveSmallIntegerField(null=True, blank=True)
     rows = models.JSONField(default=list)
+    # The criteria the ranking was built with, in order: the columns a page shows.
+    criteria = models.JSONField(default=list, blank=True)
+    # A hash of the results the ranking was built from: an unchanged input is not
+    # written again as a new version (scoring/standings.py).
+    digest = models.CharField(max_length=64, blank=True)
     built_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -201,3 +206,23 @@ class SeasonSnapshot(models.Model):
 
     def __str__(self) -> str:
         return f"{self.season} v{self.version}"
+
+
+class StandingsRefresh(models.Model):
+    """Coalesces the refreshes of one tournament's standings (scoring/standings.py).
+
+    Every stored hand takes a ticket (`requested` + 1) and asks for a refresh; a refresh
+    reads the current ticket before it reads the results, and records it in `built`
+    once its snapshot is written. A refresh whose ticket is already built has nothing
+    to do, so a burst of hands costs a few rebuilds, not one per hand.
+    """
+
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.CASCADE, primary_key=True, related_name="standings_refresh"
+    )
+    requested = models.BigIntegerField(default=0)
+    built = models.BigIntegerField(default=0)
+    built_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.built}/{self.requested}"
