@@ -59,6 +59,58 @@ def strength(announcement: Mapping[str, Any], trump: str | None) -> tuple[int, i
     return (points(announcement), HEIGHT[announcement["high"]], 1 if in_trump else 0)
 
 
+# The same order as `strength` packed in one int, for the scoring hot path: points, then
+# height, then one more for a trump sequence (added by `best_and_total`).
+_KEY: Mapping[tuple[str, str], int] = {
+    (kind, high): ((CARRE_POINTS[high] if kind == "carre" else SEQUENCE_POINTS[kind]) * 16 + HEIGHT[high]) * 2
+    for kind in KINDS
+    for high in RANKS
+}
+_POINTS: Mapping[tuple[str, str], int] = {key: value // 32 for key, value in _KEY.items()}
+
+
+def best_and_total(announced: Iterable[Mapping[str, Any]], trump: str | None) -> tuple[int, int]:
+    """One side's strongest combination as a comparable int (-1: none) and its points in all."""
+    best = -1
+    points_in_all = 0
+    for announcement in announced:
+        kind_high = (announcement["kind"], announcement["high"])
+        key = _KEY[kind_high]
+        # A carré has no suit (validation refuses one), so only a sequence can match.
+        if trump is not None and announcement.get("suit") == trump:
+            key += 1
+        points_in_all += _POINTS[kind_high]
+        if key > best:
+            best = key
+    return best, points_in_all
+
+
+def scorer_and_points(
+    sides: Iterable[tuple[S, Sequence[Mapping[str, Any]]]],
+    trump: str | None,
+    tie: str = "nobody",
+    first: S | None = None,
+) -> tuple[S | None, int]:
+    """`scoring_side` and the points that side scores, in one pass (0 when nobody scores)."""
+    best = -1
+    holders: list[tuple[S, int]] = []
+    for side, announced in sides:
+        if not announced:
+            continue
+        key, points_in_all = best_and_total(announced, trump)
+        if key > best:
+            best, holders = key, [(side, points_in_all)]
+        elif key == best:
+            holders.append((side, points_in_all))
+    if len(holders) == 1:
+        return holders[0]
+    if holders and tie == "first_in_play":
+        for side, points_in_all in holders:
+            if side == first:
+                return side, points_in_all
+    return None, 0
+
+
 def best_holders(sides: Iterable[tuple[S, Sequence[Mapping[str, Any]]]], trump: str | None) -> list[S]:
     """The sides whose strongest combination is the best of the donne (several on a tie)."""
     best: tuple[int, int, int] | None = None

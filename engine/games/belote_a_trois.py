@@ -145,11 +145,11 @@ class BeloteATrois(Game):
             totals[belote[0]] += BELOTE
         announced = hand.get("announcements")
         if announced and options["announcements"] == "on" and (announced[0] or announced[1] or announced[2]):
-            scorer = ann.scoring_side(
+            scorer, scored = ann.scorer_and_points(
                 enumerate(announced), hand["contract"], options["announcement_tie"], hand.get("order")
             )
             if scorer is not None:
-                totals[scorer] += ann.total(announced[scorer])
+                totals[scorer] += scored
 
         taker = hand["taker"]
         first, second = (taker + 1) % 3, (taker + 2) % 3

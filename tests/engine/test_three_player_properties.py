@@ -313,3 +313,25 @@ def test_broken_tarot_hands_are_refused_with_an_error(hand: dict[str, Any], brea
     options = TAROT.resolve_options({})
     break_it(hand)
     assert len(TAROT.validate(hand, options)) >= 1
+
+
+ANNOUNCEMENTS = st.builds(
+    lambda kind, high, suit: {"kind": kind, "high": high} | ({"suit": suit} if suit and kind != "carre" else {}),
+    st.sampled_from(announcements.KINDS),
+    st.sampled_from(announcements.RANKS[:5]),
+    st.none() | st.sampled_from(announcements.SUITS),
+)
+
+
+@given(
+    st.lists(st.lists(ANNOUNCEMENTS, max_size=3), min_size=3, max_size=3),
+    st.sampled_from(announcements.SUITS),
+    st.sampled_from(["nobody", "first_in_play"]),
+    st.integers(0, 2),
+)
+def test_the_fast_announcement_scorer_agrees_with_the_readable_one(
+    announced: list[list[dict[str, str]]], trump: str, tie: str, first: int
+) -> None:
+    side = announcements.scoring_side(enumerate(announced), trump, tie, first)
+    expected = (side, announcements.total(announced[side]) if side is not None else 0)
+    assert announcements.scorer_and_points(enumerate(announced), trump, tie, first) == expected
