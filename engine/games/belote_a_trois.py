@@ -23,8 +23,11 @@ rounding to the nearest ten, applied to the final scores so that it never decide
 contract.
 
 A hand with `cancelled: true` is a redealt donne (all passed, or a carré of sevens): it
-needs no other field, every other field is ignored, and it scores 0 for everyone with
-outcome `cancelled`, as in the games at four.
+needs no other field; a taker or contract given is checked, anything else ignored; it
+scores 0 for everyone with outcome `cancelled`, as in the games at four.
+
+`order` (optional, a player): with `announcement_tie: first_in_play`, the player who
+announced first among those tied for the best announcement; required on such a tie.
 
 With `split_rounding: half_points` a shared odd total gives each opponent a half point:
 such a score is a float ending in .5; every other score is an int.
@@ -188,9 +191,9 @@ class BeloteATrois(Game):
     def random_hand(self, rng: random.Random) -> dict[str, Any]:
         """Deal 32 cards and play the 27 dealt ones out, so every field is consistent.
 
-        The strongest trump holding takes; the play is random but legal enough
-        (follow suit, else trump), so capots, belotes and announcements come as often as
-        the cards make them.
+        The strongest trump holding takes; the play follows suit, else trumps, and
+        mostly tries to win the trick, so capots, belotes and announcements come about as
+        often as the cards make them (a capot in about one donne in five).
         """
         deck = [(suit, rank) for suit in ann.SUITS for rank in ann.RANKS]
         rng.shuffle(deck)
