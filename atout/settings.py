@@ -48,6 +48,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First, so that every line a request causes carries its id (see atout.middleware).
+    "atout.middleware.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -62,7 +64,10 @@ MIDDLEWARE = [
 if not DEBUG:
     # Static files from gunicorn itself in production; runserver and the test server
     # serve them through django.contrib.staticfiles while DEBUG is on.
-    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+    MIDDLEWARE.insert(
+        MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+        "whitenoise.middleware.WhiteNoiseMiddleware",
+    )
 
 ROOT_URLCONF = "atout.urls"
 WSGI_APPLICATION = "atout.wsgi.application"
@@ -122,7 +127,8 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Where collectstatic writes and WhiteNoise reads; the Docker image and the tests set their own.
+STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -146,6 +152,10 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "atout")
+# Processes per worker (`celery worker` default: one per CPU). Scale out with more workers.
+CELERY_WORKER_CONCURRENCY = env_int("CELERY_WORKER_CONCURRENCY", 0) or None
+# Keep Django's LOGGING in the worker, so its lines look like the web's (see atout.logs).
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -173,15 +183,30 @@ SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", not DEBUG)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not DEBUG)
 if env_bool("BEHIND_TLS_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# The container's health probe asks over plain HTTP from inside: never redirect it.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 
+# One line per request and per job, with the request id on every line (atout.logs):
+# LOG_FORMAT=kv for key=value lines, json for one JSON object per line.
+LOG_FORMAT = env_str("LOG_FORMAT", "kv")
+if LOG_FORMAT not in {"kv", "json"}:
+    raise ImproperlyConfigured(f"LOG_FORMAT must be kv or json, not {LOG_FORMAT!r}")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {"context": {"()": "atout.logs.ContextFilter"}},
+    "formatters": {
+        "kv": {"()": "atout.logs.KeyValueFormatter"},
+        "json": {"()": "atout.logs.JsonFormatter"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT, "filters": ["context"]}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        # runserver's own access line would double the request line of atout.middleware.
+        "django.server": {"level": "WARNING"},
+    },
 }
