@@ -17,6 +17,7 @@ dataclasses. Nothing imports Django.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
@@ -49,7 +50,8 @@ class RuleError:
     field: str
     code: str
     template: str
-    params: Mapping[str, Any] = field(default_factory=dict)
+    # Spelled in full: inside this class `field` is the attribute above, for mypy at least.
+    params: Mapping[str, Any] = dataclasses.field(default_factory=dict)
 
     @property
     def message(self) -> str:
