@@ -1,0 +1,109 @@
+"""Hands scored per second for each game, through the Python API and the command line.
+
+For every game of `engine.GAMES`, 100,000 hands are drawn with the game's own
+`random_hand` (seeded, so every run scores the same hands), then timed:
+
+- `score`: `game.score(hand, options)` on hands validated beforehand, as a bulk
+  re-scoring does (target: at least 100,000 hands/s on one core);
+- `validate+score`: what entering a hand costs;
+- `cli`: `python -m engine score GAME` on the same hands as JSON lines, process start,
+  JSON parsing and printing included.
+
+Run: `python bench/engine_score.py [--hands N] [--no-cli]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from engine import GAMES  # noqa: E402
+from engine.core import Game  # noqa: E402
+
+TARGET_PER_SECOND = 100_000
+SEED = 20240601
+
+
+def hands_for(game: Game, count: int) -> list[dict[str, object]]:
+    rng = random.Random(f"{SEED}-{game.code}")
+    return [game.random_hand(rng) for _ in range(count)]
+
+
+def best_rate(count: int, run: Callable[[], None], repeat: int = 3) -> float:
+    """Hands per second of the fastest of `repeat` runs (the others met a busier machine)."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        run()
+        best = min(best, time.perf_counter() - start)
+    return count / best
+
+
+def api_rates(game: Game, hands: list[dict[str, object]]) -> tuple[float, float]:
+    options = game.resolve_options({})
+    if any(game.validate(hand, options) for hand in hands):
+        raise SystemExit(f"{game.code}: random_hand drew an invalid hand")
+    score, validate = game.score, game.validate
+
+    def score_only() -> None:
+        for hand in hands:
+            score(hand, options)
+
+    def validate_and_score() -> None:
+        for hand in hands:
+            if not validate(hand, options):
+                score(hand, options)
+
+    return best_rate(len(hands), score_only), best_rate(len(hands), validate_and_score)
+
+
+def cli_rate(game: Game, hands: list[dict[str, object]]) -> float:
+    text = "".join(json.dumps(hand) + "\n" for hand in hands)
+    start = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "engine", "score", game.code],
+        input=text,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0 or done.stdout.count("\n") != len(hands):
+        raise SystemExit(f"{game.code}: the command failed ({done.returncode}): {done.stderr.strip()}")
+    return len(hands) / elapsed
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--hands", type=int, default=100_000)
+    parser.add_argument("--no-cli", action="store_true", help="skip the command-line figures")
+    args = parser.parse_args()
+
+    header = f"{'game':<18} {'score/s':>12} {'validate+score/s':>18} {'cli/s':>10}  target {TARGET_PER_SECOND:,}/s"
+    print(f"{args.hands:,} hands per game, Python {sys.version.split()[0]}")
+    print(header)
+    print("-" * len(header))
+    slow = []
+    for code, game in GAMES.items():
+        hands = hands_for(game, args.hands)
+        scored, checked = api_rates(game, hands)
+        cli = "-" if args.no_cli else f"{cli_rate(game, hands):,.0f}"
+        mark = "" if scored >= TARGET_PER_SECOND else "  below target"
+        if mark:
+            slow.append(code)
+        print(f"{code:<18} {scored:>12,.0f} {checked:>18,.0f} {cli:>10}{mark}")
+    return 1 if slow else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
