@@ -48,6 +48,9 @@ class Hand(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     entered_via = models.CharField(max_length=16, choices=Via.choices, default="referee")
+    # Which side of the table (index into the game's sides) typed the hand, when the page
+    # knows it: with confirmation required, only a player of another side may confirm.
+    entered_side = models.PositiveSmallIntegerField(null=True, blank=True)
     # NULL, not "", for "no key": the unique constraint below must ignore hands without one.
     idempotency_key = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
     version = models.PositiveIntegerField(default=1)
