@@ -59,6 +59,8 @@ PLAIN_VALUES: Mapping[str, int] = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2, "9
 
 # The best announcement as one int, so that comparing is one `>`: points, then the
 # height of the top card (A K Q J 10 9 8 7, whatever the kind), then a trump sequence.
+# `announcements.best_and_total` ranks the same way for one trump suit; tout atout needs
+# every sequence counted as trump, which it cannot say, hence `announcement_key` here.
 _HEIGHT = annonces.HEIGHT
 _SEQUENCE_POINTS = annonces.SEQUENCE_POINTS
 _CARRE_POINTS = annonces.CARRE_POINTS
@@ -198,10 +200,15 @@ class FourPlayerBelote(Game):
         belote = self._belote_field(errors, hand, contract)
         announced = self._announcements_field(errors, hand)
         order = self._team_field(errors, hand, "order", required_=False)
-        if announced is not None and contract is not None and options.get("announcements", "on") == "on":
+        if announced is not None and contract is not None:
+            # Announcements that are off score nothing, but must still be possible cards.
             if belote:
                 errors.extend(self._belote_conflicts(belote, announced, contract))
-            if options.get("announcement_tie", "nobody") == "first_in_play" and order is None:
+            if (
+                options.get("announcements", "on") == "on"
+                and options.get("announcement_tie", "nobody") == "first_in_play"
+                and order is None
+            ):
                 best_a, _ = team_announcements(announced["A"], contract)
                 best_b, _ = team_announcements(announced["B"], contract)
                 if best_a >= 0 and best_a == best_b:
