@@ -1,0 +1,57 @@
+"""gunicorn's configuration, read from the environment.
+
+    gunicorn -c python:atout.gunicorn_conf atout.wsgi
+
+Every variable is listed in `.env.example`. The request lines come from Atout's own
+middleware (with the request id and the tournament), so gunicorn's access log stays off;
+gunicorn's own messages use the same format as the site's (`LOG_FORMAT`).
+"""
+
+from __future__ import annotations
+
+import os
+
+from atout.env import env_int, env_list, env_str
+
+# Sync workers: a request is short (a hand saved, a page of standings read from a
+# snapshot), so processes, not threads, are the unit of scale. 2 x CPUs + 1 is gunicorn's
+# advice; the cap keeps a laptop in venue mode from starting dozens of processes.
+workers = env_int("WEB_CONCURRENCY", min(2 * (os.cpu_count() or 1) + 1, 8))
+threads = env_int("GUNICORN_THREADS", 1)
+bind = env_list("GUNICORN_BIND", [f"0.0.0.0:{env_int('PORT', 8000)}"])
+timeout = env_int("GUNICORN_TIMEOUT", 30)
+graceful_timeout = env_int("GUNICORN_GRACEFUL_TIMEOUT", 30)
+keepalive = env_int("GUNICORN_KEEPALIVE", 5)
+# Recycle workers now and then so a slow leak never takes a tournament night down; the
+# jitter keeps them from all restarting at once.
+max_requests = env_int("GUNICORN_MAX_REQUESTS", 1000)
+max_requests_jitter = max_requests // 10
+# Which proxies may tell gunicorn the original scheme and client (X-Forwarded-*).
+forwarded_allow_ips = env_str("FORWARDED_ALLOW_IPS", "127.0.0.1")
+# Heartbeat files on tmpfs: a container's overlay /tmp can stall workers under load.
+worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
+# Each worker imports the site itself, so no database connection is shared across a fork.
+preload_app = False
+
+accesslog = None
+errorlog = "-"
+loglevel = env_str("LOG_LEVEL", "INFO").lower()
+_log_format = env_str("LOG_FORMAT", "kv")
+logconfig_dict = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {"context": {"()": "atout.logs.ContextFilter"}},
+    "formatters": {"atout": {"()": f"atout.logs.{'JsonFormatter' if _log_format == 'json' else 'KeyValueFormatter'}"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "atout",
+            "filters": ["context"],
+            "stream": "ext://sys.stderr",
+        }
+    },
+    "loggers": {
+        "gunicorn.error": {"handlers": ["console"], "level": loglevel.upper(), "propagate": False},
+        "gunicorn.access": {"handlers": [], "propagate": False},
+    },
+}
