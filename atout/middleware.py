@@ -18,10 +18,11 @@ from atout.logs import new_request_id, request_id_var, sane_request_id
 REQUEST_ID_HEADER = "X-Request-ID"
 logger = logging.getLogger("atout.request")
 
-# URL keyword arguments that name a tournament: the public pages use `slug` under /t/,
-# other views may say `tournament_slug` outright.
+# URL keyword arguments that name a tournament: the tournament pages use `slug` under a
+# `/t/` segment (/t/<slug>/ public, /manage/t/<slug>/ the director's); other views may say
+# `tournament_slug` outright.
 _TOURNAMENT_KWARGS = ("tournament_slug",)
-_PUBLIC_PREFIX = "/t/"
+_TOURNAMENT_SEGMENT = "/t/"
 
 
 def tournament_slug_of(request: HttpRequest) -> str | None:
@@ -33,7 +34,7 @@ def tournament_slug_of(request: HttpRequest) -> str | None:
         if match.kwargs.get(key):
             return str(match.kwargs[key])
     # A bare `slug` names a tournament only under /t/; elsewhere it could be a club or a season.
-    if request.path.startswith(_PUBLIC_PREFIX) and match.kwargs.get("slug"):
+    if _TOURNAMENT_SEGMENT in request.path and match.kwargs.get("slug"):
         return str(match.kwargs["slug"])
     tournament = getattr(request, "tournament", None)
     slug = getattr(tournament, "slug", None)

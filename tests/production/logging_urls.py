@@ -7,6 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import path
 
 from atout.tasks import heartbeat
+from atout.views import healthz
 
 
 def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
@@ -23,7 +24,10 @@ def enqueue_page(request: HttpRequest) -> HttpResponse:
 
 
 urlpatterns = [
+    path("healthz", healthz),
     path("t/<slug:slug>/", tournament_page),
+    path("manage/t/<slug:slug>/hands/", tournament_page),
+    path("clubs/<slug:slug>/", tournament_page),
     path("broken/", broken_page),
     path("enqueue/", enqueue_page),
 ]

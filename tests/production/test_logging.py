@@ -69,14 +69,15 @@ def test_a_forged_request_id_never_reaches_the_response(client: Client) -> None:
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/t/concours-de-noel/", "/manage/t/concours-de-noel/hands/"])
 def test_one_line_per_request_with_method_path_status_duration_and_tournament(
-    client: Client, logs: pytest.LogCaptureFixture
+    client: Client, logs: pytest.LogCaptureFixture, path: str
 ) -> None:
-    response = client.get("/t/concours-de-noel/")
+    response = client.get(path)
     (line,) = _lines(logs, "atout.request")
     assert line.levelno == logging.INFO
     assert line.fields["method"] == "GET"
-    assert line.fields["path"] == "/t/concours-de-noel/"
+    assert line.fields["path"] == path
     assert line.fields["status"] == 200
     assert line.fields["tournament"] == "concours-de-noel"
     assert isinstance(line.fields["duration_ms"], float) and line.fields["duration_ms"] >= 0
@@ -84,8 +85,9 @@ def test_one_line_per_request_with_method_path_status_duration_and_tournament(
 
 
 @pytest.mark.django_db
-def test_a_page_about_no_tournament_logs_none(client: Client, logs: pytest.LogCaptureFixture) -> None:
-    client.get("/healthz")
+@pytest.mark.parametrize("path", ["/healthz", "/clubs/cercle-du-vieux-port/"])
+def test_a_page_about_no_tournament_logs_none(client: Client, logs: pytest.LogCaptureFixture, path: str) -> None:
+    client.get(path)
     (line,) = _lines(logs, "atout.request")
     assert line.fields["tournament"] is None
 
