@@ -163,6 +163,12 @@ class Job(models.Model):
     total = models.PositiveIntegerField(default=0)
     attempts = models.PositiveSmallIntegerField(default=0)
     error = models.TextField(blank=True)
+    # What the job is doing now ("score": scoring hands, "swap": writing everything in
+    # one transaction), for the director's progress bar (scoring/jobs.py).
+    phase = models.CharField(max_length=16, blank=True)
+    # Touched with every progress step: a running job whose heartbeat stopped lost its
+    # worker (killed, crashed) and may be taken over by a retry.
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -170,6 +176,7 @@ class Job(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        indexes = [models.Index(fields=["tournament", "-created_at"])]
 
     def __str__(self) -> str:
         return f"{self.kind} #{self.pk} ({self.status})"
