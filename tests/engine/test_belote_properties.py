@@ -77,7 +77,7 @@ def best(items: list[dict[str, str]], contract: Any) -> tuple[int, int, int] | N
         points = CARRE[item["high"]] if item["kind"] == "carre" else VALUE[item["kind"]]
         height = len(RANKS) - RANKS.index(item["high"])
         sequence = item["kind"] != "carre"
-        trump = sequence and (contract.all_trump or item.get("suit") == contract.trump)
+        trump = sequence and (contract.all_trump or (contract.trump and item.get("suit") == contract.trump))
         return points, height, int(bool(trump))
 
     return max((key(item) for item in items), default=None)
