@@ -30,6 +30,10 @@ max_requests_jitter = max_requests // 10
 forwarded_allow_ips = env_str("FORWARDED_ALLOW_IPS", "127.0.0.1")
 # Heartbeat files on tmpfs: a container's overlay /tmp can stall workers under load.
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
+# gunicorn 24+ opens a control socket in $HOME by default: the image's user has no
+# writable home, and two gunicorns on one machine (tests, venue mode) would share the
+# path. Atout does not use it. (Older gunicorns ignore the unknown name.)
+control_socket_disable = True
 # Each worker imports the site itself, so no database connection is shared across a fork.
 preload_app = False
 

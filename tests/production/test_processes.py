@@ -1,0 +1,196 @@
+"""The production settings without Docker: gunicorn and a Celery worker as real processes.
+
+A database of its own on the suite's PostgreSQL, migrated here; Redis as broker and
+cache; DEBUG off with a real secret; static files collected into a temporary folder and
+served by WhiteNoise; the site behind an HTTPS proxy (BEHIND_TLS_PROXY), which the tests
+play by sending X-Forwarded-Proto. Everything is driven over HTTP on 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from celery import Celery
+
+from atout.logs import request_id_var
+from tests.conftest import require_redis
+from tests.production.processes import (
+    PostgresServer,
+    Process,
+    clean_env,
+    free_port,
+    http_get,
+    manage,
+    random_secret,
+    read_log_lines,
+)
+
+pytestmark = pytest.mark.celery_worker
+
+HTTPS = {"X-Forwarded-Proto": "https"}
+
+
+@dataclass
+class Stack:
+    port: int
+    database: str
+    queue: str
+    broker: str
+    static_root: Path
+    postgres: PostgresServer
+    web: Process
+    worker: Process
+
+    def get(self, path: str, headers: dict[str, str] | None = None) -> Any:
+        return http_get(self.port, path, headers)
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    postgres = PostgresServer.required()
+    broker = require_redis()
+    tag = uuid.uuid4().hex[:8]
+    database, queue = f"atout_prod_test_{tag}", f"atout-prod-{tag}"
+    static_root = tmp_path_factory.mktemp("static")
+    port = free_port()
+    env = clean_env(
+        DEBUG="false",
+        SECRET_KEY=random_secret(),
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        DATABASE_URL=postgres.create_database(database),
+        CELERY_BROKER_URL=broker,
+        CELERY_QUEUE=queue,
+        CELERY_WORKER_CONCURRENCY="1",
+        CACHE_URL=broker,
+        STATIC_ROOT=str(static_root),
+        BEHIND_TLS_PROXY="true",
+        GUNICORN_BIND=f"127.0.0.1:{port}",
+        WEB_CONCURRENCY="2",
+        LOG_FORMAT="json",
+    )
+    web = Process(
+        f"gunicorn-{tag}", [sys.executable, "-m", "gunicorn", "-c", "python:atout.gunicorn_conf", "atout.wsgi"], env
+    )
+    worker = Process(
+        f"worker-prod-{tag}",
+        [sys.executable, "-m", "celery", "-A", "atout", "worker", "--loglevel", "INFO", "--without-gossip",
+         "--without-mingle", "-n", f"{queue}@%h"],
+        env,
+    )  # fmt: skip
+    try:
+        manage(env, "migrate", "--noinput")
+        manage(env, "collectstatic", "--noinput")
+        web.start()
+        worker.start()
+        web.wait_for_http(port)
+        worker.wait_for_output("ready.")
+        yield Stack(port, database, queue, broker, static_root, postgres, web, worker)
+    finally:
+        web.stop()
+        worker.stop()
+        postgres.drop_database(database)
+
+
+def test_healthz_is_green_with_the_database_and_the_broker_checked(stack: Stack) -> None:
+    response = stack.get("/healthz")
+    assert response.status == 200
+    checks = json.loads(response.body)["checks"]
+    assert checks["database"] == {"ok": True, "detail": "postgresql"}
+    assert checks["broker"]["ok"] is True
+
+
+def test_debug_is_off_a_missing_page_shows_no_technical_details(stack: Stack) -> None:
+    response = stack.get("/no-such-page/", HTTPS)
+    assert response.status == 404
+    assert b"URLconf" not in response.body and b"Traceback" not in response.body
+
+
+def test_static_files_are_served_by_whitenoise_hashed_and_compressed(stack: Stack) -> None:
+    manifest = json.loads((stack.static_root / "staticfiles.json").read_text())
+    hashed = manifest["paths"]["css/atout.css"]
+    assert hashed != "css/atout.css" and hashed.startswith("css/atout.")
+    # The page links the hashed name...
+    page = stack.get("/", HTTPS)
+    assert page.status == 200
+    assert f"/static/{hashed}".encode() in page.body
+    # ...which gunicorn serves compressed, cacheable forever since its name changes with it.
+    response = stack.get(f"/static/{hashed}", {"Accept-Encoding": "gzip", **HTTPS})
+    assert response.status == 200
+    assert response.header("Content-Encoding") == "gzip"
+    assert "immutable" in (response.header("Cache-Control") or "")
+    assert response.header(
+        "Content-Type",
+    ).startswith("text/css")
+
+
+def test_security_headers_are_set_behind_the_tls_proxy(stack: Stack) -> None:
+    response = stack.get("/", HTTPS)
+    assert response.status == 200
+    assert response.header("X-Content-Type-Options") == "nosniff"
+    assert response.header("Referrer-Policy") == "same-origin"
+    assert response.header("X-Frame-Options") == "DENY"
+    assert response.header("Strict-Transport-Security") == "max-age=31536000; includeSubDomains; preload"
+    login = stack.get("/login/", HTTPS)
+    cookie = login.header("Set-Cookie") or ""
+    assert "csrftoken=" in cookie and "Secure" in cookie
+
+
+def test_plain_http_is_redirected_to_https_but_the_health_probe_is_not(stack: Stack) -> None:
+    response = stack.get("/")
+    assert response.status == 301
+    assert response.header("Location") == f"https://127.0.0.1:{stack.port}/"
+    assert stack.get("/healthz").status == 200
+
+
+def test_a_host_the_site_does_not_serve_is_refused(stack: Stack) -> None:
+    response = stack.get("/", {"Host": "evil.example", **HTTPS})
+    assert response.status == 400
+
+
+def test_every_request_is_logged_as_one_line_with_its_request_id(stack: Stack) -> None:
+    response = stack.get("/healthz", {"X-Request-ID": "probe-42"})
+    assert response.header("X-Request-ID") == "probe-42"
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        lines = [line for line in read_log_lines(stack.web.log_path) if line.get("request_id") == "probe-42"]
+        if lines:
+            break
+        time.sleep(0.1)
+    (line,) = lines
+    assert line["logger"] == "atout.request"
+    assert (line["method"], line["path"], line["status"]) == ("GET", "/healthz", 200)
+    assert isinstance(line["duration_ms"], float)
+
+
+def test_a_background_task_is_completed_by_the_worker_with_the_request_id(stack: Stack) -> None:
+    sender = Celery("probe", broker=stack.broker)
+    token = request_id_var.set("req-from-web-7")
+    try:
+        # The request id travels in the message headers, as when a page enqueues a job.
+        result = sender.send_task("atout.heartbeat", queue=stack.queue)
+    finally:
+        request_id_var.reset(token)
+        sender.pool.force_close_all()
+    deadline = time.monotonic() + 30
+    rows: list[tuple[object, ...]] = []
+    while time.monotonic() < deadline and not rows:
+        rows = stack.postgres.query(stack.database, "SELECT hostname, runs FROM atout_workerheartbeat")
+        time.sleep(0.2)
+    assert rows and str(rows[0][0]).startswith(stack.queue) and rows[0][1] == 1
+    deadline = time.monotonic() + 10
+    jobs: list[dict[str, object]] = []
+    while time.monotonic() < deadline and not jobs:
+        jobs = [line for line in read_log_lines(stack.worker.log_path) if line.get("logger") == "atout.job"]
+        time.sleep(0.1)
+    (job,) = jobs
+    assert job["task"] == "atout.heartbeat" and job["outcome"] == "success"
+    assert job["task_id"] == result.id
+    assert job["request_id"] == "req-from-web-7"
