@@ -47,6 +47,11 @@ class Player(models.Model):
     last_name = models.CharField(_("last name"), max_length=100)
     first_name = models.CharField(_("first name"), max_length=100)
     licence = models.CharField(_("licence number"), max_length=30, blank=True, db_index=True)
+    # A concours welcomes players of other clubs: the club that keeps the record (`club`,
+    # whose organisers manage it) is not always the club the player plays for.
+    affiliation = models.CharField(
+        _("club played for"), max_length=200, blank=True, help_text=_("Leave empty for a player of this club.")
+    )
     email = models.EmailField(_("email"), blank=True)
     phone = models.CharField(_("phone"), max_length=30, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -63,6 +68,11 @@ class Player(models.Model):
     @property
     def full_name(self) -> str:
         return f"{self.first_name} {self.last_name}".strip()
+
+    @property
+    def club_label(self) -> str:
+        """The club the player plays for, as shown and as used to keep clubs apart."""
+        return self.affiliation or self.club.name
 
 
 class Tournament(models.Model):
@@ -157,6 +167,9 @@ class Competitor(models.Model):
     name = models.CharField(_("name"), max_length=200)
     players = models.ManyToManyField(Player, related_name="competitors", verbose_name=_("players"))
     club = models.ForeignKey(Club, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    # The club the competitor plays for, shared by all its players (empty for a team of two
+    # clubs): the draw keeps equal affiliations apart for the first rounds when asked.
+    affiliation = models.CharField(_("club played for"), max_length=200, blank=True)
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default="registered")
     joined_round = models.PositiveSmallIntegerField(_("first round played"), default=1)
     withdrawn_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -201,6 +214,9 @@ class Round(models.Model):
     method = models.CharField(max_length=8, choices=Tournament.PairingMethod.choices)
     seed = models.BigIntegerField(_("draw seed"))
     repeats = models.JSONField(default=list, blank=True)
+    # Pairs seated together despite a forbidden meeting or a shared club (competitor ids),
+    # when no draw avoided it: shown to the director like the repeats.
+    conflicts = models.JSONField(default=list, blank=True)
     drawn_at = models.DateTimeField(auto_now_add=True)
     closed_at = models.DateTimeField(null=True, blank=True)
     forced = models.BooleanField(default=False)

@@ -1,0 +1,448 @@
+"""The tournament services: who may act, and what each status allows."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.contrib.auth.models import AnonymousUser
+from django.core.exceptions import PermissionDenied, ValidationError
+
+from scoring.models import Hand, TableResult
+from tests.factories import PlayerFactory
+from tests.tournaments.conftest import new_tournament, register_many
+from tournaments import services
+from tournaments.models import Bye, Competitor, Player, Round, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def messages_of(error: pytest.ExceptionInfo[ValidationError]) -> dict[str, list[str]]:
+    return error.value.message_dict
+
+
+# -- permissions -------------------------------------------------------------------------
+
+
+def test_an_outsider_cannot_add_a_player_to_another_club(club, outsider) -> None:
+    with pytest.raises(PermissionDenied):
+        services.player_create(by=outsider, club=club, last_name="Martin", first_name="Jean")
+    assert not Player.objects.filter(club=club).exists()
+
+
+def test_an_anonymous_visitor_cannot_create_a_tournament(club) -> None:
+    with pytest.raises(PermissionDenied):
+        new_tournament(club, AnonymousUser())
+
+
+def test_an_outsider_cannot_register_check_in_or_draw_in_another_clubs_tournament(running, outsider) -> None:
+    tournament, competitors = running(4)
+    player = PlayerFactory(club=tournament.club)
+    with pytest.raises(PermissionDenied):
+        services.competitor_register(
+            by=outsider, tournament=tournament, players=[player, PlayerFactory(club=tournament.club)]
+        )
+    with pytest.raises(PermissionDenied):
+        services.competitor_withdraw(by=outsider, competitor=competitors[0])
+    with pytest.raises(PermissionDenied):
+        services.round_draw(by=outsider, tournament=tournament)
+    with pytest.raises(PermissionDenied):
+        services.tournament_update(by=outsider, tournament=tournament, name="Volé")
+    assert not tournament.rounds.exists()
+
+
+def test_an_organiser_cannot_register_a_player_of_another_club(running, organiser, other_club) -> None:
+    tournament, _ = running(2)
+    stranger = PlayerFactory(club=other_club)
+    with pytest.raises(ValidationError) as error:
+        services.competitor_register(
+            by=organiser, tournament=tournament, players=[stranger, PlayerFactory(club=tournament.club)]
+        )
+    assert "player_1" in messages_of(error)
+
+
+# -- players -----------------------------------------------------------------------------
+
+
+def test_a_second_player_with_the_same_licence_is_refused(club, organiser) -> None:
+    services.player_create(by=organiser, club=club, last_name="Martin", first_name="Jean", licence="0123456")
+    with pytest.raises(ValidationError) as error:
+        services.player_create(by=organiser, club=club, last_name="Durand", first_name="Paul", licence="0123456")
+    assert "licence" in messages_of(error)
+
+
+def test_namesakes_are_accepted_only_when_their_licences_tell_them_apart(club, organiser) -> None:
+    services.player_create(by=organiser, club=club, last_name="Martin", first_name="Jean", licence="111")
+    with pytest.raises(ValidationError) as error:
+        services.player_create(by=organiser, club=club, last_name="MARTIN", first_name="jean")
+    assert "last_name" in messages_of(error)
+    son = services.player_create(by=organiser, club=club, last_name="Martin", first_name="Jean", licence="222")
+    assert son.licence == "222"
+
+
+def test_a_player_of_the_club_written_in_the_club_column_has_no_separate_affiliation(club, organiser) -> None:
+    home = services.player_create(
+        by=organiser, club=club, last_name="A", first_name="B", affiliation="belote club de rodez"
+    )
+    visitor = services.player_create(by=organiser, club=club, last_name="C", first_name="D", affiliation="ABC Millau")
+    assert home.affiliation == "" and home.club_label == "Belote Club de Rodez"
+    assert visitor.club_label == "ABC Millau"
+
+
+# -- tournament settings -----------------------------------------------------------------
+
+
+def test_a_belote_concours_defaults_to_teams_twelve_donnes_and_wins_first(club, organiser) -> None:
+    tournament = new_tournament(club, organiser)
+    assert tournament.status == "draft"
+    assert tournament.format == "teams"
+    assert (tournament.end_rule, tournament.end_value) == ("donnes", 12)
+    assert tournament.criteria == ["wins", "points", "difference"]
+    assert tournament.rule_options["capot_value"] == 250
+    assert tournament.slug.startswith("concours-du-samedi")
+
+
+def test_a_tarot_evening_is_individual_and_ranked_by_points_first(club, organiser) -> None:
+    tournament = new_tournament(club, organiser, game="tarot_a_trois")
+    assert tournament.format == "individual"
+    assert tournament.criteria == ["points", "wins"]
+    assert set(tournament.rule_options) == {"half_points", "primes"}
+
+
+def test_target_scores_default_to_the_rules_and_are_required_where_the_rules_give_none(club, organiser) -> None:
+    assert new_tournament(club, organiser, end_rule="target").end_value == 1000
+    assert new_tournament(club, organiser, game="belote_moderne", end_rule="target").end_value == 1501
+    with pytest.raises(ValidationError) as error:
+        new_tournament(club, organiser, game="belote_a_trois", end_rule="target")
+    assert "end_value" in messages_of(error)
+
+
+def test_a_game_for_three_cannot_be_played_in_teams(club, organiser) -> None:
+    with pytest.raises(ValidationError) as error:
+        new_tournament(club, organiser, game="belote_a_trois", format="teams")
+    assert "format" in messages_of(error)
+    with pytest.raises(ValidationError):
+        new_tournament(club, organiser, game="belote_classique", format="individual")
+
+
+def test_rule_options_are_checked_by_the_engine_one_error_per_option(club, organiser) -> None:
+    with pytest.raises(ValidationError) as error:
+        new_tournament(club, organiser, rule_options={"capot_value": 300, "tie": "made", "split_rounding": "down"})
+    errors = messages_of(error)
+    assert "option_capot_value" in errors
+    assert "rule_options" in errors  # split_rounding is belote à 3's, not this game's
+    assert "option_tie" not in errors
+    tournament = new_tournament(club, organiser, rule_options={"capot_value": 252})
+    assert tournament.rule_options["capot_value"] == 252 and tournament.rule_options["tie"] == "litige"
+
+
+def test_unknown_criteria_are_refused(club, organiser) -> None:
+    with pytest.raises(ValidationError) as error:
+        new_tournament(club, organiser, criteria=["wins", "luck"])
+    assert "criteria" in messages_of(error)
+
+
+def test_changing_the_game_before_the_start_resets_format_and_options(club, organiser) -> None:
+    tournament = new_tournament(club, organiser, rule_options={"capot_value": 252})
+    tournament = services.tournament_update(by=organiser, tournament=tournament, game="tarot_a_trois", format="")
+    assert tournament.format == "individual"
+    assert set(tournament.rule_options) == {"half_points", "primes"}
+
+
+def test_the_game_and_the_rules_are_fixed_once_the_tournament_runs(running, organiser) -> None:
+    tournament, _ = running(4)
+    with pytest.raises(ValidationError) as error:
+        services.tournament_update(by=organiser, tournament=tournament, game="belote_moderne")
+    assert "game" in messages_of(error)
+    with pytest.raises(ValidationError) as error:
+        services.tournament_update(by=organiser, tournament=tournament, rule_options={"capot_value": 252})
+    assert "rule_options" in messages_of(error)
+    renamed = services.tournament_update(by=organiser, tournament=tournament, name="Grand concours", rounds_planned=5)
+    assert renamed.name == "Grand concours" and renamed.rounds_planned == 5
+    assert Tournament.objects.get(pk=tournament.pk).game == "belote_classique"
+
+
+def test_a_finished_tournament_only_changes_its_name_date_and_visibility(running, organiser) -> None:
+    tournament, _ = running(2)
+    services.tournament_set_status(by=organiser, tournament=tournament, status="finished")
+    with pytest.raises(ValidationError) as error:
+        services.tournament_update(by=organiser, tournament=tournament, rounds_planned=6)
+    assert "rounds_planned" in messages_of(error)
+    services.tournament_update(by=organiser, tournament=tournament, is_public=False, date=datetime.date(2026, 12, 6))
+    assert Tournament.objects.get(pk=tournament.pk).is_public is False
+
+
+# -- status transitions ------------------------------------------------------------------
+
+
+def test_a_draft_cannot_start_without_opening_registration(club, organiser) -> None:
+    tournament = new_tournament(club, organiser)
+    with pytest.raises(ValidationError):
+        services.tournament_set_status(by=organiser, tournament=tournament, status="running")
+    assert Tournament.objects.get(pk=tournament.pk).status == "draft"
+
+
+def test_nobody_registers_in_a_draft_or_a_finished_tournament(club, organiser, running) -> None:
+    draft = new_tournament(club, organiser)
+    with pytest.raises(ValidationError):
+        register_many(draft, organiser, 1)
+    finished, _ = running(2)
+    services.tournament_set_status(by=organiser, tournament=finished, status="finished")
+    with pytest.raises(ValidationError):
+        register_many(finished, organiser, 1)
+
+
+def test_starting_needs_enough_competitors_checked_in_for_one_table(club, organiser) -> None:
+    tournament = new_tournament(club, organiser, game="tarot_a_trois")
+    services.tournament_set_status(by=organiser, tournament=tournament, status="registration")
+    register_many(tournament, organiser, 2)
+    register_many(tournament, organiser, 3, checked_in=False)
+    with pytest.raises(ValidationError) as error:
+        services.tournament_set_status(by=organiser, tournament=tournament, status="running")
+    assert "3" in " ".join(error.value.messages)
+    register_many(tournament, organiser, 1)
+    assert services.tournament_set_status(by=organiser, tournament=tournament, status="running").status == "running"
+
+
+def test_registration_goes_back_to_draft_only_while_nobody_is_registered(club, organiser) -> None:
+    tournament = new_tournament(club, organiser)
+    services.tournament_set_status(by=organiser, tournament=tournament, status="registration")
+    register_many(tournament, organiser, 1)
+    with pytest.raises(ValidationError):
+        services.tournament_set_status(by=organiser, tournament=tournament, status="draft")
+
+
+def test_a_tournament_cannot_finish_while_a_round_is_in_play(running, organiser) -> None:
+    tournament, _ = running(4)
+    services.round_draw(by=organiser, tournament=tournament)
+    with pytest.raises(ValidationError):
+        services.tournament_set_status(by=organiser, tournament=tournament, status="finished")
+
+
+def test_a_finished_tournament_never_reopens(running, organiser) -> None:
+    tournament, _ = running(2)
+    services.tournament_set_status(by=organiser, tournament=tournament, status="finished")
+    for status in ("running", "registration", "draft"):
+        with pytest.raises(ValidationError):
+            services.tournament_set_status(by=organiser, tournament=tournament, status=status)
+
+
+# -- registration, check-in, withdrawal --------------------------------------------------
+
+
+def test_a_team_is_two_players_and_a_player_registers_once(running, organiser) -> None:
+    tournament, competitors = running(2)
+    alone = PlayerFactory(club=tournament.club)
+    with pytest.raises(ValidationError):
+        services.competitor_register(by=organiser, tournament=tournament, players=[alone])
+    already = competitors[0].players.first()
+    with pytest.raises(ValidationError) as error:
+        services.competitor_register(by=organiser, tournament=tournament, players=[alone, already])
+    assert "player_2" in messages_of(error)
+
+
+def test_players_created_on_the_spot_join_the_club_list_and_name_the_team(club, organiser) -> None:
+    tournament = new_tournament(club, organiser)
+    services.tournament_set_status(by=organiser, tournament=tournament, status="registration")
+    known = PlayerFactory(club=club, last_name="Vidal", affiliation="ABC Millau")
+    team = services.competitor_register(
+        by=organiser,
+        tournament=tournament,
+        players=[known, services.NewPlayer(last_name="Roux", first_name="Léa", affiliation="ABC Millau")],
+    )
+    assert team.name == "Vidal – Roux"
+    assert team.number == 1 and team.status == "registered"
+    assert team.affiliation == "ABC Millau"
+    assert Player.objects.filter(club=club, last_name="Roux", first_name="Léa").exists()
+
+
+def test_a_new_player_with_an_empty_name_registers_nothing(club, organiser) -> None:
+    tournament = new_tournament(club, organiser, game="tarot_a_trois")
+    services.tournament_set_status(by=organiser, tournament=tournament, status="registration")
+    with pytest.raises(ValidationError) as error:
+        services.competitor_register(
+            by=organiser, tournament=tournament, players=[services.NewPlayer(last_name="", first_name="Léa")]
+        )
+    assert "player_1" in messages_of(error)
+    assert not tournament.competitors.exists() and not Player.objects.filter(first_name="Léa").exists()
+
+
+def test_check_in_can_be_undone_until_the_competitor_has_played(running, organiser) -> None:
+    tournament, competitors = running(4)
+    services.competitor_check_in(by=organiser, competitor=competitors[0], present=False)
+    assert Competitor.objects.get(pk=competitors[0].pk).status == "registered"
+    services.competitor_check_in(by=organiser, competitor=competitors[0])
+    services.round_draw(by=organiser, tournament=tournament)
+    with pytest.raises(ValidationError):
+        services.competitor_check_in(by=organiser, competitor=competitors[0], present=False)
+
+
+def test_a_withdrawal_is_recorded_after_the_last_round_drawn(running, organiser) -> None:
+    tournament, competitors = running(4)
+    rnd = services.round_draw(by=organiser, tournament=tournament)
+    withdrawn = services.competitor_withdraw(by=organiser, competitor=competitors[1])
+    assert (withdrawn.status, withdrawn.withdrawn_after_round) == ("withdrawn", 1)
+    assert rnd.seats.filter(competitor=competitors[1]).exists()  # their round 1 stays
+    with pytest.raises(ValidationError):
+        services.competitor_withdraw(by=organiser, competitor=competitors[1])
+    with pytest.raises(ValidationError):
+        services.competitor_check_in(by=organiser, competitor=competitors[1])
+
+
+def test_a_late_arrival_joins_in_round_2_with_a_late_bye_for_round_1(running, organiser) -> None:
+    tournament, _ = running(4)
+    round_1 = services.round_draw(by=organiser, tournament=tournament)
+    late = register_many(tournament, organiser, 1, checked_in=False)[0]
+    late.refresh_from_db()
+    assert (late.status, late.joined_round) == ("checked_in", 2)
+    assert Bye.objects.filter(round=round_1, competitor=late, reason="late").exists()
+    assert not round_1.seats.filter(competitor=late).exists()
+
+
+def test_a_registered_player_checked_in_after_round_1_is_drawn_is_a_late_arrival(club, organiser) -> None:
+    tournament = new_tournament(club, organiser)
+    services.tournament_set_status(by=organiser, tournament=tournament, status="registration")
+    register_many(tournament, organiser, 4)
+    absent = register_many(tournament, organiser, 1, checked_in=False)[0]
+    services.tournament_set_status(by=organiser, tournament=tournament, status="running")
+    round_1 = services.round_draw(by=organiser, tournament=tournament)
+    assert not round_1.seats.filter(competitor=absent).exists()
+    services.competitor_check_in(by=organiser, competitor=absent)
+    absent.refresh_from_db()
+    assert (absent.status, absent.joined_round) == ("checked_in", 2)
+    assert Bye.objects.get(round=round_1, competitor=absent).reason == "late"
+
+
+def test_nobody_joins_once_round_2_is_drawn(running, organiser) -> None:
+    tournament, _ = running(4)
+    services.round_close(by=organiser, round=services.round_draw(by=organiser, tournament=tournament), force=True)
+    services.round_draw(by=organiser, tournament=tournament)
+    with pytest.raises(ValidationError) as error:
+        register_many(tournament, organiser, 1)
+    assert "2" in " ".join(error.value.messages)
+
+
+def test_a_forbidden_pair_is_stored_once_whatever_the_order(running, organiser) -> None:
+    tournament, (a, b, *_) = running(4)
+    services.forbidden_pair_add(by=organiser, tournament=tournament, first=b, second=a, reason="couple")
+    with pytest.raises(ValidationError):
+        services.forbidden_pair_add(by=organiser, tournament=tournament, first=a, second=b)
+    with pytest.raises(ValidationError):
+        services.forbidden_pair_add(by=organiser, tournament=tournament, first=a, second=a)
+    assert tournament.forbidden_pairs.count() == 1
+
+
+# -- rounds ------------------------------------------------------------------------------
+
+
+def test_no_round_is_drawn_before_the_tournament_runs(club, organiser) -> None:
+    tournament = new_tournament(club, organiser)
+    services.tournament_set_status(by=organiser, tournament=tournament, status="registration")
+    register_many(tournament, organiser, 4)
+    with pytest.raises(ValidationError):
+        services.round_draw(by=organiser, tournament=tournament)
+    assert not Round.objects.filter(tournament=tournament).exists()
+
+
+def test_round_2_waits_for_round_1_to_close(running, organiser) -> None:
+    tournament, _ = running(4)
+    services.round_draw(by=organiser, tournament=tournament)
+    with pytest.raises(ValidationError) as error:
+        services.round_draw(by=organiser, tournament=tournament)
+    assert "1" in " ".join(error.value.messages)
+    assert tournament.rounds.count() == 1
+
+
+def test_no_more_rounds_than_planned(running, organiser) -> None:
+    tournament, _ = running(4, rounds_planned=1)
+    services.round_close(by=organiser, round=services.round_draw(by=organiser, tournament=tournament), force=True)
+    with pytest.raises(ValidationError):
+        services.round_draw(by=organiser, tournament=tournament)
+
+
+def test_round_1_is_random_and_later_rounds_follow_the_tournament_method(running, organiser) -> None:
+    tournament, _ = running(6, pairing_method="swiss")
+    first = services.round_draw(by=organiser, tournament=tournament)
+    services.round_close(by=organiser, round=first, force=True)
+    second = services.round_draw(by=organiser, tournament=tournament)
+    assert (first.method, second.method) == ("random", "swiss")
+
+
+def test_a_round_is_drawn_again_only_before_its_first_hand(running, organiser) -> None:
+    tournament, _ = running(8)
+    rnd = services.round_draw(by=organiser, tournament=tournament, seed=1)
+    old_tokens = set(rnd.tables.values_list("token", flat=True))
+    again = services.round_redraw(by=organiser, round=rnd, seed=2)
+    assert again.seed == 2 and again.tables.count() == 4
+    assert old_tokens.isdisjoint(again.tables.values_list("token", flat=True))
+    Hand.objects.create(table=again.tables.first(), number=1, raw={})
+    with pytest.raises(ValidationError):
+        services.round_redraw(by=organiser, round=again)
+    assert Round.objects.get(pk=rnd.pk).seed == 2
+
+
+def test_a_redraw_keeps_the_late_arrivals_byes(running, organiser) -> None:
+    tournament, _ = running(4)
+    rnd = services.round_draw(by=organiser, tournament=tournament)
+    late = register_many(tournament, organiser, 1)[0]
+    services.round_redraw(by=organiser, round=rnd)
+    assert Bye.objects.filter(round=rnd, competitor=late, reason="late").exists()
+
+
+def test_a_round_closes_only_when_every_partie_is_finished(running, organiser) -> None:
+    tournament, _ = running(4)
+    rnd = services.round_draw(by=organiser, tournament=tournament)
+    first, second = rnd.tables.order_by("number")
+    TableResult.objects.create(table=first, totals=[700, 450], donnes_played=12, finished=True, winner_side=0)
+    with pytest.raises(ValidationError) as error:
+        services.round_close(by=organiser, round=rnd)
+    assert "2" in " ".join(error.value.messages)
+    TableResult.objects.create(table=second, totals=[300, 800], donnes_played=12, finished=True, winner_side=1)
+    closed = services.round_close(by=organiser, round=rnd)
+    assert closed.status == "closed" and not closed.forced
+
+
+def test_a_forced_close_keeps_the_totals_as_they_stand(running, organiser) -> None:
+    tournament, _ = running(6)
+    rnd = services.round_draw(by=organiser, tournament=tournament)
+    playing, untouched, done = rnd.tables.order_by("number")
+    TableResult.objects.create(table=playing, totals=[320, 410], donnes_played=7)
+    TableResult.objects.create(table=done, totals=[900, 500], donnes_played=12, finished=True, winner_side=0)
+    closed = services.round_close(by=organiser, round=rnd, force=True)
+    assert closed.forced and closed.status == "closed"
+    forced = TableResult.objects.get(table=playing)
+    assert (forced.totals, forced.finished, forced.forced, forced.winner_side) == ([320, 410], True, True, 1)
+    empty = TableResult.objects.get(table=untouched)
+    assert (empty.totals, empty.forced, empty.winner_side) == ([0, 0], True, None)
+    assert TableResult.objects.get(table=done).forced is False
+
+
+def test_a_withdrawn_team_loses_its_unfinished_table_by_forfeit(running, organiser) -> None:
+    tournament, _ = running(2)
+    rnd = services.round_draw(by=organiser, tournament=tournament)
+    table = rnd.tables.get()
+    leader = table.seats.get(side=0).competitor
+    TableResult.objects.create(table=table, totals=[500, 200], donnes_played=6)
+    services.competitor_withdraw(by=organiser, competitor=leader)
+    services.round_close(by=organiser, round=rnd, force=True)
+    assert TableResult.objects.get(table=table).winner_side == 1
+
+
+def test_a_closed_round_is_not_closed_twice_nor_drawn_again(running, organiser) -> None:
+    tournament, _ = running(2)
+    rnd = services.round_close(by=organiser, round=services.round_draw(by=organiser, tournament=tournament), force=True)
+    with pytest.raises(ValidationError):
+        services.round_close(by=organiser, round=rnd, force=True)
+    with pytest.raises(ValidationError):
+        services.round_redraw(by=organiser, round=rnd)
+
+
+def test_too_few_present_competitors_get_a_clear_refusal(club, organiser) -> None:
+    tournament = new_tournament(club, organiser, format="melee")
+    services.tournament_set_status(by=organiser, tournament=tournament, status="registration")
+    competitors = register_many(tournament, organiser, 4)
+    services.tournament_set_status(by=organiser, tournament=tournament, status="running")
+    services.competitor_withdraw(by=organiser, competitor=competitors[0])
+    with pytest.raises(ValidationError) as error:
+        services.round_draw(by=organiser, tournament=tournament)
+    assert "3" in " ".join(error.value.messages)

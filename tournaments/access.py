@@ -1,0 +1,63 @@
+"""Who may manage what: the one place where club access is decided.
+
+An *organiser* is a Django user listed in `Club.organisers`; they manage that club's
+players and tournaments and nothing else. Views load objects through the `*_or_403`
+functions here (a missing id is a 404, another club's object a 403), and every service
+that writes calls `require_organiser` again, so an API view or a task that forgets the
+check still cannot touch another club's data.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
+from django.shortcuts import get_object_or_404
+
+from tournaments.models import Club, Competitor, Player, Round, Tournament
+
+User = AbstractBaseUser | AnonymousUser
+
+
+def is_organiser(user: User | None, club: Club) -> bool:
+    if user is None or not user.is_authenticated:
+        return False
+    return club.organisers.filter(pk=user.pk).exists()
+
+
+def require_organiser(user: User | None, club: Club) -> None:
+    """Raise PermissionDenied unless `user` organises `club`."""
+    if not is_organiser(user, club):
+        raise PermissionDenied("not an organiser of this club")
+
+
+def clubs_of(user: User) -> QuerySet[Club]:
+    if not user.is_authenticated:
+        return Club.objects.none()
+    return Club.objects.filter(organisers=user)
+
+
+def club_for_user_or_403(user: User, club_id: int) -> Club:
+    club = get_object_or_404(Club, pk=club_id)
+    require_organiser(user, club)
+    return club
+
+
+def player_for_user_or_403(user: User, club: Club, player_id: int) -> Player:
+    # Looked up within the club already checked: another club's player id is a 404 here,
+    # which tells an outsider nothing either.
+    return get_object_or_404(Player, pk=player_id, club=club)
+
+
+def tournament_for_user_or_403(user: User, tournament_id: int) -> Tournament:
+    tournament = get_object_or_404(Tournament.objects.select_related("club"), pk=tournament_id)
+    require_organiser(user, tournament.club)
+    return tournament
+
+
+def competitor_of(tournament: Tournament, competitor_id: int) -> Competitor:
+    return get_object_or_404(Competitor, pk=competitor_id, tournament=tournament)
+
+
+def round_of(tournament: Tournament, number: int) -> Round:
+    return get_object_or_404(Round, tournament=tournament, number=number)

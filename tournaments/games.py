@@ -1,0 +1,132 @@
+"""What a tournament needs to know about each game of the engine, in the reader's language.
+
+The engine (`engine.GAMES`) owns the games: their table, their sides and their rule
+options. This module adds the tournament side, from rules/DECISIONS.md "Tournament
+defaults": which formats a game can be played in, the default ranking criteria and end
+of a partie, and the words a director reads for each option and its values (the engine
+carries only English descriptions, and translations live in the Django layer).
+
+Terms: *criteria* are the ranking keys in order (`wins`: parties won, `points`: total
+points, `difference`: points scored minus points conceded).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+import engine
+
+DEFAULT_DONNES = 12
+# A target score for the games whose rules give one; the others need the director's value.
+DEFAULT_TARGETS = {"belote_classique": 1000, "belote_moderne": 1501}
+
+CRITERIA_LABELS: dict[str, Promise] = {
+    "wins": _("parties won"),
+    "points": _("total points"),
+    "difference": _("points difference"),
+}
+# The orders a director chooses from; the first of each game's list is its default.
+CRITERIA_PRESETS: tuple[tuple[str, ...], ...] = (
+    ("wins", "points", "difference"),
+    ("points", "wins"),
+    ("wins", "points"),
+    ("points", "difference"),
+)
+
+OPTION_LABELS: dict[str, Promise] = {
+    "threshold": _("What the taker must beat"),
+    "tie": _("A tie between taker and defence"),
+    "capot_value": _("Value of a capot"),
+    "belote_when_dedans": _("Belote-rebelote when the taker is dedans"),
+    "announcement_tie": _("Equal best announcements"),
+    "announcements": _("Announcements"),
+    "rounding": _("Rounding of scores"),
+    "split_rounding": _("Two opponents level share the taker's points"),
+    "half_points": _("Half points"),
+    "primes": _("Poignée and petit au bout"),
+}
+CHOICE_LABELS: dict[tuple[str, Any], Promise] = {
+    ("threshold", "totals"): _("the defence's total, with belote and announcements"),
+    ("threshold", "card_points"): _("half the card points, bonuses ignored"),
+    ("tie", "litige"): _("litige: the taker's points held for the next donne"),
+    ("tie", "dedans"): _("counted as dedans"),
+    ("tie", "made"): _("counted as made"),
+    ("capot_value", 250): _("250"),
+    ("capot_value", 252): _("252"),
+    ("belote_when_dedans", "keep"): _("stays with the team that held it"),
+    ("belote_when_dedans", "defence"): _("goes to the defence"),
+    ("announcement_tie", "nobody"): _("nobody scores"),
+    ("announcement_tie", "first_in_play"): _("the first to announce scores"),
+    ("announcements", "on"): _("played"),
+    ("announcements", "off"): _("not played"),
+    ("rounding", "none"): _("none"),
+    ("rounding", "nearest_ten"): _("to the nearest ten, 5 up"),
+    ("split_rounding", "down"): _("half each, rounded down"),
+    ("split_rounding", "half_points"): _("half each, half points kept"),
+    ("half_points", "to_winner"): _("to the side that wins the donne"),
+    ("half_points", "exact"): _("kept as halves"),
+    ("primes", "multiplied"): _("both multiplied (the rule text)"),
+    ("primes", "fft"): _("poignée added after the multiplier (FFT)"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class OptionField:
+    """One rule option as a form shows it: its name, label, choices with labels, default."""
+
+    name: str
+    label: str
+    choices: tuple[tuple[Any, str], ...]
+    default: Any
+
+
+def game_codes() -> list[str]:
+    return list(engine.GAMES)
+
+
+def formats_for(game_code: str) -> tuple[str, ...]:
+    """The tournament formats a game can be played in: teams or mêlée at four, individual at three."""
+    game = engine.get_game(game_code)
+    if game.players_per_table == 4 and len(game.sides) == 2:
+        return ("teams", "melee")
+    return ("individual",)
+
+
+def default_criteria(game_code: str) -> list[str]:
+    # Belote at four ranks by parties won first; the games for three rank by points.
+    if formats_for(game_code) == ("individual",):
+        return ["points", "wins"]
+    return ["wins", "points", "difference"]
+
+
+def default_end_value(game_code: str, end_rule: str) -> int | None:
+    if end_rule == "donnes":
+        return DEFAULT_DONNES
+    return DEFAULT_TARGETS.get(game_code)
+
+
+def criteria_label(criteria: list[str] | tuple[str, ...]) -> str:
+    return ", ".join(str(CRITERIA_LABELS.get(key, key)) for key in criteria)
+
+
+def option_fields(game_code: str) -> list[OptionField]:
+    """The game's rule options, each with its choices (the default first) in the reader's language."""
+    fields = []
+    for spec in engine.get_game(game_code).option_specs:
+        choices = tuple((value, str(CHOICE_LABELS.get((spec.name, value), value))) for value in spec.choices)
+        label = str(OPTION_LABELS.get(spec.name, spec.description or spec.name))
+        fields.append(OptionField(spec.name, label, choices, spec.default))
+    return fields
+
+
+def option_summary(game_code: str, options: dict[str, Any]) -> list[tuple[str, str]]:
+    """(label, chosen value's label) for each option of the game, the defaults filled in."""
+    resolved = engine.get_game(game_code).resolve_options(options)
+    return [
+        (field.label, dict(field.choices).get(resolved[field.name], str(resolved[field.name])))
+        for field in option_fields(game_code)
+    ]

@@ -1,0 +1,128 @@
+"""Reads that several pages share: public tournaments, a club's lists, a round's tables.
+
+Nothing here writes. A *drawn table* is what the projector, the printed list and the
+director's dashboard show of one table: its number, each seat (position, competitor,
+the players' names) and whether its partie is finished (scoring.TableResult).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db.models import Count, Prefetch, Q, QuerySet
+from django.utils.translation import gettext_lazy as _
+
+from scoring.models import TableResult
+from tournaments.models import Bye, Club, Competitor, Player, Round, Seat, Table, Tournament
+
+# How each seat position reads on a page: a team holds both seats of a side.
+POSITION_LABELS = {
+    "NS": _("North–South"),
+    "EW": _("East–West"),
+    "N": _("North"),
+    "S": _("South"),
+    "E": _("East"),
+    "W": _("West"),
+    "1": _("Seat 1"),
+    "2": _("Seat 2"),
+    "3": _("Seat 3"),
+}
+
+
+def public_tournaments(limit: int = 50) -> QuerySet[Tournament]:
+    """Tournaments anyone may follow: public, and past the draft, newest first."""
+    return (
+        Tournament.objects.filter(is_public=True)
+        .exclude(status=Tournament.Status.DRAFT)
+        .select_related("club")
+        .order_by("-date", "name")[:limit]
+    )
+
+
+def public_tournament(slug: str) -> Tournament | None:
+    return (
+        Tournament.objects.filter(slug=slug, is_public=True)
+        .exclude(status=Tournament.Status.DRAFT)
+        .select_related("club")
+        .first()
+    )
+
+
+def club_players(club: Club, search: str = "") -> QuerySet[Player]:
+    players = Player.objects.filter(club=club)
+    for word in search.split():
+        players = players.filter(
+            Q(last_name__icontains=word) | Q(first_name__icontains=word) | Q(licence__icontains=word)
+        )
+    return players.order_by("last_name", "first_name")
+
+
+def club_tournaments(club: Club) -> QuerySet[Tournament]:
+    return club.tournaments.annotate(entries=Count("competitors")).order_by("-date", "name")
+
+
+def competitors_with_players(tournament: Tournament) -> QuerySet[Competitor]:
+    return tournament.competitors.prefetch_related(
+        Prefetch("players", queryset=Player.objects.order_by("last_name", "first_name"))
+    ).order_by("number")
+
+
+@dataclass(slots=True)
+class SeatView:
+    position: str
+    side: int
+    competitor: Competitor
+    players: list[str]
+    withdrawn: bool
+
+
+@dataclass(slots=True)
+class TableView:
+    table: Table
+    seats: list[SeatView] = field(default_factory=list)
+    result: TableResult | None = None
+
+    @property
+    def number(self) -> int:
+        return self.table.number
+
+    @property
+    def finished(self) -> bool:
+        return self.result is not None and self.result.finished
+
+    @property
+    def donnes_played(self) -> int:
+        return self.result.donnes_played if self.result is not None else 0
+
+
+def drawn_tables(rnd: Round) -> list[TableView]:
+    seats = Seat.objects.filter(round=rnd).select_related("competitor").prefetch_related("competitor__players")
+    results = {r.table_id: r for r in TableResult.objects.filter(table__round=rnd)}
+    views = {t.pk: TableView(table=t, result=results.get(t.pk)) for t in rnd.tables.order_by("number")}
+    for seat in seats.order_by("table__number", "side", "position"):
+        players = sorted(seat.competitor.players.all(), key=lambda p: (p.last_name, p.first_name))
+        views[seat.table_id].seats.append(
+            SeatView(
+                position=str(POSITION_LABELS.get(seat.position, seat.position)),
+                side=seat.side,
+                competitor=seat.competitor,
+                players=[p.full_name for p in players],
+                withdrawn=seat.competitor.status == Competitor.Status.WITHDRAWN,
+            )
+        )
+    return list(views.values())
+
+
+def round_byes(rnd: Round) -> list[Bye]:
+    return list(rnd.byes.select_related("competitor").order_by("competitor__number"))
+
+
+def named_pairs(rnd: Round, pairs: list[list[int]]) -> list[tuple[str, str]]:
+    """The round's repeats or conflicts as pairs of names, for the director."""
+    ids = {i for pair in pairs for i in pair}
+    names = dict(Competitor.objects.filter(pk__in=ids).values_list("pk", "name"))
+    return [(names.get(a, "?"), names.get(b, "?")) for a, b in pairs]
+
+
+def current_round(tournament: Tournament) -> Round | None:
+    return tournament.rounds.order_by("-number").first()
