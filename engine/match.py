@@ -73,7 +73,8 @@ def default_end(game: Game, *, by_target: bool = False) -> End:
 def parse_end(game: Game, value: object, field_path: str = "end") -> tuple[End | None, list[RuleError]]:
     """An End from its JSON form, or the problems with it."""
     if isinstance(value, End):
-        return value, []
+        # Checked like its JSON form: a game's target range holds for either.
+        value = value.to_json()
     if not isinstance(value, Mapping):
         return None, [not_an_object(field_path, value)]
     errors = unknown_fields(value, END_KINDS, field_path)

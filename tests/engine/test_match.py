@@ -237,6 +237,7 @@ def test_a_belote_moderne_target_is_between_501_and_3001() -> None:
     assert parse_end(MODERNE, {"target": 3002})[1][0].code == "out_of_range"
     assert parse_end(MODERNE, {"target": 501}) == (End(target=501), [])
     assert parse_end(CLASSIQUE, {"target": 500}) == (End(target=500), [])
+    assert [e.code for e in play(MODERNE, [], End(target=5000)).errors] == ["out_of_range"]
 
 
 def test_an_end_has_exactly_one_rule() -> None:
