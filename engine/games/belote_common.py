@@ -169,7 +169,7 @@ class FourPlayerBelote(Game):
 
     def validate(self, hand: Any, options: Mapping[str, Any]) -> list[RuleError]:
         if not isinstance(hand, Mapping):
-            return [rule_error("", "hand_not_object", gettext_noop("A hand must be a JSON object."))]
+            return [not_an_object("", hand)]
         errors = unknown_fields(hand, HAND_FIELDS)
         cancelled = hand.get("cancelled")
         if cancelled is not None:

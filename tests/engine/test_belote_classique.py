@@ -453,7 +453,7 @@ def test_a_cancelled_donne_needs_no_points() -> None:
 
 @pytest.mark.parametrize("value", [None, [], "hand", 5, True, 1.5])
 def test_a_hand_that_is_not_an_object_is_refused_not_raised(value: Any) -> None:
-    assert codes(value) == [("", "hand_not_object")]
+    assert codes(value) == [("", "not_an_object")]
 
 
 def test_taker_contract_and_points_are_required() -> None:

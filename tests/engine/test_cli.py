@@ -87,7 +87,7 @@ def test_score_exits_1_and_prints_every_problem_of_an_invalid_hand_in_its_place(
             },
         ]
     }
-    assert third == {"errors": [{"field": "", "code": "hand_not_object", "message": "A hand must be a JSON object."}]}
+    assert third == {"errors": [{"field": "", "code": "not_an_object", "message": "Expected an object, got array."}]}
 
 
 def test_score_gives_dotted_paths_to_nested_problems() -> None:

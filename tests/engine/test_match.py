@@ -254,7 +254,7 @@ def test_invalid_hands_are_reported_with_their_place_in_the_partie() -> None:
     result = play(CLASSIQUE, [made(92, 70), made(92, 60), "oops", made(92, 70)], {"donnes": 12})
     assert [(e.field, e.code) for e in result.errors] == [
         ("hands.1.points", "points_sum"),
-        ("hands.2", "hand_not_object"),
+        ("hands.2", "not_an_object"),
     ]
     assert not result.valid
     # Scoring stops at the first invalid hand: the carry after it is unknown.
