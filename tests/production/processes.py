@@ -8,10 +8,12 @@ sees exactly what the server answered.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
 import secrets
+import signal
 import socket
 import subprocess
 import sys
@@ -118,14 +120,19 @@ class Process:
 
     def stop(self) -> None:
         """SIGTERM (gunicorn and Celery shut down gracefully on it), then SIGKILL if need be."""
-        if self.process is None or self.process.poll() is not None:
+        if self.process is None:
             return
-        self.process.terminate()
-        try:
-            self.process.wait(20)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(10)
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+        # Whatever the process started and left behind (it runs in a session of its own,
+        # so its group holds only what this test started).
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.process.pid, signal.SIGKILL)
 
 
 class PostgresServer:

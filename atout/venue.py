@@ -1,0 +1,327 @@
+"""Venue mode: serve Atout to a club room's Wi-Fi from a laptop (`./run --venue`).
+
+Many rooms have no internet. The laptop joins the room's Wi-Fi (or opens a hotspot), and
+every phone on that network opens the site at the laptop's address, shown with a QR code.
+
+What runs is production-like, not the development server:
+- gunicorn with DEBUG off, bound to the LAN address (and to 127.0.0.1 for the laptop);
+- a SECRET_KEY generated once and kept in `.venue-secret` (git-ignored, mode 600), so
+  sessions survive a restart of the laptop;
+- ALLOWED_HOSTS: the LAN address, loopback and the machine's names;
+- plain HTTP on the LAN (there is no certificate for a room's Wi-Fi): no HTTPS redirect,
+  no HSTS, cookies not marked Secure;
+- static files collected and served by WhiteNoise;
+- PostgreSQL and Redis when they answer on this machine (a Celery worker is started
+  alongside), otherwise SQLite in the project folder and tasks run in the web process.
+  DATABASE_URL / CELERY_BROKER_URL in the environment win over that detection;
+  `--embedded` skips it.
+
+The launcher itself stays in the foreground, watches gunicorn and the worker, and stops
+both on Ctrl+C or when either dies. Their log lines go to `.venue.log` (git-ignored), so
+the address and the QR code stay on the screen for the room to scan.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+from urllib.parse import urlsplit
+
+from atout import lan
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_SECRET_FILE = ROOT / ".venue-secret"
+DEFAULT_LOG_FILE = ROOT / ".venue.log"
+# Where venue mode looks for PostgreSQL and Redis when the environment names none: the
+# same local servers the README and ./test use.
+LOCAL_POSTGRES = "postgres://postgres@127.0.0.1:5432/atout"
+LOCAL_REDIS = "redis://127.0.0.1:6379"
+SECRET_MIN_LENGTH = 50
+
+
+class VenueError(RuntimeError):
+    """Venue mode cannot start; the message says what to do."""
+
+
+def load_or_create_secret(path: Path) -> str:
+    """The venue's SECRET_KEY: read from `path`, or generated there (mode 600) the first time."""
+    if path.exists():
+        secret = path.read_text().strip()
+        if len(secret) >= SECRET_MIN_LENGTH:
+            return secret
+        path.unlink()  # too short to be one of ours: replace it rather than start weak
+    secret = secrets.token_urlsafe(64)
+    # Created with mode 600 in one step, so the secret is never readable by others.
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(descriptor, "w") as handle:
+        handle.write(secret + "\n")
+    return secret
+
+
+def host_names() -> list[str]:
+    """The laptop's own names, which a phone may use (mDNS: `name.local`)."""
+    name = socket.gethostname().strip()
+    if not name:
+        return []
+    short = name.split(".")[0]
+    return list(dict.fromkeys([name, short, f"{short}.local"]))
+
+
+@dataclass(frozen=True)
+class Services:
+    """Where the data and the jobs go: a database URL, and a broker URL or none (eager)."""
+
+    database_url: str
+    broker_url: str = ""
+    cache_url: str = ""
+
+    @property
+    def worker(self) -> bool:
+        return bool(self.broker_url)
+
+    def describe(self) -> str:
+        database = "PostgreSQL" if self.database_url.startswith("postgres") else "SQLite"
+        jobs = "a Celery worker on Redis" if self.worker else "tasks run in the web process"
+        return f"{database}, {jobs}"
+
+
+def postgres_answers(url: str) -> bool:
+    """Does PostgreSQL accept a connection at `url`, creating its database if need be?"""
+    import psycopg
+
+    parts = urlsplit(url)
+    params = {
+        "host": parts.hostname or "127.0.0.1",
+        "port": parts.port or 5432,
+        "user": parts.username or "postgres",
+        "password": parts.password or None,
+        "connect_timeout": 2,
+    }
+    name = parts.path.lstrip("/") or "atout"
+    try:
+        with psycopg.connect(dbname="postgres", autocommit=True, **params) as conn:
+            exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
+            if not exists:
+                conn.execute(f'CREATE DATABASE "{name}"')
+    except psycopg.Error:
+        return False
+    return True
+
+
+def redis_answers(url: str) -> bool:
+    import redis
+
+    try:
+        return bool(redis.Redis.from_url(url, socket_connect_timeout=2).ping())
+    except redis.RedisError:
+        return False
+
+
+def choose_services(environ: dict[str, str], *, probe: bool) -> Services:
+    """The environment's choice first; else local PostgreSQL/Redis if `probe` and they answer."""
+    database = environ.get("DATABASE_URL", "").strip()
+    broker = environ.get("CELERY_BROKER_URL", "").strip()
+    cache = environ.get("CACHE_URL", "").strip()
+    if not database:
+        database = LOCAL_POSTGRES if probe and postgres_answers(LOCAL_POSTGRES) else "sqlite:///db.sqlite3"
+    if not broker and probe and redis_answers(f"{LOCAL_REDIS}/0"):
+        broker = f"{LOCAL_REDIS}/0"
+        cache = cache or f"{LOCAL_REDIS}/1"
+    return Services(database_url=database, broker_url=broker, cache_url=cache)
+
+
+def venue_environment(*, host: str, port: int, secret: str, services: Services) -> dict[str, str]:
+    """The settings variables of a venue: production, but plain HTTP on a local network."""
+    hosts = list(dict.fromkeys([host, "127.0.0.1", "localhost", *host_names()]))
+    binds = list(dict.fromkeys([f"{host}:{port}", f"127.0.0.1:{port}"]))
+    return {
+        "DJANGO_SETTINGS_MODULE": "atout.settings",
+        "DEBUG": "false",
+        "SECRET_KEY": secret,
+        "ALLOWED_HOSTS": ",".join(hosts),
+        # A room's Wi-Fi has no certificate: HTTPS redirects, HSTS and Secure cookies would
+        # lock every phone out. The network is the room's, and the site lives for a night.
+        "SECURE_SSL_REDIRECT": "false",
+        "SECURE_HSTS_SECONDS": "0",
+        "SESSION_COOKIE_SECURE": "false",
+        "CSRF_COOKIE_SECURE": "false",
+        "BEHIND_TLS_PROXY": "false",
+        "DATABASE_URL": services.database_url,
+        "CELERY_BROKER_URL": services.broker_url,
+        "CACHE_URL": services.cache_url,
+        "GUNICORN_BIND": ",".join(binds),
+        "PORT": str(port),
+    }
+
+
+def print_banner(url: str, others: Sequence[str], services: Services, log_file: Path, out: TextIO) -> None:
+    """The address in words and as a QR code a phone's camera opens."""
+    import segno
+
+    out.write(f"\nAtout is open on this room's network: {url}\n")
+    out.write("Scan to open it on a phone (same Wi-Fi):\n\n")
+    segno.make(url, error="m").terminal(out=out, compact=True)
+    if others:
+        out.write(
+            "\nAlso reachable at: " + ", ".join(f"http://{address}:{url.rsplit(':', 1)[1]}" for address in others)
+        )
+    out.write(f"\nData: {services.describe()}.\nLogs: {log_file}\nStop with Ctrl+C.\n\n")
+    out.flush()
+
+
+@dataclass
+class Venue:
+    """The running venue: its children, writing to one log file, stopped together."""
+
+    log_file: Path
+    children: list[subprocess.Popen[bytes]] = field(default_factory=list)
+
+    def spawn(self, argv: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
+        with self.log_file.open("ab") as log:
+            child = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        self.children.append(child)
+        return child
+
+    def log_tail(self, lines: int = 30) -> str:
+        try:
+            return "\n".join(self.log_file.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return ""
+
+    def stop(self) -> None:
+        for child in self.children:
+            if child.poll() is None:
+                child.terminate()
+        deadline = time.monotonic() + 20
+        for child in self.children:
+            try:
+                child.wait(max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait(5)
+
+    def wait_until_healthy(self, port: int, timeout: float = 60) -> None:
+        """Return once /healthz is green on the laptop; fail at once if a child has died."""
+        deadline = time.monotonic() + timeout
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/healthz", headers={"Host": "127.0.0.1"})
+        while time.monotonic() < deadline:
+            if any(child.poll() is not None for child in self.children):
+                raise VenueError(f"a venue process stopped while starting:\n{self.log_tail()}")
+            try:
+                with urllib.request.urlopen(request, timeout=3) as response:
+                    if response.status == 200:
+                        return
+            except OSError:
+                pass
+            time.sleep(0.3)
+        raise VenueError(f"the site did not answer on port {port} within {timeout:.0f}s")
+
+    def watch(self) -> int:
+        """Block until a child dies (an error: 1) or the launcher is told to stop (0)."""
+        stopping = False
+
+        def request_stop(signum: int, frame: object) -> None:
+            nonlocal stopping
+            stopping = True
+
+        signal.signal(signal.SIGINT, request_stop)
+        signal.signal(signal.SIGTERM, request_stop)
+        while not stopping:
+            if any(child.poll() is not None for child in self.children):
+                sys.stderr.write(f"A venue process stopped: stopping the others.\n{self.log_tail()}\n")
+                return 1
+            time.sleep(0.5)
+        return 0
+
+
+def prepare_database(out: TextIO) -> None:
+    """Migrate, collect the static files, and say how to log in (in this process)."""
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", "--noinput", verbosity=0)
+    call_command("collectstatic", "--noinput", verbosity=0)
+    warn_about_accounts(out)
+    from django.db import connections
+
+    # The children open their own connections; none is shared across their fork.
+    connections.close_all()
+
+
+def warn_about_accounts(out: TextIO) -> None:
+    from django.contrib.auth import get_user_model
+
+    from tournaments.management.commands.demo import DEMO_PASSWORD, DEMO_USERNAME
+
+    users = get_user_model().objects
+    if not users.filter(is_active=True).exists():
+        out.write("No organiser account yet: create one with  .venv/bin/python manage.py createsuperuser\n")
+    demo = users.filter(username=DEMO_USERNAME).first()
+    if demo is not None and demo.check_password(DEMO_PASSWORD):
+        out.write(
+            f"Warning: the demo account {DEMO_USERNAME} / {DEMO_PASSWORD} works for anyone on this network. "
+            f"Change its password: .venv/bin/python manage.py changepassword {DEMO_USERNAME}\n"
+        )
+
+
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="./run --venue", description=__doc__.split("\n\n")[1])
+    parser.add_argument("--host", help="the address to serve on (default: found on the local network)")
+    parser.add_argument("--port", type=int, default=int(os.environ.get("PORT") or 8000))
+    parser.add_argument(
+        "--embedded", action="store_true", help="do not look for PostgreSQL or Redis: SQLite and in-process tasks"
+    )
+    parser.add_argument("--secret-file", type=Path, default=DEFAULT_SECRET_FILE)
+    parser.add_argument("--log-file", type=Path, default=DEFAULT_LOG_FILE, help="where gunicorn and the worker log")
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    try:
+        host, others = (args.host, []) if args.host else lan.detect()
+    except lan.NoLanAddress as exc:
+        sys.stderr.write(f"{exc}\n")
+        return 2
+    services = choose_services(dict(os.environ), probe=not args.embedded)
+    env = venue_environment(
+        host=host, port=args.port, secret=load_or_create_secret(args.secret_file), services=services
+    )
+    os.environ.update(env)
+    out.write(f"==> Venue mode on {host}:{args.port} ({services.describe()})\n")
+    out.flush()
+    prepare_database(out)
+    child_env = dict(os.environ)
+    venue = Venue(args.log_file)
+    try:
+        if services.worker:
+            venue.spawn(
+                [sys.executable, "-m", "celery", "-A", "atout", "worker", "--loglevel", "INFO",
+                 "--without-gossip", "--without-mingle"],
+                {"CELERY_WORKER_CONCURRENCY": "2", **child_env},
+            )  # fmt: skip
+        venue.spawn([sys.executable, "-m", "gunicorn", "-c", "python:atout.gunicorn_conf", "atout.wsgi"], child_env)
+        venue.wait_until_healthy(args.port)
+        print_banner(f"http://{host}:{args.port}/", others, services, args.log_file, out)
+        return venue.watch()
+    except VenueError as exc:
+        sys.stderr.write(f"{exc}\n")
+        return 1
+    finally:
+        venue.stop()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
