@@ -9,6 +9,8 @@ from atout import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("manage/t/<slug:slug>/hands/", include("scoring.manage_urls")),
+    path("r/", include("scoring.referee_urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -1,0 +1,598 @@
+"""The entry forms of the four games: what a referee taps and types, turned into the
+engine's hand (ENGINE-API.md), and the engine's errors put back beside each field.
+
+One form class per game family, built from the engine's game definition (its sides,
+contracts and rule options). The forms check only what a browser can get wrong (a word
+where a number goes); every rule is the engine's, so the referee reads the same reasons
+whatever sends the hand. Every field is optional here: a missing one is the engine's
+"This field is required." beside it.
+
+Terms: *preneur* (taker), *défense* (the other side), *dix de der* (the last trick),
+*annonces*, *belote-rebelote*, *capot*; *oudlers* (bouts), *poignée*, *petit au bout*,
+*chelem* in tarot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from decimal import Decimal, InvalidOperation
+from typing import Any, ClassVar
+
+from django import forms
+from django.core.exceptions import NON_FIELD_ERRORS
+from django.utils.translation import gettext_lazy as _
+
+from engine.core import Game, RuleError
+from engine.games import announcements as annonces
+from engine.games.checks import required
+from scoring.labels import (
+    ANNOUNCEMENT_LABELS,
+    CAMP_LABELS,
+    CONTRACT_LABELS,
+    POIGNEE_LABELS,
+    SUIT_SYMBOLS,
+)
+from scoring.messages import rule_error_text
+from scoring.table_selectors import SideInfo
+
+# Announcement rows offered per side: more than a side ever holds in practice.
+ANNOUNCEMENT_ROWS = 3
+RANK_LABELS: dict[str, str] = {"A": "A", "K": "R", "Q": "D", "J": "V", "10": "10", "9": "9", "8": "8", "7": "7"}
+
+
+def number_input(*, decimal: bool = False) -> forms.TextInput:
+    # A text input with a numeric keypad: type="number" lets a wheel or an "e" slip in
+    # and hides what the browser refused; inputmode brings up the phone's keypad.
+    attrs = {"inputmode": "decimal" if decimal else "numeric", "autocomplete": "off", "class": "num"}
+    if not decimal:
+        attrs["pattern"] = "[0-9]*"
+    return forms.TextInput(attrs=attrs)
+
+
+def radio(choices: Iterable[tuple[Any, Any]], label: Any) -> forms.ChoiceField:
+    return forms.ChoiceField(choices=list(choices), label=label, required=False, widget=forms.RadioSelect)
+
+
+class HandForm(forms.Form):
+    """What every game's form shares: the entry's key, its donne number, who types.
+
+    `raw()` gives the hand as the engine reads it, from whatever fields are sound (a
+    field the browser sent wrong is left out, so the engine still judges the others);
+    `add_rule_errors` places the engine's errors beside their fields.
+    """
+
+    idempotency_key = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
+    expected_number = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+
+    # The per-game part of the form's template (scoring/referee_form_<body>.html).
+    body: ClassVar[str]
+
+    def __init__(
+        self,
+        data: Any = None,
+        *,
+        game: Game,
+        options: dict[str, Any],
+        sides: Sequence[SideInfo],
+        initial_raw: dict[str, Any] | None = None,
+        ask_side: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        self.game = game
+        self.options = options
+        self.sides = list(sides)
+        initial = dict(kwargs.pop("initial", None) or {})
+        super().__init__(data, initial=initial, **kwargs)
+        self.build_fields()
+        self.ask_side = ask_side
+        if ask_side:
+            # With confirmation, the page must know who typed, so that another side
+            # confirms. Optional here so that checking while typing does not nag;
+            # `require_side` insists on submit.
+            self.fields["entered_side"] = forms.TypedChoiceField(
+                choices=[(side.index, side.label) for side in self.sides],
+                coerce=int,
+                empty_value=None,
+                label=_("Who is entering this donne?"),
+                required=False,
+                widget=forms.RadioSelect,
+            )
+        if initial_raw:
+            self.initial.update(self.initial_from_raw(initial_raw))
+
+    # -- per game ---------------------------------------------------------------------
+
+    def build_fields(self) -> None:
+        raise NotImplementedError
+
+    def hand(self, data: dict[str, Any]) -> dict[str, Any]:
+        """The engine's hand from cleaned values (missing ones left out)."""
+        raise NotImplementedError
+
+    def initial_from_raw(self, raw: dict[str, Any]) -> dict[str, Any]:
+        """Form values showing a stored hand (for a correction)."""
+        raise NotImplementedError
+
+    def field_for(self, path: str, code: str = "") -> str | None:
+        """The form field where an error of the engine's field `path` is shown."""
+        head = path.split(".")[0]
+        return head if head in self.fields else None
+
+    def adjust_errors(self, errors: list[RuleError]) -> list[RuleError]:
+        """A game's chance to reword what the form, not the referee, caused."""
+        return errors
+
+    # -- shared -----------------------------------------------------------------------
+
+    def side_choices(self, *, nobody: Any = None) -> list[tuple[str, str]]:
+        choices = [(str(side.code), side.label) for side in self.sides]
+        return [("", str(nobody)), *choices] if nobody is not None else choices
+
+    def value(self, name: str) -> Any:
+        data = getattr(self, "cleaned_data", {})
+        value = data.get(name)
+        return None if value in ("", None) else value
+
+    def raw(self) -> dict[str, Any]:
+        return self.hand(getattr(self, "cleaned_data", {}))
+
+    def add_rule_errors(self, errors: Iterable[RuleError], *, skip_required: bool = False) -> None:
+        """Put each engine error beside its field, once; a field the browser got wrong
+        keeps only that error (the engine saw the field as missing)."""
+        already = {name for name in self.errors if name != NON_FIELD_ERRORS}
+        for error in self.adjust_errors(list(errors)):
+            if skip_required and error.code == "required":
+                continue
+            name = self.field_for(error.field, error.code)
+            if name is not None and name in already:
+                continue
+            message = rule_error_text(error)
+            if message in self.errors.get(name or NON_FIELD_ERRORS, []):
+                continue
+            self.add_error(name, message)
+
+    def require_side(self) -> bool:
+        """On submit at a tournament with confirmation: who typed must be said."""
+        if self.ask_side and self.entered_side is None:
+            self.add_error("entered_side", _("Say which side you are on: a player of another side will confirm."))
+            return False
+        return True
+
+    @property
+    def entered_side(self) -> int | None:
+        value = getattr(self, "cleaned_data", {}).get("entered_side")
+        return value if isinstance(value, int) else None
+
+    def error_slots(self) -> list[str]:
+        return list(self.fields)
+
+
+def _int_or_none(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+class AnnouncementsMixin:
+    """Announcement rows per side: `ann_<side>_<row>_kind|high|suit`."""
+
+    fields: dict[str, forms.Field]
+    sides: list[SideInfo]
+    options: dict[str, Any]
+
+    def announcements_on(self) -> bool:
+        return self.options.get("announcements", "on") == "on"
+
+    def add_announcement_fields(self) -> None:
+        kinds = [("", "—")] + [(kind, str(ANNOUNCEMENT_LABELS[kind])) for kind in annonces.KINDS]
+        ranks = [("", "—")] + [(rank, RANK_LABELS[rank]) for rank in annonces.RANKS]
+        suits = [("", "—")] + [(suit, SUIT_SYMBOLS[suit]) for suit in annonces.SUITS]
+        for side in self.sides:
+            for row in range(ANNOUNCEMENT_ROWS):
+                prefix = f"ann_{side.code}_{row}"
+                fields = self.fields
+                fields[f"{prefix}_kind"] = forms.ChoiceField(choices=kinds, required=False, label=_("announcement"))
+                fields[f"{prefix}_high"] = forms.ChoiceField(choices=ranks, required=False, label=_("top card"))
+                fields[f"{prefix}_suit"] = forms.ChoiceField(choices=suits, required=False, label=_("suit"))
+
+    def announcement_grid(self) -> list[tuple[SideInfo, list[list[forms.BoundField]]]]:
+        """For the template: per side, its rows of (kind, top card, suit) fields."""
+        form: Any = self
+        return [
+            (
+                side,
+                [
+                    [form[f"ann_{side.code}_{row}_{key}"] for key in ("kind", "high", "suit")]
+                    for row in range(ANNOUNCEMENT_ROWS)
+                ],
+            )
+            for side in self.sides
+        ]
+
+    def has_announcements(self) -> bool:
+        form: Any = self
+        return any(name.startswith("ann_") and (form[name].value() or form[name].errors) for name in self.fields)
+
+    def announcement_rows(self, data: dict[str, Any], code: Any) -> tuple[list[dict[str, Any]], list[int]]:
+        """A side's announcements as the engine reads them, and the form row of each."""
+        items: list[dict[str, Any]] = []
+        rows: list[int] = []
+        for row in range(ANNOUNCEMENT_ROWS):
+            prefix = f"ann_{code}_{row}"
+            item = {key: data.get(f"{prefix}_{key}") for key in ("kind", "high", "suit")}
+            item = {key: value for key, value in item.items() if value}
+            if item:
+                items.append(item)
+                rows.append(row)
+        return items, rows
+
+    def announcement_initial(self, announced: Any) -> dict[str, Any]:
+        initial: dict[str, Any] = {}
+        if not announced:
+            return initial
+        per_side = announced.items() if isinstance(announced, dict) else enumerate(announced)
+        for code, items in per_side:
+            for row, item in enumerate((items or [])[:ANNOUNCEMENT_ROWS]):
+                if isinstance(item, dict):
+                    for key in ("kind", "high", "suit"):
+                        if item.get(key):
+                            initial[f"ann_{code}_{row}_{key}"] = item[key]
+        return initial
+
+    def announcement_field(self, parts: list[str], data: dict[str, Any]) -> str | None:
+        """`announcements[.side[.i[.key]]]` -> the form field of that row."""
+        if len(parts) < 2:
+            return f"ann_{self.sides[0].code}_0_kind"
+        code = parts[1]
+        _items, rows = self.announcement_rows(data, code)
+        row = 0
+        if len(parts) >= 3 and parts[2].isdigit() and int(parts[2]) < len(rows):
+            row = rows[int(parts[2])]
+        key = parts[3] if len(parts) >= 4 and parts[3] in ("kind", "high", "suit") else "kind"
+        name = f"ann_{code}_{row}_{key}"
+        return name if name in self.fields else None
+
+
+class BeloteForm(AnnouncementsMixin, HandForm):
+    """Belote at four (classique and moderne): the taking team, its card points, the
+    defence's filled in from the contract's total (162, 130 or 258) unless typed."""
+
+    body = "belote"
+
+    def build_fields(self) -> None:
+        game: Any = self.game
+        self.contracts = game.contracts
+        self.multi_belote = any(contract.max_belote > 1 for contract in self.contracts.values())
+        f = self.fields
+        f["taker"] = radio(self.side_choices(), _("Taker"))
+        f["contract"] = radio(((name, CONTRACT_LABELS[name]) for name in self.contracts), _("Contract"))
+        f["points_taker"] = forms.IntegerField(required=False, label=_("Taker's card points"), widget=number_input())
+        f["points_taker"].help_text = _("Dix de der included.")
+        f["points_defence"] = forms.IntegerField(
+            required=False, label=_("Defence's card points"), widget=number_input()
+        )
+        f["points_defence"].help_text = _("Left empty: the contract's total minus the taker's points.")
+        f["capot"] = radio(self.side_choices(nobody=_("nobody")), _("Capot (every trick)"))
+        if self.multi_belote:
+            counts = [(str(n), str(n)) for n in range(5)]
+            for side in self.sides:
+                f[f"belote_{side.code}"] = radio(counts, side.label)
+        else:
+            f["belote"] = radio(self.side_choices(nobody=_("nobody")), _("Belote-rebelote"))
+        if self.announcements_on():
+            self.add_announcement_fields()
+            if self.options.get("announcement_tie") == "first_in_play":
+                f["order"] = radio(self.side_choices(nobody=_("not needed")), _("First to announce"))
+        f["cancelled"] = forms.BooleanField(required=False, label=_("Cancelled donne (redealt)"))
+
+    def belote_fields(self) -> list[forms.BoundField]:
+        """Belote moderne's per-team counts (up to four belotes in tout atout)."""
+        return [self[f"belote_{side.code}"] for side in self.sides] if self.multi_belote else []
+
+    def contract_totals(self) -> dict[str, int]:
+        return {name: contract.total for name, contract in self.contracts.items()}
+
+    def _total(self, contract: str | None) -> int | None:
+        """The card points of a donne: the contract's, or the game's when all agree (162)."""
+        totals = self.contract_totals()
+        if contract in totals:
+            return totals[contract]
+        distinct = set(totals.values())
+        return distinct.pop() if len(distinct) == 1 else None
+
+    def _taker(self, data: dict[str, Any]) -> str:
+        # Until a taker is chosen the points are read as team A's: the engine then asks
+        # for the taker, and the points are still checked.
+        taker = data.get("taker")
+        return taker if taker in ("A", "B") else "A"
+
+    def hand(self, data: dict[str, Any]) -> dict[str, Any]:
+        hand: dict[str, Any] = {}
+        if data.get("cancelled"):
+            hand["cancelled"] = True
+            return hand
+        for name in ("taker", "contract"):
+            if data.get(name):
+                hand[name] = data[name]
+        taker = self._taker(data)
+        defence = "B" if taker == "A" else "A"
+        taken, defended = data.get("points_taker"), data.get("points_defence")
+        total = self._total(data.get("contract"))
+        if defended is None and taken is not None and total is not None:
+            defended = total - taken
+        points = {side: value for side, value in ((taker, taken), (defence, defended)) if value is not None}
+        if points:
+            hand["points"] = points
+        if data.get("capot"):
+            hand["capot"] = data["capot"]
+        belote = self._belote(data)
+        if belote:
+            hand["belote"] = belote
+        if self.announcements_on():
+            announced = {side.code: self.announcement_rows(data, side.code)[0] for side in self.sides}
+            if any(announced.values()):
+                hand["announcements"] = announced
+            if data.get("order"):
+                hand["order"] = data["order"]
+        return hand
+
+    def _belote(self, data: dict[str, Any]) -> list[str]:
+        if not self.multi_belote:
+            return [data["belote"]] if data.get("belote") else []
+        counts = {str(side.code): _int_or_none(data.get(f"belote_{side.code}")) or 0 for side in self.sides}
+        return [code for code, count in counts.items() for _n in range(count)]
+
+    def initial_from_raw(self, raw: dict[str, Any]) -> dict[str, Any]:
+        initial: dict[str, Any] = {"cancelled": bool(raw.get("cancelled"))}
+        for name in ("taker", "contract", "capot", "order"):
+            if raw.get(name):
+                initial[name] = raw[name]
+        points = raw.get("points") if isinstance(raw.get("points"), dict) else {}
+        taker = raw.get("taker") if raw.get("taker") in ("A", "B") else "A"
+        initial["points_taker"] = points.get(taker)
+        initial["points_defence"] = points.get("B" if taker == "A" else "A")
+        belote = raw.get("belote") or []
+        if self.multi_belote:
+            for side in self.sides:
+                initial[f"belote_{side.code}"] = str(belote.count(side.code))
+        elif belote:
+            initial["belote"] = belote[0]
+        initial.update(self.announcement_initial(raw.get("announcements")))
+        return initial
+
+    def field_for(self, path: str, code: str = "") -> str | None:
+        parts = path.split(".")
+        data = getattr(self, "cleaned_data", {})
+        if parts[0] == "points":
+            if len(parts) == 1:
+                return "points_taker"
+            return "points_taker" if parts[1] == self._taker(data) else "points_defence"
+        if parts[0] == "belote":
+            return "belote" if "belote" in self.fields else f"belote_{self.sides[0].code}"
+        if parts[0] == "announcements":
+            return self.announcement_field(parts, data)
+        return super().field_for(path, code)
+
+
+class BeloteATroisForm(AnnouncementsMixin, HandForm):
+    """Belote à 3: the three players' card points (they add up to 95-162), who took the
+    last trick (the dix de der), who took no trick at all (capot)."""
+
+    body = "belote_a_trois"
+
+    def build_fields(self) -> None:
+        f = self.fields
+        suits: Any = annonces.SUITS
+        f["taker"] = radio(self.side_choices(), _("Taker"))
+        f["contract"] = radio(((suit, CONTRACT_LABELS[suit]) for suit in suits), _("Trump"))
+        for side in self.sides:
+            f[f"points_{side.code}"] = forms.IntegerField(required=False, label=side.label, widget=number_input())
+        f["last_trick"] = radio(self.side_choices(nobody=_("not said")), _("Dix de der (last trick)"))
+        f["capot"] = forms.MultipleChoiceField(
+            choices=self.side_choices(),
+            required=False,
+            label=_("Capot: took no trick"),
+            widget=forms.CheckboxSelectMultiple,
+        )
+        f["belote"] = radio(self.side_choices(nobody=_("nobody")), _("Belote-rebelote"))
+        if self.announcements_on():
+            self.add_announcement_fields()
+            if self.options.get("announcement_tie") == "first_in_play":
+                f["order"] = radio(self.side_choices(nobody=_("not needed")), _("First to announce"))
+        f["cancelled"] = forms.BooleanField(required=False, label=_("Cancelled donne (redealt)"))
+
+    def points_fields(self) -> list[forms.BoundField]:
+        return [self[f"points_{side.code}"] for side in self.sides]
+
+    def hand(self, data: dict[str, Any]) -> dict[str, Any]:
+        hand: dict[str, Any] = {}
+        if data.get("cancelled"):
+            return {"cancelled": True}
+        if data.get("taker") not in (None, ""):
+            hand["taker"] = int(data["taker"])
+        if data.get("contract"):
+            hand["contract"] = data["contract"]
+        points = [data.get(f"points_{side.code}") for side in self.sides]
+        if any(value is not None for value in points):
+            # A player left blank stays null: `adjust_errors` words it as missing.
+            hand["points"] = points
+        if data.get("last_trick") not in (None, ""):
+            hand["last_trick"] = int(data["last_trick"])
+        if data.get("capot"):
+            hand["capot"] = [int(player) for player in data["capot"]]
+        if data.get("belote") not in (None, ""):
+            hand["belote"] = [int(data["belote"])]
+        if self.announcements_on():
+            announced = [self.announcement_rows(data, side.code)[0] for side in self.sides]
+            if any(announced):
+                hand["announcements"] = announced
+            if data.get("order") not in (None, ""):
+                hand["order"] = int(data["order"])
+        return hand
+
+    def initial_from_raw(self, raw: dict[str, Any]) -> dict[str, Any]:
+        initial: dict[str, Any] = {"cancelled": bool(raw.get("cancelled"))}
+        for name in ("taker", "contract", "last_trick", "order"):
+            if raw.get(name) is not None:
+                initial[name] = str(raw[name])
+        points = raw.get("points") if isinstance(raw.get("points"), list) else []
+        for side, value in zip(self.sides, points, strict=False):
+            initial[f"points_{side.code}"] = value
+        initial["capot"] = [str(player) for player in raw.get("capot") or []]
+        if raw.get("belote"):
+            initial["belote"] = str(raw["belote"][0])
+        initial.update(self.announcement_initial(raw.get("announcements")))
+        return initial
+
+    def adjust_errors(self, errors: list[RuleError]) -> list[RuleError]:
+        # The form sends null for a player left blank; the referee reads "required".
+        data = getattr(self, "cleaned_data", {})
+        adjusted = []
+        for error in errors:
+            parts = error.field.split(".")
+            if parts[0] == "points" and len(parts) == 2 and data.get(f"points_{parts[1]}") is None:
+                error = required(error.field)
+            adjusted.append(error)
+        return adjusted
+
+    def field_for(self, path: str, code: str = "") -> str | None:
+        parts = path.split(".")
+        if parts[0] == "points":
+            if len(parts) > 1 and f"points_{parts[1]}" in self.fields:
+                return f"points_{parts[1]}"
+            # A missing list belongs with the first player, a wrong total with the last.
+            return f"points_{self.sides[0 if code == 'required' else -1].code}"
+        if parts[0] == "announcements":
+            return self.announcement_field(parts, getattr(self, "cleaned_data", {}))
+        return super().field_for(path, code)
+
+
+class HalfPointsField(forms.CharField):
+    """Card points by halves, as a phone types them: "45", "45.5" or "45,5"."""
+
+    default_error_messages = {"invalid": _("Enter the points as a number; halves are written 45.5 or 45,5.")}
+
+    def to_python(self, value: Any) -> int | float | None:  # type: ignore[override]
+        text = str(super().to_python(value) or "").strip().replace(",", ".")
+        if not text:
+            return None
+        try:
+            number = Decimal(text)
+        except InvalidOperation:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid") from None
+        if not number.is_finite():
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return int(number) if number == number.to_integral_value() else float(number)
+
+
+class TarotForm(HandForm):
+    """Tarot à 3: the taker's oudlers and card points (the defence has 91 minus them),
+    poignée, petit au bout and chelem."""
+
+    body = "tarot"
+
+    def build_fields(self) -> None:
+        f = self.fields
+        camps = [("", str(_("nobody")))] + [(camp, str(label)) for camp, label in CAMP_LABELS.items()]
+        f["taker"] = radio(self.side_choices(), _("Taker"))
+        f["contract"] = radio(
+            ((name, CONTRACT_LABELS[name]) for name in ("petite", "garde", "garde_sans", "garde_contre")),
+            _("Contract"),
+        )
+        f["oudlers"] = radio(((str(n), str(n)) for n in range(4)), _("Taker's oudlers (bouts)"))
+        f["points"] = HalfPointsField(required=False, label=_("Taker's card points"), widget=number_input(decimal=True))
+        f["points"].help_text = _("Out of 91; halves allowed (45.5).")
+        f["petit_au_bout"] = radio(camps, _("Petit au bout"))
+        f["poignee_by"] = radio(camps, _("Poignée shown by"))
+        f["poignee_size"] = radio(
+            [("", "—")] + [(size, str(label)) for size, label in POIGNEE_LABELS.items()], _("Poignée")
+        )
+        f["chelem_announced"] = forms.BooleanField(required=False, label=_("Chelem announced"))
+        f["chelem_made_by"] = radio(camps, _("Chelem made by"))
+
+    def has_extras(self) -> bool:
+        """Whether the petit au bout, poignée or chelem part has something to show."""
+        names = ("petit_au_bout", "poignee_by", "poignee_size", "chelem_announced", "chelem_made_by")
+        return any(self[name].value() or self[name].errors for name in names)
+
+    def hand(self, data: dict[str, Any]) -> dict[str, Any]:
+        hand: dict[str, Any] = {}
+        if data.get("taker") not in (None, ""):
+            hand["taker"] = int(data["taker"])
+        if data.get("contract"):
+            hand["contract"] = data["contract"]
+        if data.get("oudlers") not in (None, ""):
+            hand["oudlers"] = int(data["oudlers"])
+        if data.get("points") is not None:
+            hand["points"] = data["points"]
+        if data.get("petit_au_bout"):
+            hand["petit_au_bout"] = data["petit_au_bout"]
+        if data.get("poignee_by") or data.get("poignee_size"):
+            poignee = {"by": data.get("poignee_by"), "size": data.get("poignee_size")}
+            hand["poignee"] = {key: value for key, value in poignee.items() if value}
+        if data.get("chelem_announced") or data.get("chelem_made_by"):
+            hand["chelem"] = {
+                "announced": bool(data.get("chelem_announced")),
+                "made_by": data.get("chelem_made_by") or None,
+            }
+        return hand
+
+    def initial_from_raw(self, raw: dict[str, Any]) -> dict[str, Any]:
+        initial: dict[str, Any] = {}
+        for name in ("taker", "contract", "oudlers"):
+            if raw.get(name) is not None:
+                initial[name] = str(raw[name])
+        if raw.get("points") is not None:
+            initial["points"] = str(raw["points"])
+        initial["petit_au_bout"] = raw.get("petit_au_bout") or ""
+        poignee = raw.get("poignee") if isinstance(raw.get("poignee"), dict) else {}
+        initial["poignee_by"] = poignee.get("by") or ""
+        initial["poignee_size"] = poignee.get("size") or ""
+        chelem = raw.get("chelem") if isinstance(raw.get("chelem"), dict) else {}
+        initial["chelem_announced"] = bool(chelem.get("announced"))
+        initial["chelem_made_by"] = chelem.get("made_by") or ""
+        return initial
+
+    def field_for(self, path: str, code: str = "") -> str | None:
+        parts = path.split(".")
+        if parts[0] == "poignee":
+            return "poignee_size" if len(parts) > 1 and parts[1] == "size" else "poignee_by"
+        if parts[0] == "chelem":
+            return "chelem_announced" if len(parts) > 1 and parts[1] == "announced" else "chelem_made_by"
+        return super().field_for(path, code)
+
+
+HAND_FORMS: dict[str, type[HandForm]] = {
+    "belote_classique": BeloteForm,
+    "belote_moderne": BeloteForm,
+    "belote_a_trois": BeloteATroisForm,
+    "tarot_a_trois": TarotForm,
+}
+
+
+def hand_form_class(game_code: str) -> type[HandForm]:
+    try:
+        return HAND_FORMS[game_code]
+    except KeyError:
+        raise ValueError(f"no entry form for the game {game_code!r}") from None
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(
+        label=_("Reason for the change"),
+        max_length=500,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        error_messages={"required": _("Give the reason for this change.")},
+    )
+
+
+class ConfirmForm(forms.Form):
+    side = forms.TypedChoiceField(
+        coerce=int, choices=(), error_messages={"required": _("Choose the side that confirms.")}
+    )
+
+    def __init__(self, data: Any = None, *, sides: Sequence[SideInfo], **kwargs: Any) -> None:
+        super().__init__(data, **kwargs)
+        field: Any = self.fields["side"]
+        field.choices = [(side.index, side.label) for side in sides]

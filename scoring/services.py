@@ -1,0 +1,497 @@
+"""Every write to hands: entry at the table, the referee's undo and correction, the
+director's corrections and deletions, confirmation by the other side, table links.
+
+Terms:
+
+- *donne number*: a hand's place in its table's partie, 1, 2, 3...; unique per table in
+  the database, and kept without gaps (deleting a donne moves the later ones up).
+- *idempotency key*: a key the entry page generates for each entry it sends; a resend
+  of the same entry (a dropped connection, an offline queue) carries the same key and
+  gets the stored hand back instead of adding a second one.
+- *expected number*: the donne number the page thought it was entering. When another
+  phone stored that donne first, the entry is a *conflict*: nothing is stored and the
+  caller gets back the hand that was.
+- *pending* hand: entered at a tournament that asks the other side to confirm each
+  hand, and not yet confirmed; it does not count in the TableResult (scoring.results).
+
+Concurrency: every service runs in one transaction and first locks the table's row
+(`select_for_update`), so writers of one table queue up while other tables go on; the
+unique constraints on (table, number) and (table, idempotency_key) back that up. Each
+write that changes a TableResult asks for a standings refresh once it has committed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils.translation import gettext_noop
+
+from engine.core import OptionError, RuleError
+from engine.match import MatchResult
+from scoring.messages import rule_error_text, rule_errors_by_field
+from scoring.models import Hand, HandRevision, TableResult
+from scoring.results import (
+    hand_errors,
+    partie_play,
+    score_fields,
+    table_result_refresh,
+    tournament_game,
+    tournament_options,
+)
+from scoring.standings import standings_schedule_refresh
+from tournaments.models import Round, Table, Tournament, new_table_token
+
+IDEMPOTENCY_KEY_MAX = 64
+
+
+class HandRefused(Exception):
+    """The write was refused; `errors` say why, their fields relative to the hand."""
+
+    def __init__(self, errors: Sequence[RuleError]) -> None:
+        super().__init__("; ".join(error.message for error in errors))
+        self.errors: tuple[RuleError, ...] = tuple(errors)
+
+    def by_field(self) -> dict[str, list[str]]:
+        """The reasons in the active language, grouped by the hand's field ("" for the hand)."""
+        return rule_errors_by_field(self.errors)
+
+
+@dataclass(frozen=True)
+class HandOutcome:
+    """What a write did: the hand concerned, and how it came to be.
+
+    `created`: a new hand was stored. `replayed`: the idempotency key was seen before and
+    `hand` is the hand stored then. `conflict`: the donne the caller meant to enter was
+    stored already (from another phone); `hand` is that one and nothing was written.
+    """
+
+    hand: Hand | None
+    created: bool = False
+    replayed: bool = False
+    conflict: bool = False
+    result: TableResult | None = None
+    warnings: tuple[str, ...] = field(default_factory=tuple)
+
+
+def _refusal(code: str, template: str, field_path: str = "", **params: Any) -> HandRefused:
+    return HandRefused([RuleError(field_path, code, template, params)])
+
+
+def _lock_table(table: Table) -> Table:
+    # `of=("self",)`: lock the table row only, never its round or tournament, so that
+    # the other tables of the room keep writing while this one waits.
+    return Table.objects.select_for_update(of=("self",)).select_related("round__tournament").get(pk=table.pk)
+
+
+def _hands(table: Table) -> list[Hand]:
+    return list(Hand.objects.filter(table=table).order_by("number"))
+
+
+def _play(tournament: Tournament, raws: Sequence[Any]) -> MatchResult:
+    try:
+        return partie_play(tournament, raws)
+    except OptionError:
+        # The tournament's stored options are the director's configuration, not the
+        # referee's input: say so rather than fail.
+        raise _refusal(
+            "bad_rule_options",
+            gettext_noop("The tournament's rule options are not valid: ask the director to check them."),
+        ) from None
+
+
+def _snapshot(hand: Hand) -> dict[str, Any]:
+    """A hand as a revision keeps it (before or after a change)."""
+    return {
+        "number": hand.number,
+        "raw": hand.raw,
+        "scores": hand.scores,
+        "outcome": hand.outcome,
+        "reserve_in": hand.reserve_in,
+        "reserve_out": hand.reserve_out,
+        "status": hand.status,
+        "options": hand.options,
+    }
+
+
+def _revision(
+    hand: Hand,
+    action: str,
+    *,
+    before: dict[str, Any] | None,
+    after: dict[str, Any] | None,
+    reason: str = "",
+    author: AbstractBaseUser | None = None,
+    author_label: str = "",
+) -> HandRevision:
+    return HandRevision.objects.create(
+        table_id=hand.table_id,
+        hand=hand,
+        number=hand.number,
+        action=action,
+        before=before,
+        after=after,
+        reason=reason,
+        author=author if author is not None and author.is_authenticated else None,
+        author_label=author_label[:120],
+    )
+
+
+def _refresh(table: Table) -> TableResult:
+    """Rewrite the TableResult; once committed, ask for the standings if it changed."""
+    result, changed = table_result_refresh(table)
+    if changed:
+        tournament_id = table.round.tournament_id
+        transaction.on_commit(lambda: standings_schedule_refresh(tournament_id=tournament_id))
+    return result
+
+
+def _check_entry(result: MatchResult, index: int) -> None:
+    """Refuse the partie when hand `index` (or any earlier hand) breaks a rule."""
+    own = hand_errors(result, index)
+    if own:
+        raise HandRefused(own)
+    prefix = f"hands.{index}"
+    earlier = [error for error in result.errors if error.field != prefix and not error.field.startswith(prefix + ".")]
+    if earlier:
+        raise _later_donne_refusal(earlier[0])
+
+
+def _later_donne_refusal(error: RuleError) -> HandRefused:
+    """Another donne of the partie breaks a rule once this change is made."""
+    parts = error.field.split(".")
+    number = int(parts[1]) + 1 if len(parts) > 1 and parts[1].isdigit() else 0
+    return _refusal(
+        "other_donne",
+        gettext_noop("Donne {number} would no longer be valid: {problem}"),
+        number=number,
+        problem=rule_error_text(error),
+    )
+
+
+def _rescore(
+    tournament: Tournament,
+    hands: Sequence[Hand],
+    result: MatchResult,
+    *,
+    skip: Hand | None = None,
+    author: AbstractBaseUser | None = None,
+    author_label: str = "",
+    reason: str = "",
+) -> None:
+    """Store the partie's scores on each hand whose score moved (reserves ripple on).
+
+    A correction to one donne can change what the next ones score (a litige reserve, a
+    belote moderne multiplier held in it), so every later hand is written again from
+    the engine's partie and keeps a `rescore` revision of the change.
+    """
+    options = tournament_options(tournament)
+    reserve = 0
+    for hand, score in zip(hands, result.scores, strict=False):
+        fields = score_fields(score, reserve)
+        reserve = score.reserve_out
+        if hand is skip:
+            continue
+        current = {name: getattr(hand, name) for name in fields}
+        if current == fields and hand.options == options:
+            continue
+        before = _snapshot(hand)
+        for name, value in fields.items():
+            setattr(hand, name, value)
+        hand.options = options
+        hand.version += 1
+        hand.save()
+        _revision(
+            hand,
+            HandRevision.Action.RESCORE,
+            before=before,
+            after=_snapshot(hand),
+            reason=reason,
+            author=author,
+            author_label=author_label,
+        )
+
+
+def _require_open(rnd: Round) -> None:
+    if rnd.status != Round.Status.OPEN:
+        raise _refusal(
+            "round_closed",
+            gettext_noop("Round {number} is closed: hands can no longer be entered from the table."),
+            number=rnd.number,
+        )
+
+
+def _reason_required(reason: str) -> str:
+    reason = (reason or "").strip()
+    if not reason:
+        raise _refusal("reason_required", gettext_noop("Give the reason for this change."), "reason")
+    return reason
+
+
+# -- entry at the table ----------------------------------------------------------------
+
+
+@transaction.atomic
+def hand_submit(
+    *,
+    table: Table,
+    raw: Any,
+    idempotency_key: str | None = None,
+    expected_number: int | None = None,
+    entered_by: AbstractBaseUser | None = None,
+    via: str = Hand.Via.REFEREE,
+    author_label: str = "",
+    entered_side: int | None = None,
+) -> HandOutcome:
+    """Store the next donne of `table` as entered (`raw`), scored by the engine.
+
+    Refused (HandRefused) when the round is closed (except for the director), when the
+    partie is already over, or when the hand breaks a rule; every error is given with
+    its field. A known idempotency key returns the hand stored with it; an
+    `expected_number` already taken returns that donne as a conflict.
+    """
+    locked = _lock_table(table)
+    tournament = locked.round.tournament
+    key = (idempotency_key or "").strip() or None
+    if key is not None:
+        if len(key) > IDEMPOTENCY_KEY_MAX:
+            raise _refusal("bad_key", gettext_noop("This entry's key is too long; reload the page."))
+        stored = Hand.objects.filter(table=locked, idempotency_key=key).first()
+        if stored is not None:
+            return HandOutcome(hand=stored, replayed=True, result=TableResult.objects.filter(table=locked).first())
+    if via != Hand.Via.DIRECTOR:
+        _require_open(locked.round)
+    hands = _hands(locked)
+    number = hands[-1].number + 1 if hands else 1
+    if expected_number is not None and expected_number != number:
+        taken = next((hand for hand in hands if hand.number == expected_number), None)
+        if taken is not None:
+            return HandOutcome(hand=taken, conflict=True, result=TableResult.objects.filter(table=locked).first())
+        raise _refusal(
+            "sheet_changed",
+            gettext_noop("The table sheet has changed: donne {number} is the next one. Check and send again."),
+            number=number,
+        )
+    result = _play(tournament, [hand.raw for hand in hands] + [raw])
+    _check_entry(result, len(hands))
+    score = result.scores[len(hands)]
+    reserve_in = hands[-1].reserve_out if hands else 0
+    pending = tournament.confirmation_required and via == Hand.Via.REFEREE
+    hand = Hand.objects.create(
+        table=locked,
+        number=number,
+        raw=raw,
+        options=tournament_options(tournament),
+        status=Hand.Status.PENDING if pending else Hand.Status.CONFIRMED,
+        entered_by=entered_by if entered_by is not None and entered_by.is_authenticated else None,
+        entered_via=via,
+        entered_side=entered_side,
+        idempotency_key=key,
+        **score_fields(score, reserve_in),
+    )
+    _revision(hand, HandRevision.Action.CREATE, before=None, after=_snapshot(hand), author=entered_by,
+              author_label=author_label)  # fmt: skip
+    return HandOutcome(hand=hand, created=True, result=_refresh(locked))
+
+
+def _last_hand_for_referee(locked: Table, expected_number: int | None) -> tuple[list[Hand], Hand]:
+    """The table's hands and its last one, if the referee may still change it."""
+    _require_open(locked.round)
+    hands = _hands(locked)
+    if not hands:
+        raise _refusal("no_hand", gettext_noop("No donne has been entered yet."))
+    last = hands[-1]
+    if expected_number is not None and expected_number != last.number:
+        raise _refusal(
+            "sheet_changed",
+            gettext_noop("The table sheet has changed: donne {number} is the last one. Check it and try again."),
+            number=last.number,
+        )
+    if _play(locked.round.tournament, [hand.raw for hand in hands]).finished:
+        raise _refusal(
+            "partie_finished",
+            gettext_noop("The partie is over: only the director can change its donnes now."),
+        )
+    return hands, last
+
+
+@transaction.atomic
+def hand_undo_last(*, table: Table, expected_number: int | None = None, author_label: str = "") -> Hand:
+    """Take back the table's last donne (the referee, until the partie is over).
+
+    Returns the removed hand (no longer in the database; its revision stays).
+    """
+    locked = _lock_table(table)
+    _hands_list, last = _last_hand_for_referee(locked, expected_number)
+    _revision(
+        last,
+        HandRevision.Action.DELETE,
+        before=_snapshot(last),
+        after=None,
+        reason=gettext_noop("Undone at the table"),
+        author_label=author_label,
+    )
+    last.delete()
+    _refresh(locked)
+    return last
+
+
+@transaction.atomic
+def hand_correct_last(
+    *,
+    table: Table,
+    raw: Any,
+    expected_number: int | None = None,
+    author_label: str = "",
+    entered_side: int | None = None,
+) -> HandOutcome:
+    """Replace the table's last donne with a corrected entry (the referee, until the end).
+
+    At a tournament with confirmation, the corrected hand waits for confirmation again.
+    """
+    locked = _lock_table(table)
+    hands, last = _last_hand_for_referee(locked, expected_number)
+    tournament = locked.round.tournament
+    result = _play(tournament, [hand.raw for hand in hands[:-1]] + [raw])
+    _check_entry(result, len(hands) - 1)
+    before = _snapshot(last)
+    last.raw = raw
+    last.options = tournament_options(tournament)
+    for name, value in score_fields(result.scores[-1], last.reserve_in).items():
+        setattr(last, name, value)
+    if tournament.confirmation_required:
+        last.status = Hand.Status.PENDING
+        last.entered_side = entered_side
+    last.version += 1
+    last.save()
+    _revision(
+        last,
+        HandRevision.Action.UPDATE,
+        before=before,
+        after=_snapshot(last),
+        reason=gettext_noop("Corrected at the table"),
+        author_label=author_label,
+    )
+    return HandOutcome(hand=last, result=_refresh(locked))
+
+
+@transaction.atomic
+def hand_confirm(*, hand: Hand, side: int, author_label: str = "") -> Hand:
+    """A player of `side` agrees with a pending hand: from now on it counts.
+
+    Refused when `side` is the side that entered it (the other side must agree), when it
+    is not a side of the game, or when the round is closed.
+    """
+    locked = _lock_table(hand.table)
+    _require_open(locked.round)
+    current = Hand.objects.filter(pk=hand.pk, table=locked).first()
+    if current is None:
+        raise _refusal("hand_gone", gettext_noop("This donne is no longer on the sheet."))
+    if not 0 <= side < len(tournament_game(locked.round.tournament).sides):
+        raise _refusal("bad_side", gettext_noop("Choose the side that confirms."), "side")
+    if current.status == Hand.Status.CONFIRMED:
+        return current
+    if current.entered_side is not None and current.entered_side == side:
+        raise _refusal(
+            "same_side",
+            gettext_noop("A player of another side must confirm the donne, not the side that entered it."),
+            "side",
+        )
+    before = _snapshot(current)
+    current.status = Hand.Status.CONFIRMED
+    current.version += 1
+    current.save(update_fields=["status", "version", "updated_at"])
+    _revision(
+        current,
+        HandRevision.Action.CONFIRM,
+        before=before,
+        after=_snapshot(current) | {"confirmed_by_side": side},
+        author_label=author_label,
+    )
+    _refresh(locked)
+    return current
+
+
+# -- the director ----------------------------------------------------------------------
+
+
+@transaction.atomic
+def hand_correct(*, hand: Hand, raw: Any, reason: str, by: AbstractBaseUser | None) -> HandOutcome:
+    """The director replaces any donne of any table, at any time, giving a reason.
+
+    The whole partie is scored again: a correction ripples through the litige reserves
+    and can move the end. A correction that would leave another donne invalid (a donne
+    after the new end, say) is refused with that donne's number. The corrected hand
+    counts at once: the director's word needs no confirmation.
+    """
+    reason = _reason_required(reason)
+    locked = _lock_table(hand.table)
+    tournament = locked.round.tournament
+    hands = _hands(locked)
+    index = next((i for i, stored in enumerate(hands) if stored.pk == hand.pk), None)
+    if index is None:
+        raise _refusal("hand_gone", gettext_noop("This donne is no longer on the sheet."))
+    raws = [stored.raw for stored in hands]
+    raws[index] = raw
+    result = _play(tournament, raws)
+    _check_entry(result, index)
+    target = hands[index]
+    before = _snapshot(target)
+    target.raw = raw
+    target.status = Hand.Status.CONFIRMED
+    reserve_in = hands[index - 1].reserve_out if index else 0
+    for name, value in score_fields(result.scores[index], reserve_in).items():
+        setattr(target, name, value)
+    target.options = tournament_options(tournament)
+    target.version += 1
+    target.save()
+    _revision(target, HandRevision.Action.UPDATE, before=before, after=_snapshot(target), reason=reason, author=by)
+    _rescore(tournament, hands, result, skip=target, author=by, reason=reason)
+    return HandOutcome(hand=target, result=_refresh(locked))
+
+
+@transaction.atomic
+def hand_delete(*, hand: Hand, reason: str, by: AbstractBaseUser | None) -> TableResult:
+    """The director removes any donne, giving a reason; the later donnes move up one.
+
+    The revision keeps the hand as it was; the remaining partie is scored again.
+    """
+    reason = _reason_required(reason)
+    locked = _lock_table(hand.table)
+    tournament = locked.round.tournament
+    target = Hand.objects.filter(pk=hand.pk, table=locked).first()
+    if target is None:
+        raise _refusal("hand_gone", gettext_noop("This donne is no longer on the sheet."))
+    _revision(target, HandRevision.Action.DELETE, before=_snapshot(target), after=None, reason=reason, author=by)
+    number = target.number
+    target.delete()
+    # Renumber one row at a time, lowest first: (table, number) is unique at every step.
+    for later in Hand.objects.filter(table=locked, number__gt=number).order_by("number"):
+        later.number -= 1
+        later.save(update_fields=["number", "updated_at"])
+    hands = _hands(locked)
+    result = _play(tournament, [stored.raw for stored in hands])
+    _rescore(tournament, hands, result, author=by, reason=reason)
+    return _refresh(locked)
+
+
+@transaction.atomic
+def table_token_revoke(*, table: Table, by: AbstractBaseUser | None = None) -> Table:
+    """The table's link stops working at once (a lost phone, a link shared too widely)."""
+    locked = _lock_table(table)
+    locked.token_revoked = True
+    locked.save(update_fields=["token_revoked"])
+    return locked
+
+
+@transaction.atomic
+def table_token_renew(*, table: Table, by: AbstractBaseUser | None = None) -> Table:
+    """A new secret link for the table; the old one stops working (print the new QR code)."""
+    locked = _lock_table(table)
+    locked.token = new_table_token()
+    locked.token_revoked = False
+    locked.save(update_fields=["token", "token_revoked"])
+    return locked

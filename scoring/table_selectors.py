@@ -1,0 +1,233 @@
+"""Reads shared by the referee's and the director's pages: who sits where, the table
+sheet, and the engine's opinion of an entry before it is sent.
+
+Terms:
+
+- *side*: see scoring.results; `SideInfo.index` is the seat's `side`, `code` the engine's
+  name for it ("A"/"B" or 0/1/2), `label` what the page shows (a team's name, or the
+  players of a side in mêlée).
+- *table sheet* (feuille de table): every donne of a partie in order with its scores and
+  the running totals, the litige reserve still held, what remains to play, and the
+  winner once the partie is over. It shows the partie *as entered*: hands waiting for
+  confirmation are on it, flagged, although they do not count yet.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Prefetch
+
+from engine.core import HandScore, Number, OptionError, RuleError, Side
+from engine.match import MatchResult
+from scoring.labels import contract_label, outcome_label
+from scoring.models import Hand, TableResult
+from scoring.results import hand_errors, partie_play, tournament_game
+from tournaments.models import Competitor, Seat, Table, Tournament
+
+
+@dataclass(frozen=True)
+class SideInfo:
+    index: int
+    code: Side
+    label: str
+    names: tuple[str, ...]
+    positions: str
+
+    @property
+    def detail(self) -> str:
+        """The players' names when they say more than the label (a team's members)."""
+        joined = " & ".join(self.names)
+        return "" if joined == self.label else joined
+
+
+def table_sides(table: Table) -> list[SideInfo]:
+    """The sides of a table in the game's order, named from its seats."""
+    game = tournament_game(table.round.tournament)
+    seats = list(
+        Seat.objects.filter(table=table)
+        .select_related("competitor")
+        .prefetch_related(Prefetch("competitor__players"))
+        .order_by("side", "position")
+    )
+    sides: list[SideInfo] = []
+    for index, code in enumerate(game.sides):
+        own = [seat for seat in seats if seat.side == index]
+        competitors: list[Competitor] = [seat.competitor for seat in own]
+        names = tuple(player.full_name for c in competitors for player in c.players.all()) or tuple(
+            c.name for c in competitors
+        )
+        if len(competitors) == 1:
+            label = competitors[0].name
+        elif competitors:
+            label = " & ".join(c.name for c in competitors)
+        else:
+            label = str(code)
+        sides.append(SideInfo(index, code, label, names, "–".join(seat.position for seat in own)))
+    return sides
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    hand: Hand
+    number: int
+    scores: list[Number]
+    # Every side's total after this donne (None once the stored hands stop scoring).
+    running: list[Number] | None
+    taker: str
+    contract: str
+    outcome: str
+    pending: bool
+    reserve_out: int
+
+    @property
+    def cells(self) -> list[tuple[Number, Number | None]]:
+        """(score, running total) per side."""
+        running: list[Number | None] = list(self.running) if self.running is not None else [None] * len(self.scores)
+        return list(zip(self.scores, running, strict=False))
+
+
+@dataclass(frozen=True)
+class TableSheet:
+    table: Table
+    tournament: Tournament
+    sides: list[SideInfo]
+    rows: list[SheetRow]
+    totals: list[Number]
+    reserve: int
+    finished: bool
+    winner: SideInfo | None
+    donnes_played: int
+    donnes_remaining: int | None
+    points_to_target: list[Number] | None
+    tie_break_donne: bool
+    next_number: int
+    # What counts for the standings (the confirmed prefix when confirmation is asked).
+    counted: TableResult | None
+    problems: list[RuleError] = field(default_factory=list)
+
+    @property
+    def last(self) -> SheetRow | None:
+        return self.rows[-1] if self.rows else None
+
+    @property
+    def pending(self) -> list[SheetRow]:
+        return [row for row in self.rows if row.pending]
+
+    @property
+    def side_totals(self) -> list[tuple[SideInfo, Number]]:
+        return list(zip(self.sides, self.totals, strict=True))
+
+    @property
+    def side_distances(self) -> list[tuple[SideInfo, Number]]:
+        return list(zip(self.sides, self.points_to_target or [], strict=False))
+
+
+def _taker_label(raw: Any, sides: list[SideInfo]) -> str:
+    if not isinstance(raw, dict):
+        return ""
+    taker = raw.get("taker")
+    for side in sides:
+        if side.code == taker and type(side.code) is type(taker):
+            return side.label
+    return ""
+
+
+def table_sheet(table: Table) -> TableSheet:
+    """The table sheet of `table`, as entered (see the module docstring)."""
+    tournament = table.round.tournament
+    sides = table_sides(table)
+    hands = list(Hand.objects.filter(table=table).order_by("number"))
+    try:
+        result: MatchResult | None = partie_play(tournament, [hand.raw for hand in hands])
+    except OptionError:
+        result = None
+    rows: list[SheetRow] = []
+    for i, hand in enumerate(hands):
+        raw = hand.raw if isinstance(hand.raw, dict) else {}
+        running = list(result.running[i]) if result is not None and i < len(result.running) else None
+        rows.append(
+            SheetRow(
+                hand=hand,
+                number=hand.number,
+                scores=list(hand.scores),
+                running=running,
+                taker="" if raw.get("cancelled") else _taker_label(raw, sides),
+                contract="" if raw.get("cancelled") else contract_label(raw.get("contract", "")),
+                outcome=outcome_label(hand.outcome),
+                pending=hand.status == Hand.Status.PENDING,
+                reserve_out=hand.reserve_out,
+            )
+        )
+    zeros: list[Number] = [0] * len(sides)
+    winner = None
+    if result is not None and result.winner is not None:
+        winner = next((side for side in sides if side.code == result.winner), None)
+    return TableSheet(
+        table=table,
+        tournament=tournament,
+        sides=sides,
+        rows=rows,
+        totals=list(result.totals) if result is not None else zeros,
+        reserve=result.reserve if result is not None else 0,
+        finished=bool(result and result.finished),
+        winner=winner,
+        donnes_played=result.donnes_played if result is not None else 0,
+        donnes_remaining=result.donnes_remaining if result is not None else None,
+        points_to_target=list(result.points_to_target or []) if result is not None and result.end else None,
+        tie_break_donne=bool(result and result.tie_break_donne),
+        next_number=hands[-1].number + 1 if hands else 1,
+        counted=TableResult.objects.filter(table=table).first(),
+        problems=list(result.errors) if result is not None else [],
+    )
+
+
+@dataclass(frozen=True)
+class HandCheck:
+    """The engine's opinion of an entry: its errors (fields of the hand), or its score."""
+
+    errors: list[RuleError]
+    score: HandScore | None
+    ends_partie: bool
+
+
+def _check(tournament: Tournament, raws: list[Any], index: int) -> HandCheck:
+    try:
+        result = partie_play(tournament, raws)
+    except OptionError:
+        # The services refuse the entry and say why; the check while typing stays quiet.
+        return HandCheck([], None, False)
+    errors = hand_errors(result, index)
+    score = result.scores[index] if not errors and index < len(result.scores) else None
+    return HandCheck(errors, score, result.is_finished_after(index))
+
+
+def hand_check(table: Table, raw: Any, *, replace_last: bool = False) -> HandCheck:
+    """Check `raw` as the table's next donne (or as its last one, corrected), storing nothing."""
+    raws = [hand.raw for hand in Hand.objects.filter(table=table).order_by("number")]
+    if replace_last and raws:
+        raws.pop()
+    return _check(table.round.tournament, [*raws, raw], len(raws))
+
+
+def hand_check_replacing(table: Table, hand: Hand, raw: Any) -> HandCheck:
+    """Check `raw` in place of `hand` (the director's correction), storing nothing."""
+    hands = list(Hand.objects.filter(table=table).order_by("number"))
+    index = next((i for i, stored in enumerate(hands) if stored.pk == hand.pk), len(hands))
+    raws = [stored.raw for stored in hands]
+    raws[index : index + 1] = [raw]
+    return _check(table.round.tournament, raws, index)
+
+
+def round_tables(tournament: Tournament, round_number: int) -> list[tuple[Table, TableResult | None, int]]:
+    """The tables of a round with their results and how many donnes each has."""
+    tables = list(
+        Table.objects.filter(round__tournament=tournament, round__number=round_number)
+        .select_related("round", "result")
+        .order_by("number")
+    )
+    counts: dict[int, int] = {}
+    for table_id in Hand.objects.filter(table__in=tables).values_list("table_id", flat=True):
+        counts[table_id] = counts.get(table_id, 0) + 1
+    return [(table, getattr(table, "result", None), counts.get(table.pk, 0)) for table in tables]

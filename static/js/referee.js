@@ -1,0 +1,204 @@
+/* The referee's page: keep what was typed, send it when the connection is back.
+ *
+ * Without this script the page still works (plain form posts). With it:
+ * - every change to the entry form is saved in localStorage under the table's token,
+ *   with the entry's idempotency key (a hidden field the server generated), so a reload,
+ *   a closed tab or a dead battery never loses a donne being typed;
+ * - a submit that cannot reach the server (no network, server down) is kept as
+ *   "queued" and sent again when the connection comes back; the same key makes the
+ *   server answer with the stored donne instead of storing it twice;
+ * - the defence's card points are filled in from the contract's total as the taker's
+ *   are typed (belote at four), and the defence's share shown in tarot.
+ */
+(function () {
+  "use strict";
+
+  var RETRY_MS = 8000;
+  var retryTimer = null;
+
+  function form() { return document.getElementById("hand-form"); }
+  function banner() { return document.getElementById("offline-banner"); }
+  function storageKey(f) { return "atout:entry:" + f.dataset.token + ":" + (f.dataset.mode || "new"); }
+
+  function load(f) {
+    try { return JSON.parse(window.localStorage.getItem(storageKey(f)) || "null"); } catch (e) { return null; }
+  }
+  function store(f, entry) {
+    try { window.localStorage.setItem(storageKey(f), JSON.stringify(entry)); } catch (e) { /* private mode: nothing kept */ }
+  }
+  function forget(f) {
+    try { window.localStorage.removeItem(storageKey(f)); } catch (e) { /* nothing to do */ }
+  }
+
+  function say(kind) {
+    var b = banner();
+    if (!b) { return; }
+    if (!kind) { b.hidden = true; return; }
+    b.textContent = b.dataset[kind] || "";
+    b.hidden = false;
+  }
+
+  // The entry as name -> list of values (checkbox groups carry several).
+  function values(f) {
+    var data = {};
+    new FormData(f).forEach(function (value, name) {
+      if (name === "csrfmiddlewaretoken") { return; }
+      (data[name] = data[name] || []).push(String(value));
+    });
+    return data;
+  }
+
+  function typed(data) {
+    return Object.keys(data).some(function (name) {
+      if (name === "idempotency_key" || name === "expected_number" || name === "mode") { return false; }
+      return data[name].some(function (v) { return v !== ""; });
+    });
+  }
+
+  function save(f, queued) {
+    var data = values(f);
+    if (!typed(data)) { forget(f); return; }
+    var previous = load(f);
+    store(f, { data: data, queued: queued === undefined ? Boolean(previous && previous.queued) : queued });
+  }
+
+  function restore(f, entry) {
+    Array.prototype.forEach.call(f.elements, function (el) {
+      if (!el.name || el.name === "csrfmiddlewaretoken" || el.name === "mode") { return; }
+      var saved = entry.data[el.name];
+      if (el.type === "radio" || el.type === "checkbox") {
+        el.checked = Boolean(saved && saved.indexOf(el.value) !== -1);
+      } else if (saved !== undefined) {
+        el.value = saved[0];
+      } else if (el.type !== "hidden") {
+        el.value = "";
+      }
+    });
+  }
+
+  function send(f) {
+    if (navigator.onLine === false) { return; }
+    say("sending");
+    if (typeof f.requestSubmit === "function") { f.requestSubmit(); } else { f.submit(); }
+  }
+
+  function scheduleRetry() {
+    if (retryTimer) { return; }
+    retryTimer = window.setInterval(function () {
+      var f = form();
+      var entry = f && load(f);
+      if (!entry || !entry.queued) { window.clearInterval(retryTimer); retryTimer = null; return; }
+      send(f);
+    }, RETRY_MS);
+  }
+
+  // Belote at four: the defence's points follow the taker's until typed by hand.
+  function fillDefence(f) {
+    var totals = f.dataset.totals ? JSON.parse(f.dataset.totals) : null;
+    var taker = f.elements.namedItem("points_taker");
+    var defence = f.elements.namedItem("points_defence");
+    if (totals && taker && defence && (defence.value === "" || defence.dataset.auto === "1")) {
+      var checked = f.querySelector('input[name="contract"]:checked');
+      var distinct = Object.keys(totals).map(function (k) { return totals[k]; })
+        .filter(function (v, i, all) { return all.indexOf(v) === i; });
+      var total = checked ? totals[checked.value] : (distinct.length === 1 ? distinct[0] : null);
+      var points = parseInt(taker.value, 10);
+      if (total !== null && total !== undefined && !isNaN(points) && String(points) === taker.value.trim()) {
+        defence.value = String(total - points);
+        defence.dataset.auto = "1";
+      } else if (defence.dataset.auto === "1") {
+        defence.value = "";
+      }
+    }
+    var line = f.querySelector(".defence-points");
+    var taken = f.elements.namedItem("points");
+    if (line && taken && f.dataset.tarotTotal) {
+      var value = parseFloat(String(taken.value).replace(",", "."));
+      line.textContent = isNaN(value) ? "" :
+        line.dataset.defenceTemplate.replace("{points}", String(Number(f.dataset.tarotTotal) - value).replace(".", ","));
+    }
+  }
+
+  function setUp() {
+    var f = form();
+    if (!f || f.dataset.ready) { return; }
+    f.dataset.ready = "1";
+    var entry = load(f);
+    var fresh = !typed(values(f));
+    if (entry && fresh) {
+      restore(f, entry);
+      say(entry.queued ? "sending" : "restored");
+      if (entry.queued) { send(f); scheduleRetry(); }
+    }
+    fillDefence(f);
+    f.addEventListener("input", function (event) {
+      if (event.target.name === "points_defence") { delete event.target.dataset.auto; }
+      fillDefence(f);
+      save(f);
+    });
+    f.addEventListener("change", function () { fillDefence(f); save(f); });
+  }
+
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("[data-clear-entry]");
+    var f = form();
+    if (link && f) { forget(f); }
+  });
+
+  // The entry being sent: its storage key and its idempotency key.
+  var sending = null;
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var f = form();
+    if (f && event.detail.elt === f) {
+      // Save before the submit leaves, so that a request lost on the way is kept.
+      save(f);
+      var key = f.elements.namedItem("idempotency_key");
+      sending = { storage: storageKey(f), key: key ? key.value : "" };
+    }
+  });
+
+  function queue(event) {
+    var f = form();
+    if (!f || event.detail.elt !== f) { return; }
+    save(f, true);
+    sending = null;
+    say("queued");
+    scheduleRetry();
+  }
+  document.addEventListener("htmx:sendError", queue);
+  document.addEventListener("htmx:timeout", queue);
+  document.addEventListener("htmx:responseError", function (event) {
+    // 5xx: the server or its proxy is down; the key makes a later resend safe.
+    if (event.detail.xhr && event.detail.xhr.status >= 500) { queue(event); }
+  });
+
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (!event.detail.target || event.detail.target.id !== "entry") { return; }
+    say(null);
+    var f = form();
+    var key = f && f.elements.namedItem("idempotency_key");
+    // A sent entry went in when the form comes back fresh (a new key), in another mode,
+    // or not at all (the partie is over): what was kept for it can go. A refused or
+    // conflicting entry comes back as typed, under its key: keep it, no longer queued.
+    // Other swaps (undo, opening a correction) leave a half-typed entry where it is.
+    if (sending && (!f || storageKey(f) !== sending.storage || !key || key.value !== sending.key)) {
+      try { window.localStorage.removeItem(sending.storage); } catch (e) { /* nothing to do */ }
+    }
+    sending = null;
+    if (!f) { return; }
+    if (typed(values(f))) { save(f, false); }
+    setUp();
+  });
+
+  window.addEventListener("online", function () {
+    var f = form();
+    var entry = f && load(f);
+    if (entry && entry.queued) { send(f); }
+  });
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", setUp);
+  } else {
+    setUp();
+  }
+})();
