@@ -9,6 +9,9 @@ from atout import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("manage/", include("tournaments.urls")),
+    # Before any other /t/<slug>/ include: the draw's paths must win over theirs.
+    path("t/<slug:slug>/", include("tournaments.public_urls")),
     path("manage/t/<slug:slug>/hands/", include("scoring.manage_urls")),
     path("r/", include("scoring.referee_urls")),
     path("i18n/", include("django.conf.urls.i18n")),
