@@ -1,0 +1,516 @@
+"""Standings: rank competitors from their partie results, by named criteria.
+
+Terms:
+
+- *partie*: the game at one table in one round (a number of donnes or a target score);
+  `PartieResult` is one competitor's side of it.
+- *exempt* (bye): a round sat out. The tournament's bye rule (rules/DECISIONS.md: a won
+  partie and the average points of the round's winners, a fixed value, or nothing) is
+  applied by the caller, who records the credited points in the bye's `points_for`.
+- *criterion*: one number per competitor, higher is better unless the criterion says
+  otherwise (`against`). A tournament ranks by an ordered list of criteria: the second
+  separates only those equal on the first, and so on.
+- *shared rank*: competitors equal on every criterion share a rank (1, 2, 2, 4); no name
+  or id ever breaks a tie, though within a shared rank they are listed by id.
+- *Buchholz*: the sum of the opponents' results (their wins by default), a measure of
+  how hard a competitor's draw was.
+- *head to head*: among competitors still tied, the results of the parties they played
+  against each other.
+
+A partie still in progress (`finished=False`) counts its points, so that live standings
+move with every donne, but not its outcome, nor as played. Everything is pure: the same
+results always give the same standings.
+"""
+
+from __future__ import annotations
+
+import math
+from abc import ABC, abstractmethod
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+Number = int | float
+OUTCOMES = ("win", "loss", "draw", "bye")
+
+
+@dataclass(frozen=True, slots=True)
+class PartieResult:
+    """One competitor's result in one round.
+
+    `opponents` lists everyone facing the competitor at the table (one team, two melee
+    opponents, or the two other players at a table of three); empty for a bye.
+    `points_against` is the opponents' points; at a table of three give the sum of the
+    two others' points, or None when the tournament's criteria do not need it.
+    """
+
+    round: int
+    competitor: str
+    opponents: tuple[str, ...]
+    points_for: Number
+    points_against: Number | None
+    outcome: str
+    finished: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One line of the standings. `values` holds each criterion's value by key."""
+
+    competitor: str
+    rank: int
+    values: Mapping[str, Number]
+    played: int
+    wins: int
+    draws: int
+    losses: int
+    byes: int
+    points_for: Number
+    points_against: Number
+    rounds: tuple[PartieResult, ...] = field(default=())
+
+
+@dataclass(slots=True)
+class Record:
+    """Running totals of one competitor while standings are built."""
+
+    competitor: str
+    results: list[PartieResult] = field(default_factory=list)
+    played: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    byes: int = 0
+    points_for: Number = 0
+    points_against: Number = 0
+    missing_against: bool = False
+
+
+class Criterion(ABC):
+    """One ranking criterion; `params` are its options, checked on construction."""
+
+    key: ClassVar[str]
+    higher_is_better: ClassVar[bool] = True
+    # Compared only among the competitors still tied when the criterion is reached.
+    among_tied: ClassVar[bool] = False
+    allowed_params: ClassVar[frozenset[str]] = frozenset()
+
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        unknown = sorted(set(params) - self.allowed_params)
+        if unknown:
+            known = ", ".join(sorted(self.allowed_params)) or "none"
+            raise ValueError(f"criterion {self.key!r}: unknown parameter {unknown[0]!r} (known: {known})")
+        self.params = params
+
+    @abstractmethod
+    def values(self, records: Mapping[str, Record], among: Iterable[str]) -> dict[str, Number]:
+        """The value of each competitor of `among`."""
+
+
+class Wins(Criterion):
+    """Parties won; a bye counts as a win unless `bye_is_win` is false."""
+
+    key = "wins"
+    allowed_params = frozenset({"bye_is_win"})
+
+    def values(self, records: Mapping[str, Record], among: Iterable[str]) -> dict[str, Number]:
+        with_byes = _boolean(self, "bye_is_win", True)
+        return {c: records[c].wins + (records[c].byes if with_byes else 0) for c in among}
+
+
+class MatchPoints(Criterion):
+    """Points by outcome: `win` (2), `draw` (1), `loss` (0), `bye` (as a win by default).
+
+    A concours scoring 4 a win, 2 a loss and 3 a bye is `{"win": 4, "loss": 2, "bye": 3}`.
+    """
+
+    key = "match_points"
+    allowed_params = frozenset({"win", "draw", "loss", "bye"})
+
+    def values(self, records: Mapping[str, Record], among: Iterable[str]) -> dict[str, Number]:
+        scheme = {name: self.params.get(name, default) for name, default in (("win", 2), ("draw", 1), ("loss", 0))}
+        scheme["bye"] = self.params.get("bye", scheme["win"])
+        for name, value in scheme.items():
+            if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+                raise ValueError(f"criterion 'match_points': {name!r} must be a number, got {value!r}")
+        return {
+            c: (
+                records[c].wins * scheme["win"]
+                + records[c].draws * scheme["draw"]
+                + records[c].losses * scheme["loss"]
+                + records[c].byes * scheme["bye"]
+            )
+            for c in among
+        }
+
+
+class Points(Criterion):
+    """Total points scored, byes' credited points included."""
+
+    key = "points"
+
+    def values(self, records: Mapping[str, Record], among: Iterable[str]) -> dict[str, Number]:
+        return {c: records[c].points_for for c in among}
+
+
+class Difference(Criterion):
+    """Points scored minus points conceded."""
+
+    key = "difference"
+
+    def values(self, records: Mapping[str, Record], among: Iterable[str]) -> dict[str, Number]:
+        _require_against(self, records, among)
+        return {c: records[c].points_for - records[c].points_against for c in among}
+
+
+class Against(Criterion):
+    """Points conceded: fewer is better."""
+
+    key = "against"
+    higher_is_better = False
+
+    def values(self, records: Mapping[str, Record], among: Iterable[str]) -> dict[str, Number]:
+        _require_against(self, records, among)
+        return {c: records[c].points_against for c in among}
+
+
+class Buchholz(Criterion):
+    """The sum over every opponent met (once per meeting) of their `of` value (wins)."""
+
+    key = "buchholz"
+    allowed_params = frozenset({"of"})
+
+    def values(self, records: Mapping[str, Record], among: Iterable[str]) -> dict[str, Number]:
+        of = self.params.get("of", "wins")
+        if of not in ("wins", "match_points", "points"):
+            raise ValueError(f"criterion 'buchholz': 'of' must be wins, match_points or points, got {of!r}")
+        strength = CRITERIA[of]().values(records, records)
+        return {
+            c: sum(strength.get(o, 0) for r in records[c].results if r.finished for o in r.opponents) for c in among
+        }
+
+
+class HeadToHead(Criterion):
+    """Among the tied only: one point per tied opponent beaten, a half per tie.
+
+    Against a single opponent the outcome decides; at a table of three, a tied player is
+    beaten when the other finished with more points at that table.
+    """
+
+    key = "head_to_head"
+    among_tied = True
+
+    def values(self, records: Mapping[str, Record], among: Iterable[str]) -> dict[str, Number]:
+        tied = set(among)
+        points_at = {(r.round, r.competitor): r.points_for for c in tied for r in records[c].results}
+        values: dict[str, Number] = {}
+        for c in tied:
+            total: Number = 0
+            for result in records[c].results:
+                if not result.finished:
+                    continue
+                for other in result.opponents:
+                    if other not in tied:
+                        continue
+                    if len(result.opponents) == 1:
+                        total += {"win": 1, "draw": 0.5}.get(result.outcome, 0)
+                    elif (result.round, other) in points_at:
+                        theirs = points_at[(result.round, other)]
+                        total += 1 if result.points_for > theirs else 0.5 if result.points_for == theirs else 0
+            values[c] = total
+        return values
+
+
+CRITERIA: dict[str, type[Criterion]] = {
+    cls.key: cls for cls in (Wins, MatchPoints, Points, Difference, Against, Buchholz, HeadToHead)
+}
+
+CriterionSpec = str | tuple[str, Mapping[str, Any]] | Criterion
+
+# rules/DECISIONS.md, "Tournament defaults".
+DEFAULT_CRITERIA: dict[str, tuple[str, ...]] = {
+    "belote_classique": ("wins", "points", "difference"),
+    "belote_moderne": ("wins", "points", "difference"),
+    "belote_a_trois": ("points", "wins"),
+    "tarot_a_trois": ("points", "wins"),
+}
+
+
+def default_criteria(game: str) -> tuple[str, ...]:
+    """The ranking criteria a tournament of `game` uses unless it chooses others."""
+    try:
+        return DEFAULT_CRITERIA[game]
+    except KeyError:
+        raise ValueError(f"unknown game {game!r} (one of {', '.join(sorted(DEFAULT_CRITERIA))})") from None
+
+
+def make_criteria(specs: Sequence[CriterionSpec]) -> list[Criterion]:
+    """Criterion objects from keys, `(key, params)` pairs, or ready criteria."""
+    criteria: list[Criterion] = []
+    for spec in specs:
+        if isinstance(spec, Criterion):
+            criteria.append(spec)
+            continue
+        key, params = (spec, None) if isinstance(spec, str) else spec
+        if key not in CRITERIA:
+            raise ValueError(f"unknown ranking criterion {key!r} (one of {', '.join(sorted(CRITERIA))})")
+        criteria.append(CRITERIA[key](params))
+    keys = [c.key for c in criteria]
+    repeated = sorted({k for k in keys if keys.count(k) > 1})
+    if repeated:
+        raise ValueError(f"ranking criterion {repeated[0]!r} is listed twice")
+    return criteria
+
+
+def rank(
+    results: Iterable[PartieResult],
+    criteria: Sequence[CriterionSpec],
+    competitors: Iterable[str] = (),
+) -> list[Standing]:
+    """The standings, best first. `competitors` adds those without any result yet."""
+    chosen = make_criteria(criteria)
+    records = _records(results, competitors)
+    values: dict[str, dict[str, Number]] = {c: {} for c in records}
+    for criterion in chosen:
+        if not criterion.among_tied:
+            for competitor, value in criterion.values(records, records).items():
+                values[competitor][criterion.key] = value
+    groups = [sorted(records)]
+    for criterion in chosen:
+        groups = [part for group in groups for part in _split(group, criterion, records, values)]
+    standings: list[Standing] = []
+    for group in groups:
+        shared = len(standings) + 1
+        standings.extend(_standing(records[c], shared, values[c]) for c in group)
+    return standings
+
+
+def _split(
+    group: list[str], criterion: Criterion, records: Mapping[str, Record], values: dict[str, dict[str, Number]]
+) -> list[list[str]]:
+    """Split a tied group by one criterion, best first; ids order each part."""
+    key = criterion.key
+    if criterion.among_tied:
+        among = criterion.values(records, group) if len(group) > 1 else {group[0]: 0}
+        for competitor, value in among.items():
+            values[competitor][key] = value
+    if len(group) == 1:
+        return [group]
+    sign = 1 if criterion.higher_is_better else -1
+    by_value: dict[Number, list[str]] = defaultdict(list)
+    for competitor in group:
+        by_value[values[competitor][key]].append(competitor)
+    return [by_value[v] for v in sorted(by_value, key=lambda v: -sign * v)]
+
+
+def _records(results: Iterable[PartieResult], competitors: Iterable[str]) -> dict[str, Record]:
+    records: dict[str, Record] = {}
+    for competitor in competitors:
+        _check_id(competitor, "competitor")
+        records.setdefault(competitor, Record(competitor))
+    seen: set[tuple[int, str]] = set()
+    for result in results:
+        _check_result(result)
+        if (result.round, result.competitor) in seen:
+            raise ValueError(f"competitor {result.competitor!r} has two results in round {result.round}")
+        seen.add((result.round, result.competitor))
+        record = records.setdefault(result.competitor, Record(result.competitor))
+        record.results.append(result)
+        record.points_for += result.points_for
+        if result.points_against is None:
+            record.missing_against = record.missing_against or result.outcome != "bye"
+        else:
+            record.points_against += result.points_against
+        if result.outcome == "bye":
+            record.byes += 1
+        elif result.finished:
+            record.played += 1
+            if result.outcome == "win":
+                record.wins += 1
+            elif result.outcome == "draw":
+                record.draws += 1
+            else:
+                record.losses += 1
+    for record in records.values():
+        record.results.sort(key=lambda r: r.round)
+    return records
+
+
+def _check_result(result: PartieResult) -> None:
+    _check_id(result.competitor, "competitor")
+    where = f"competitor {result.competitor!r}, round {result.round!r}"
+    if isinstance(result.round, bool) or not isinstance(result.round, int) or result.round < 1:
+        raise ValueError(f"{where}: the round must be a whole number from 1")
+    if result.outcome not in OUTCOMES:
+        raise ValueError(f"{where}: unknown outcome {result.outcome!r} (one of {', '.join(OUTCOMES)})")
+    for name in ("points_for", "points_against"):
+        value = getattr(result, name)
+        if value is None and name == "points_against":
+            continue
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+            raise ValueError(f"{where}: {name} must be a finite number, got {value!r}")
+    if result.outcome == "bye" and result.opponents:
+        raise ValueError(f"{where}: a bye has no opponents")
+    if result.outcome != "bye" and not result.opponents:
+        raise ValueError(f"{where}: a partie needs at least one opponent")
+    if result.competitor in result.opponents:
+        raise ValueError(f"{where}: a competitor cannot be its own opponent")
+
+
+def _check_id(value: Any, what: str) -> None:
+    if not isinstance(value, str) or not value:
+        raise ValueError(f"a {what} id must be a non-empty string, got {value!r}")
+
+
+def _require_against(criterion: Criterion, records: Mapping[str, Record], among: Iterable[str]) -> None:
+    for competitor in among:
+        if records[competitor].missing_against:
+            raise ValueError(f"criterion {criterion.key!r} needs points_against, missing for {competitor!r}")
+
+
+def _boolean(criterion: Criterion, name: str, default: bool) -> bool:
+    value = criterion.params.get(name, default)
+    if not isinstance(value, bool):
+        raise ValueError(f"criterion {criterion.key!r}: {name!r} must be true or false, got {value!r}")
+    return value
+
+
+def _standing(record: Record, shared_rank: int, values: dict[str, Number]) -> Standing:
+    return Standing(
+        competitor=record.competitor,
+        rank=shared_rank,
+        values=dict(values),
+        played=record.played,
+        wins=record.wins,
+        draws=record.draws,
+        losses=record.losses,
+        byes=record.byes,
+        points_for=record.points_for,
+        points_against=record.points_against,
+        rounds=tuple(record.results),
+    )
+
+
+def table_outcomes(points: Mapping[str, Number]) -> dict[str, str]:
+    """Outcomes at one table from each side's points: the highest wins.
+
+    Several sides sharing the highest total draw; everyone else loses. This is how a
+    table of three is decided, and a table of two with no other rule.
+    """
+    if len(points) < 2:
+        raise ValueError("a table has at least two sides")
+    best = max(points.values())
+    leaders = [side for side, p in points.items() if p == best]
+    winner_outcome = "win" if len(leaders) == 1 else "draw"
+    return {side: winner_outcome if p == best else "loss" for side, p in points.items()}
+
+
+# --- Season ranking -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonStanding:
+    """One line of a season ranking: `results` holds (tournament, rank there, points)."""
+
+    key: str
+    rank: int
+    total: Number
+    tournaments: int
+    results: tuple[tuple[str, int, Number], ...]
+
+
+class SeasonScoring(ABC):
+    """How one tournament's final standing turns into season points."""
+
+    key: ClassVar[str]
+
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        self.params = dict(params or {})
+
+    @abstractmethod
+    def points(self, standing: Standing, field_size: int) -> Number: ...
+
+
+class PlacingTable(SeasonScoring):
+    """Points by placing from a table, e.g. `{"table": {1: 100, 2: 80, 3: 65}}`.
+
+    A shared rank earns the points of that rank; placings not in the table earn
+    `otherwise` (0).
+    """
+
+    key = "table"
+
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        super().__init__(params)
+        unknown = sorted(set(self.params) - {"table", "otherwise"})
+        if unknown:
+            raise ValueError(f"season scoring 'table': unknown parameter {unknown[0]!r} (known: otherwise, table)")
+        table = self.params.get("table")
+        if not isinstance(table, Mapping) or not table:
+            raise ValueError("season scoring 'table' needs a 'table' of points by placing, e.g. {1: 100, 2: 80}")
+        self.table: dict[int, Number] = {}
+        for placing, value in table.items():
+            # JSON objects have string keys: accept "1" as well as 1.
+            number = int(placing) if isinstance(placing, str) and placing.isdigit() else placing
+            if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+                raise ValueError(f"season scoring 'table': placing {placing!r} is not a whole number from 1")
+            if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+                raise ValueError(f"season scoring 'table': points for placing {placing!r} must be a number")
+            self.table[number] = value
+        self.otherwise: Number = self.params.get("otherwise", 0)
+
+    def points(self, standing: Standing, field_size: int) -> Number:
+        return self.table.get(standing.rank, self.otherwise)
+
+
+class FieldPlacing(SeasonScoring):
+    """One point per competitor placed at or below: N - rank + 1 in a field of N."""
+
+    key = "field"
+
+    def points(self, standing: Standing, field_size: int) -> Number:
+        return field_size - standing.rank + 1
+
+
+class TotalPoints(SeasonScoring):
+    """The points scored in the tournament."""
+
+    key = "points"
+
+    def points(self, standing: Standing, field_size: int) -> Number:
+        return standing.points_for
+
+
+SEASON_SCORING: dict[str, type[SeasonScoring]] = {cls.key: cls for cls in (PlacingTable, FieldPlacing, TotalPoints)}
+
+
+def season_ranking(
+    tournaments: Mapping[str, Sequence[Standing]],
+    scoring: str = "field",
+    params: Mapping[str, Any] | None = None,
+) -> list[SeasonStanding]:
+    """Rank a season from each tournament's final standings, by name of tournament.
+
+    The standings' competitor ids must be the season's keys (the player, or the team,
+    as the club follows them across tournaments). Equal totals share a rank.
+    """
+    if scoring not in SEASON_SCORING:
+        raise ValueError(f"unknown season scoring {scoring!r} (one of {', '.join(sorted(SEASON_SCORING))})")
+    scheme = SEASON_SCORING[scoring](params)
+    lines: dict[str, list[tuple[str, int, Number]]] = defaultdict(list)
+    for name, standings in tournaments.items():
+        seen: set[str] = set()
+        for standing in standings:
+            if standing.competitor in seen:
+                raise ValueError(f"tournament {name!r} ranks {standing.competitor!r} twice")
+            seen.add(standing.competitor)
+            lines[standing.competitor].append((name, standing.rank, scheme.points(standing, len(standings))))
+    totals = {key: sum(points for _, _, points in results) for key, results in lines.items()}
+    ordered = sorted(totals, key=lambda key: (-totals[key], key))
+    season: list[SeasonStanding] = []
+    for position, key in enumerate(ordered, start=1):
+        shared = season[-1].rank if season and season[-1].total == totals[key] else position
+        season.append(SeasonStanding(key, shared, totals[key], len(lines[key]), tuple(lines[key])))
+    return season
