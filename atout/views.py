@@ -7,10 +7,11 @@ from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 
 from atout.health import run_checks
+from tournaments.selectors import public_tournaments
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html", {"tournaments": []})
+    return render(request, "home.html", {"tournaments": public_tournaments()})
 
 
 @never_cache

@@ -18,7 +18,9 @@ class UserFactory(factory.django.DjangoModelFactory):
 
     username = factory.Sequence(lambda n: f"user{n}")
     email = factory.LazyAttribute(lambda u: f"{u.username}@example.org")
-    password = factory.PostGenerationMethodCall("set_password", "secret-pass-123")
+    # Hashed before the user is saved: a post-generation set_password would stay unsaved
+    # (skip_postgeneration_save), and a session opened for that user would not survive.
+    password = factory.django.Password("secret-pass-123")
 
 
 class ClubFactory(factory.django.DjangoModelFactory):

@@ -1,25 +1,151 @@
-"""`manage.py demo`: the demo organiser account (and, once built, the demo club).
+"""`manage.py demo`: the demo organiser, the demo club, and two tournaments to look at.
 
-Idempotent: running it again finds what it made and adds nothing.
+- the organiser demo / demo-atout, organiser of the club "Belote Club de Démo";
+- the club's players (some from two visiting clubs, as on a real concours night);
+- a belote concours of 24 teams, all checked in, running, with round 1 drawn;
+- a tarot à 3 evening with its players registered, not started.
+
+Everything goes through the services a director uses. Idempotent: running it again finds
+what it made and adds nothing (the club and each tournament are looked up by name).
 """
 
 from __future__ import annotations
 
+import datetime
+import itertools
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.utils import timezone
+
+from tournaments import services
+from tournaments.models import Club, Player, Tournament
 
 DEMO_USERNAME = "demo"
 DEMO_PASSWORD = "demo-atout"
+CLUB_NAME = "Belote Club de Démo"
+CLUB_SLUG = "belote-club-de-demo"
+CONCOURS_NAME = "Concours de belote de la Saint-Nicolas"
+TAROT_NAME = "Soirée tarot à trois"
+CONCOURS_TEAMS = 24
+TAROT_PLAYERS = 10
+# A fixed seed: the demo's round 1 is the same draw on every machine.
+CONCOURS_SEED = 2026
+
+LAST_NAMES = [
+    "Martin",
+    "Bernard",
+    "Dubois",
+    "Thomas",
+    "Robert",
+    "Richard",
+    "Petit",
+    "Durand",
+    "Leroy",
+    "Moreau",
+    "Simon",
+    "Laurent",
+    "Lefebvre",
+    "Michel",
+    "Garcia",
+    "David",
+    "Bertrand",
+    "Roux",
+    "Vincent",
+    "Fournier",
+    "Morel",
+    "Girard",
+    "André",
+    "Lefèvre",
+    "Mercier",
+    "Dupont",
+    "Lambert",
+    "Bonnet",
+    "François",
+    "Martinez",
+    "Legrand",
+    "Garnier",
+    "Faure",
+    "Rousseau",
+    "Blanc",
+    "Guérin",
+    "Muller",
+    "Henry",
+    "Roussel",
+    "Nicolas",
+    "Perrin",
+    "Morin",
+    "Mathieu",
+    "Clément",
+    "Gauthier",
+    "Dumont",
+    "Lopez",
+    "Fontaine",
+    "Chevalier",
+    "Robin",
+    "Masson",
+    "Sanchez",
+    "Gérard",
+    "Nguyen",
+    "Boyer",
+    "Denis",
+    "Lemaire",
+    "Duval",
+    "Joly",
+    "Gautier",
+    "Roger",
+    "Roche",
+]
+FIRST_NAMES = [
+    "Jean",
+    "Marie",
+    "Pierre",
+    "Monique",
+    "Michel",
+    "Nicole",
+    "Daniel",
+    "Françoise",
+    "Alain",
+    "Christiane",
+    "Bernard",
+    "Josette",
+    "Gérard",
+    "Colette",
+    "Claude",
+    "Simone",
+    "Jacques",
+    "Odette",
+    "René",
+    "Yvette",
+    "André",
+    "Paulette",
+    "Henri",
+    "Ginette",
+    "Robert",
+    "Jeannine",
+]
+# Two teams in three come from visiting clubs, eight teams a club: round 1 can keep every
+# club apart, as the concours asks (separate_clubs_rounds=1).
+VISITING = ("", "Amicale belote de Millau", "ABC Albi")
 
 
 class Command(BaseCommand):
-    help = "Create the demo organiser (demo / demo-atout). Safe to run again."
+    help = "Create the demo organiser, club, players and tournaments. Safe to run again."
 
     @transaction.atomic
     def handle(self, *args: Any, **options: Any) -> None:
+        user = self._organiser()
+        club, created = Club.objects.get_or_create(slug=CLUB_SLUG, defaults={"name": CLUB_NAME})
+        club.organisers.add(user)
+        if created:
+            self.stdout.write(f"created the demo club {CLUB_NAME}")
+        players = self._players(club, user)
+        self._concours(club, user, players[: CONCOURS_TEAMS * 2])
+        self._tarot(club, user, players[CONCOURS_TEAMS * 2 : CONCOURS_TEAMS * 2 + TAROT_PLAYERS])
+
+    def _organiser(self) -> Any:
         user_model = get_user_model()
         user, created = user_model.objects.get_or_create(
             username=DEMO_USERNAME, defaults={"is_staff": True, "is_superuser": True, "first_name": "Demo"}
@@ -30,3 +156,65 @@ class Command(BaseCommand):
             self.stdout.write(f"created the demo organiser {DEMO_USERNAME}")
         else:
             self.stdout.write(f"the demo organiser {DEMO_USERNAME} already exists")
+        return user
+
+    def _players(self, club: Club, user: Any) -> list[Player]:
+        wanted = CONCOURS_TEAMS * 2 + TAROT_PLAYERS
+        existing = list(club.players.order_by("pk"))
+        if len(existing) >= wanted:
+            return existing[:wanted]
+        names = itertools.islice(zip(itertools.cycle(FIRST_NAMES), LAST_NAMES, strict=False), wanted)
+        for index, (first, last) in enumerate(names):
+            if index < len(existing):
+                continue
+            # Both players of a team share the visiting club, if any.
+            affiliation = VISITING[(index // 2) % len(VISITING)] if index < CONCOURS_TEAMS * 2 else ""
+            services.player_create(
+                by=user,
+                club=club,
+                last_name=last,
+                first_name=first,
+                licence=f"{2_400_000 + index:07d}",
+                affiliation=affiliation,
+            )
+        self.stdout.write(f"created {wanted - len(existing)} demo players")
+        return list(club.players.order_by("pk"))[:wanted]
+
+    def _concours(self, club: Club, user: Any, players: list[Player]) -> None:
+        if Tournament.objects.filter(club=club, name=CONCOURS_NAME).exists():
+            self.stdout.write(f"the demo concours {CONCOURS_NAME!r} already exists")
+            return
+        concours = services.tournament_create(
+            by=user,
+            club=club,
+            name=CONCOURS_NAME,
+            date=timezone.localdate(),
+            game="belote_classique",
+            format="teams",
+            rounds_planned=4,
+            pairing_method="swiss",
+            separate_clubs_rounds=1,
+        )
+        services.tournament_set_status(by=user, tournament=concours, status="registration")
+        for first, second in zip(players[0::2], players[1::2], strict=True):
+            services.competitor_register(by=user, tournament=concours, players=[first, second], checked_in=True)
+        services.tournament_set_status(by=user, tournament=concours, status="running")
+        services.round_draw(by=user, tournament=concours, seed=CONCOURS_SEED)
+        self.stdout.write(f"created the demo concours {CONCOURS_NAME!r}: {CONCOURS_TEAMS} teams, round 1 drawn")
+
+    def _tarot(self, club: Club, user: Any, players: list[Player]) -> None:
+        if Tournament.objects.filter(club=club, name=TAROT_NAME).exists():
+            self.stdout.write(f"the demo tarot evening {TAROT_NAME!r} already exists")
+            return
+        tarot = services.tournament_create(
+            by=user,
+            club=club,
+            name=TAROT_NAME,
+            date=timezone.localdate() + datetime.timedelta(days=7),
+            game="tarot_a_trois",
+            rounds_planned=3,
+        )
+        services.tournament_set_status(by=user, tournament=tarot, status="registration")
+        for player in players:
+            services.competitor_register(by=user, tournament=tarot, players=[player])
+        self.stdout.write(f"created the demo tarot evening {TAROT_NAME!r}: {len(players)} players registered")

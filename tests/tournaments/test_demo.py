@@ -1,0 +1,32 @@
+"""`manage.py demo`: a club night ready to look at, made once however often it runs."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import authenticate
+from django.core.management import call_command
+
+from tournaments.models import Bye, Club, Competitor, Round, Seat, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_demo_club_has_a_running_concours_and_a_tarot_evening_and_runs_twice() -> None:
+    call_command("demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    call_command("demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
+
+    club = Club.objects.get()
+    user = authenticate(username="demo", password="demo-atout")
+    assert user is not None and club.organisers.filter(pk=user.pk).exists()
+
+    concours = Tournament.objects.get(club=club, game="belote_classique")
+    assert (concours.status, concours.format) == ("running", "teams")
+    assert concours.competitors.filter(status=Competitor.Status.CHECKED_IN).count() == 24
+    round_1 = Round.objects.get(tournament=concours)
+    assert (round_1.number, round_1.status, round_1.tables.count()) == (1, "open", 12)
+    assert Seat.objects.filter(round=round_1).count() == 24 and not Bye.objects.exists()
+    assert round_1.conflicts == []  # visiting clubs kept apart in round 1
+
+    tarot = Tournament.objects.get(club=club, game="tarot_a_trois")
+    assert (tarot.status, tarot.format, tarot.competitors.count()) == ("registration", "individual", 10)
+    assert Tournament.objects.count() == 2 and club.players.count() == 58

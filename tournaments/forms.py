@@ -1,0 +1,226 @@
+"""The organiser's forms. They check types and shapes; the rules live in `tournaments.services`.
+
+A service refuses with a `ValidationError` keyed by field: `add_service_errors` puts each
+message beside its field (or above the form when no field of the form matches), so the
+director reads every problem at once, in their language.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from tournaments import games
+from tournaments.models import Competitor, Player, Tournament
+from tournaments.services import NewPlayer
+
+
+def add_service_errors(form: forms.Form, error: ValidationError) -> None:
+    if not hasattr(error, "error_dict"):
+        form.add_error(None, error)
+        return
+    for field, messages in error.message_dict.items():
+        target = field if field in form.fields else None
+        if field == NON_FIELD_ERRORS:
+            target = None
+        for message in messages:
+            form.add_error(target, message)
+
+
+class PlayerForm(forms.ModelForm):
+    class Meta:
+        model = Player
+        fields = ["last_name", "first_name", "licence", "affiliation", "email", "phone"]
+
+
+class CsvUploadForm(forms.Form):
+    file = forms.FileField(
+        label=_("CSV file"),
+        help_text=_("Columns: nom, prénom, club, licence. Separated by ; or , (as Excel or LibreOffice save it)."),
+    )
+
+
+class CsvConfirmForm(forms.Form):
+    # The decoded file travels back with the confirmation; it is parsed and checked again.
+    text = forms.CharField(widget=forms.HiddenInput, strip=False)
+
+
+def _criteria_choices() -> list[tuple[str, str]]:
+    return [("", _("The game's usual order"))] + [
+        (",".join(preset), games.criteria_label(preset)) for preset in games.CRITERIA_PRESETS
+    ]
+
+
+class TournamentForm(forms.Form):
+    """The short form: the game decides the formats and the rule options shown.
+
+    `options_for` records the game whose options the page showed: when the director
+    changes the game without JavaScript, the form shows the new game's options again
+    instead of saving options chosen for another game.
+    """
+
+    name = forms.CharField(label=_("Name"), max_length=200)
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    game = forms.ChoiceField(label=_("Game"), choices=Tournament.Game.choices)
+    format = forms.ChoiceField(
+        label=_("Format"),
+        choices=[("", _("The game's usual format")), *Tournament.Format.choices],
+        required=False,
+        help_text=_("Teams or mêlée for the belote games at four; individual for the games for three."),
+    )
+    rounds_planned = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=30, initial=4)
+    end_rule = forms.ChoiceField(label=_("A partie ends after"), choices=Tournament.EndRule.choices)
+    end_value = forms.IntegerField(
+        label=_("Donnes or target score"),
+        required=False,
+        min_value=1,
+        help_text=_("Empty: 12 donnes, or the game's usual target (1000 belote, 1501 belote moderne)."),
+    )
+    pairing_method = forms.ChoiceField(
+        label=_("Draw of rounds 2 and after"), choices=Tournament.PairingMethod.choices, initial="swiss"
+    )
+    criteria = forms.ChoiceField(label=_("Ranking"), choices=_criteria_choices, required=False)
+    bye_policy = forms.ChoiceField(label=_("A bye (exempt) scores"), choices=Tournament.ByePolicy.choices)
+    bye_points = forms.IntegerField(label=_("Points for a bye (fixed policy)"), min_value=0, initial=0, required=False)
+    separate_clubs_rounds = forms.IntegerField(
+        label=_("Keep players of the same club apart for the first rounds"),
+        min_value=0,
+        max_value=30,
+        initial=0,
+        required=False,
+    )
+    is_public = forms.BooleanField(label=_("Public ranking and draw"), required=False, initial=True)
+    confirmation_required = forms.BooleanField(label=_("Hands confirmed by the other side"), required=False)
+    options_for = forms.CharField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args: Any, game: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.game_code = game
+        self.fields["options_for"].initial = game
+        for option in games.option_fields(game):
+            by_text = {str(value): value for value, _label in option.choices}
+            self.fields[f"option_{option.name}"] = forms.TypedChoiceField(
+                label=option.label,
+                choices=[(str(value), label) for value, label in option.choices],
+                coerce=lambda text, by_text=by_text: by_text[text],
+                initial=str(option.default),
+            )
+
+    def option_bound_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.fields if name.startswith("option_")]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if self.is_bound and data.get("game") and data.get("options_for") not in ("", None, data["game"]):
+            raise ValidationError(
+                _("The game changed: check its rule options below, then save again."), code="game_changed"
+            )
+        return data
+
+    def service_values(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        return {
+            "name": data["name"],
+            "date": data["date"],
+            "game": data["game"],
+            "format": data["format"],
+            "rounds_planned": data["rounds_planned"],
+            "end_rule": data["end_rule"],
+            "end_value": data["end_value"],
+            "pairing_method": data["pairing_method"],
+            "criteria": data["criteria"].split(",") if data["criteria"] else None,
+            "bye_policy": data["bye_policy"],
+            "bye_points": data["bye_points"] or 0,
+            "separate_clubs_rounds": data["separate_clubs_rounds"] or 0,
+            "rule_options": {
+                name.removeprefix("option_"): value for name, value in data.items() if name.startswith("option_")
+            },
+            "is_public": data["is_public"],
+            "confirmation_required": data["confirmation_required"],
+        }
+
+    @classmethod
+    def initial_from(cls, tournament: Tournament) -> dict[str, Any]:
+        initial = {name: getattr(tournament, name) for name in cls.base_fields if hasattr(tournament, name)}
+        initial["criteria"] = ",".join(tournament.criteria)
+        initial["options_for"] = tournament.game
+        initial.update({f"option_{name}": str(value) for name, value in tournament.rule_options.items()})
+        return initial
+
+
+class RegistrationForm(forms.Form):
+    """One slot per player of the competitor: pick a club player, or type a new one's name."""
+
+    name = forms.CharField(label=_("Team name"), max_length=200, required=False, help_text=_("Empty: the last names."))
+    checked_in = forms.BooleanField(label=_("Checked in now"), required=False)
+
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.size = 2 if tournament.format == Tournament.Format.TEAMS else 1
+        if self.size == 1:
+            del self.fields["name"]
+        registered = Player.objects.filter(competitors__tournament=tournament).exclude(
+            competitors__status=Competitor.Status.WITHDRAWN
+        )
+        available = Player.objects.filter(club=tournament.club).exclude(pk__in=registered)
+        for n in range(1, self.size + 1):
+            self.fields[f"player_{n}"] = forms.ModelChoiceField(
+                label=_("Player %(n)s") % {"n": n} if self.size > 1 else _("Player"),
+                queryset=available,
+                required=False,
+                empty_label=_("— a new player —"),
+            )
+            self.fields[f"last_name_{n}"] = forms.CharField(
+                label=_("or a new player: last name"), max_length=100, required=False
+            )
+            self.fields[f"first_name_{n}"] = forms.CharField(label=_("first name"), max_length=100, required=False)
+            self.fields[f"licence_{n}"] = forms.CharField(label=_("licence"), max_length=30, required=False)
+            self.fields[f"affiliation_{n}"] = forms.CharField(
+                label=_("club played for"), max_length=200, required=False, help_text=_("Empty: this club.")
+            )
+
+    def slots(self) -> list[list[forms.BoundField]]:
+        names = ("player", "last_name", "first_name", "licence", "affiliation")
+        return [[self[f"{name}_{n}"] for name in names] for n in range(1, self.size + 1)]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        for n in range(1, self.size + 1):
+            typed = data.get(f"last_name_{n}") or data.get(f"first_name_{n}")
+            if data.get(f"player_{n}") and typed:
+                self.add_error(f"player_{n}", _("Pick a player or type a new one, not both."))
+            elif not data.get(f"player_{n}") and not typed:
+                self.add_error(f"player_{n}", _("Pick a player or type a new one."))
+        return data
+
+    def players(self) -> list[Player | NewPlayer]:
+        data = self.cleaned_data
+        return [
+            data[f"player_{n}"]
+            or NewPlayer(
+                last_name=data[f"last_name_{n}"],
+                first_name=data[f"first_name_{n}"],
+                licence=data[f"licence_{n}"],
+                affiliation=data[f"affiliation_{n}"],
+            )
+            for n in range(1, self.size + 1)
+        ]
+
+
+class ForbiddenPairForm(forms.Form):
+    first = forms.ModelChoiceField(label=_("Keep apart"), queryset=Competitor.objects.none())
+    second = forms.ModelChoiceField(label=_("and"), queryset=Competitor.objects.none())
+    reason = forms.CharField(label=_("Why (for you)"), max_length=200, required=False)
+
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        competitors = tournament.competitors.exclude(status=Competitor.Status.WITHDRAWN)
+        self.fields["first"].queryset = competitors
+        self.fields["second"].queryset = competitors
+
+
+class StatusForm(forms.Form):
+    status = forms.ChoiceField(choices=Tournament.Status.choices)

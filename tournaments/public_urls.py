@@ -1,0 +1,11 @@
+"""Public URLs of one tournament, mounted at /t/<slug>/ (namespace "draw")."""
+
+from django.urls import path
+
+from tournaments import public_views
+
+app_name = "draw"
+
+urlpatterns = [
+    path("round/<int:number>/draw/", public_views.round_draw, name="round"),
+]

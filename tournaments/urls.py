@@ -1,0 +1,30 @@
+"""The organiser's URLs, mounted at /manage/ (namespace "manage")."""
+
+from django.urls import path
+
+from tournaments import views
+
+app_name = "manage"
+
+urlpatterns = [
+    path("", views.clubs, name="clubs"),
+    path("club/<int:club_id>/", views.club, name="club"),
+    path("club/<int:club_id>/players/", views.players, name="players"),
+    path("club/<int:club_id>/players/add/", views.player_add, name="player_add"),
+    path("club/<int:club_id>/players/<int:player_id>/", views.player_edit, name="player_edit"),
+    path("club/<int:club_id>/players/import/", views.players_import, name="players_import"),
+    path("club/<int:club_id>/tournaments/new/", views.tournament_create, name="tournament_create"),
+    path("tournament/<int:pk>/", views.dashboard, name="dashboard"),
+    path("tournament/<int:pk>/round-status/", views.dashboard_round, name="dashboard_round"),
+    path("tournament/<int:pk>/edit/", views.tournament_edit, name="tournament_edit"),
+    path("tournament/<int:pk>/status/", views.tournament_status, name="tournament_status"),
+    path("tournament/<int:pk>/register/", views.register, name="register"),
+    path("tournament/<int:pk>/competitors/<int:competitor_id>/check-in/", views.competitor_check_in, name="check_in"),
+    path("tournament/<int:pk>/competitors/<int:competitor_id>/withdraw/", views.competitor_withdraw, name="withdraw"),
+    path("tournament/<int:pk>/forbidden/", views.forbidden, name="forbidden"),
+    path("tournament/<int:pk>/forbidden/<int:pair_id>/delete/", views.forbidden_delete, name="forbidden_delete"),
+    path("tournament/<int:pk>/rounds/draw/", views.round_draw, name="round_draw"),
+    path("tournament/<int:pk>/rounds/<int:number>/redraw/", views.round_redraw, name="round_redraw"),
+    path("tournament/<int:pk>/rounds/<int:number>/close/", views.round_close, name="round_close"),
+    path("tournament/<int:pk>/rounds/<int:number>/print/", views.round_print, name="round_print"),
+]

@@ -1,0 +1,393 @@
+"""The organiser's pages under /manage/: clubs, players, tournaments, the night's dashboard.
+
+Every view is behind login and loads its club or tournament through `tournaments.access`
+(the `club_view` and `tournament_view` decorators): a missing id is a 404, another club's
+a 403. Views stay thin: a form checks the request's shape, a service does the write, and
+a refused write comes back as the form's errors (200) or as a message on the dashboard.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from tournaments import access, csv_import, games, selectors, services
+from tournaments.forms import (
+    CsvConfirmForm,
+    CsvUploadForm,
+    ForbiddenPairForm,
+    PlayerForm,
+    RegistrationForm,
+    StatusForm,
+    TournamentForm,
+    add_service_errors,
+)
+from tournaments.models import Club, Competitor, ForbiddenPair, Round, Tournament
+
+View = Callable[..., HttpResponse]
+
+
+def club_view(view: View) -> View:
+    @login_required
+    @functools.wraps(view)
+    def wrapper(request: HttpRequest, club_id: int, **kwargs: Any) -> HttpResponse:
+        return view(request, access.club_for_user_or_403(request.user, club_id), **kwargs)
+
+    return wrapper
+
+
+def tournament_view(view: View) -> View:
+    @login_required
+    @functools.wraps(view)
+    def wrapper(request: HttpRequest, pk: int, **kwargs: Any) -> HttpResponse:
+        return view(request, access.tournament_for_user_or_403(request.user, pk), **kwargs)
+
+    return wrapper
+
+
+def _refused(request: HttpRequest, error: ValidationError) -> None:
+    for message in error.messages:
+        messages.error(request, message)
+
+
+# -- clubs and players -----------------------------------------------------------------
+
+
+@login_required
+def clubs(request: HttpRequest) -> HttpResponse:
+    return render(request, "tournaments/clubs.html", {"clubs": access.clubs_of(request.user)})
+
+
+@club_view
+def club(request: HttpRequest, club: Club) -> HttpResponse:
+    context = {"club": club, "tournaments": selectors.club_tournaments(club), "player_count": club.players.count()}
+    return render(request, "tournaments/club.html", context)
+
+
+@club_view
+def players(request: HttpRequest, club: Club) -> HttpResponse:
+    search = request.GET.get("q", "")[:100]
+    context = {"club": club, "players": selectors.club_players(club, search), "search": search}
+    return render(request, "tournaments/players.html", context)
+
+
+@club_view
+def player_add(request: HttpRequest, club: Club) -> HttpResponse:
+    form = PlayerForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            player = services.player_create(by=request.user, club=club, **form.cleaned_data)
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            messages.success(request, _("%(player)s added.") % {"player": player.full_name})
+            return redirect("manage:players", club_id=club.pk)
+    return render(request, "tournaments/player_form.html", {"club": club, "form": form, "player": None})
+
+
+@club_view
+def player_edit(request: HttpRequest, club: Club, player_id: int) -> HttpResponse:
+    player = access.player_for_user_or_403(request.user, club, player_id)
+    form = PlayerForm(request.POST or None, instance=player)
+    if request.method == "POST" and form.is_valid():
+        try:
+            # The service reads the form's values; the instance the form touched is reloaded.
+            services.player_update(by=request.user, player=player, **form.cleaned_data)
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            messages.success(request, _("%(player)s saved.") % {"player": player.full_name})
+            return redirect("manage:players", club_id=club.pk)
+    return render(request, "tournaments/player_form.html", {"club": club, "form": form, "player": player})
+
+
+@club_view
+def players_import(request: HttpRequest, club: Club) -> HttpResponse:
+    """Upload -> preview (nothing written) -> confirm (written only if every row is valid)."""
+    upload = CsvUploadForm()
+    preview, confirm = None, None
+    if request.method == "POST" and "text" in request.POST:
+        confirm = CsvConfirmForm(request.POST)
+        if confirm.is_valid():
+            try:
+                created = services.players_import(by=request.user, club=club, text=confirm.cleaned_data["text"])
+            except ValidationError:
+                preview = services.players_import_preview(by=request.user, club=club, text=confirm.cleaned_data["text"])
+            else:
+                messages.success(request, _("%(count)s players imported.") % {"count": len(created)})
+                return redirect("manage:players", club_id=club.pk)
+    elif request.method == "POST":
+        upload = CsvUploadForm(request.POST, request.FILES)
+        if upload.is_valid():
+            try:
+                text = csv_import.decode(upload.cleaned_data["file"].read(csv_import.MAX_BYTES + 1))
+            except csv_import.ImportFileError as error:
+                upload.add_error("file", str(error))
+            else:
+                preview = services.players_import_preview(by=request.user, club=club, text=text)
+                confirm = CsvConfirmForm(initial={"text": text})
+    context = {"club": club, "upload": upload, "preview": preview, "confirm": confirm}
+    return render(request, "tournaments/players_import.html", context)
+
+
+# -- tournaments -----------------------------------------------------------------------
+
+
+def _chosen_game(request: HttpRequest, default: str) -> str:
+    game = request.POST.get("game") or request.GET.get("game") or default
+    return game if game in games.game_codes() else default
+
+
+@club_view
+def tournament_create(request: HttpRequest, club: Club) -> HttpResponse:
+    game = _chosen_game(request, Tournament.Game.BELOTE_CLASSIQUE)
+    if request.method == "POST":
+        form = TournamentForm(request.POST, game=game)
+        if form.is_valid():
+            try:
+                tournament = services.tournament_create(by=request.user, club=club, **form.service_values())
+            except ValidationError as error:
+                add_service_errors(form, error)
+            else:
+                messages.success(request, _("Tournament created. Open registration when you are ready."))
+                return redirect("manage:dashboard", pk=tournament.pk)
+    else:
+        form = TournamentForm(initial={"game": game, "end_rule": "donnes", "bye_policy": "average_win"}, game=game)
+    if request.htmx and request.method == "GET":
+        return render(request, "tournaments/tournament_form_options.html", {"form": form})
+    return render(request, "tournaments/tournament_form.html", {"club": club, "form": form, "tournament": None})
+
+
+@tournament_view
+def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    game = _chosen_game(request, tournament.game)
+    if request.method == "POST":
+        form = TournamentForm(request.POST, game=game)
+        if form.is_valid():
+            try:
+                services.tournament_update(by=request.user, tournament=tournament, **form.service_values())
+            except ValidationError as error:
+                add_service_errors(form, error)
+            else:
+                messages.success(request, _("Tournament saved."))
+                return redirect("manage:dashboard", pk=tournament.pk)
+    else:
+        initial = TournamentForm.initial_from(tournament)
+        if game != tournament.game:
+            initial.update(game=game, options_for=game)
+        form = TournamentForm(initial=initial, game=game)
+    if request.htmx and request.method == "GET":
+        return render(request, "tournaments/tournament_form_options.html", {"form": form})
+    context = {"club": tournament.club, "form": form, "tournament": tournament}
+    return render(request, "tournaments/tournament_form.html", context)
+
+
+def _dashboard_context(tournament: Tournament) -> dict[str, Any]:
+    rnd = selectors.current_round(tournament)
+    competitors = list(selectors.competitors_with_players(tournament))
+    counts = {status: 0 for status in Competitor.Status.values}
+    for competitor in competitors:
+        counts[competitor.status] += 1
+    return {
+        "tournament": tournament,
+        "club": tournament.club,
+        "competitors": competitors,
+        "counts": counts,
+        **_round_context(tournament, rnd),
+        "next_statuses": [
+            (status, Tournament.Status(status).label) for status in services.TRANSITIONS[tournament.status]
+        ],
+        "options": games.option_summary(tournament.game, tournament.rule_options),
+        "criteria": games.criteria_label(tournament.criteria),
+        "can_join": tournament.status == Tournament.Status.REGISTRATION
+        or (tournament.status == Tournament.Status.RUNNING and (rnd is None or rnd.number < 2)),
+    }
+
+
+def _round_context(tournament: Tournament, rnd: Round | None) -> dict[str, Any]:
+    if rnd is None:
+        return {"round": None, "tables": [], "byes": [], "repeats": [], "conflicts": []}
+    tables = selectors.drawn_tables(rnd)
+    return {
+        "round": rnd,
+        "tables": tables,
+        "finished_count": sum(1 for t in tables if t.finished),
+        "byes": selectors.round_byes(rnd),
+        "repeats": selectors.named_pairs(rnd, rnd.repeats),
+        "conflicts": selectors.named_pairs(rnd, rnd.conflicts),
+        "can_draw_next": rnd.status == Round.Status.CLOSED and rnd.number < tournament.rounds_planned,
+    }
+
+
+@tournament_view
+def dashboard(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    return render(request, "tournaments/dashboard.html", _dashboard_context(tournament))
+
+
+@tournament_view
+def dashboard_round(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The current round's tables alone: the dashboard polls it to show finished tables."""
+    context = {"tournament": tournament, **_round_context(tournament, selectors.current_round(tournament))}
+    return render(request, "tournaments/dashboard_round.html", context)
+
+
+def _back_to_dashboard(
+    request: HttpRequest, tournament: Tournament, error: ValidationError | None = None
+) -> HttpResponse:
+    if request.htmx:
+        # An htmx action refreshes the competitors' list in place, a refusal shown inside it.
+        context = {**_dashboard_context(tournament), "messages_inline": error.messages if error else []}
+        return render(request, "tournaments/dashboard_competitors.html", context)
+    if error is not None:
+        _refused(request, error)
+    return redirect("manage:dashboard", pk=tournament.pk)
+
+
+@require_POST
+@tournament_view
+def tournament_status(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    form = StatusForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Unknown status."))
+    else:
+        try:
+            services.tournament_set_status(by=request.user, tournament=tournament, status=form.cleaned_data["status"])
+        except ValidationError as error:
+            _refused(request, error)
+    return redirect("manage:dashboard", pk=tournament.pk)
+
+
+@tournament_view
+def register(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    form = RegistrationForm(request.POST or None, tournament=tournament)
+    if request.method == "POST" and form.is_valid():
+        try:
+            competitor = services.competitor_register(
+                by=request.user,
+                tournament=tournament,
+                players=form.players(),
+                name=form.cleaned_data.get("name", ""),
+                checked_in=form.cleaned_data["checked_in"],
+            )
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            messages.success(
+                request,
+                _("%(name)s registered (no. %(number)s).") % {"name": competitor.name, "number": competitor.number},
+            )
+            if "again" in request.POST:
+                return redirect("manage:register", pk=tournament.pk)
+            return redirect("manage:dashboard", pk=tournament.pk)
+    return render(
+        request, "tournaments/register.html", {"tournament": tournament, "club": tournament.club, "form": form}
+    )
+
+
+@require_POST
+@tournament_view
+def competitor_check_in(request: HttpRequest, tournament: Tournament, competitor_id: int) -> HttpResponse:
+    competitor = access.competitor_of(tournament, competitor_id)
+    try:
+        services.competitor_check_in(by=request.user, competitor=competitor, present=request.POST.get("present") != "0")
+    except ValidationError as error:
+        return _back_to_dashboard(request, tournament, error)
+    return _back_to_dashboard(request, tournament)
+
+
+@require_POST
+@tournament_view
+def competitor_withdraw(request: HttpRequest, tournament: Tournament, competitor_id: int) -> HttpResponse:
+    competitor = access.competitor_of(tournament, competitor_id)
+    try:
+        services.competitor_withdraw(by=request.user, competitor=competitor)
+    except ValidationError as error:
+        return _back_to_dashboard(request, tournament, error)
+    messages.success(request, _("%(name)s withdrawn: never drawn again.") % {"name": competitor.name})
+    return _back_to_dashboard(request, tournament)
+
+
+@tournament_view
+def forbidden(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    form = ForbiddenPairForm(request.POST or None, tournament=tournament)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.forbidden_pair_add(by=request.user, tournament=tournament, **form.cleaned_data)
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            messages.success(request, _("They will be kept apart."))
+            return redirect("manage:forbidden", pk=tournament.pk)
+    pairs = tournament.forbidden_pairs.select_related("first", "second").order_by("first__number")
+    context = {"tournament": tournament, "club": tournament.club, "form": form, "pairs": pairs}
+    return render(request, "tournaments/forbidden.html", context)
+
+
+@require_POST
+@tournament_view
+def forbidden_delete(request: HttpRequest, tournament: Tournament, pair_id: int) -> HttpResponse:
+    pair = get_object_or_404(ForbiddenPair, pk=pair_id, tournament=tournament)
+    services.forbidden_pair_remove(by=request.user, pair=pair)
+    return redirect("manage:forbidden", pk=tournament.pk)
+
+
+# -- rounds ----------------------------------------------------------------------------
+
+
+@require_POST
+@tournament_view
+def round_draw(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    try:
+        rnd = services.round_draw(by=request.user, tournament=tournament)
+    except ValidationError as error:
+        _refused(request, error)
+    else:
+        messages.success(request, _("Round %(number)s drawn.") % {"number": rnd.number})
+    return redirect("manage:dashboard", pk=tournament.pk)
+
+
+@require_POST
+@tournament_view
+def round_redraw(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    rnd = access.round_of(tournament, number)
+    try:
+        services.round_redraw(by=request.user, round=rnd)
+    except ValidationError as error:
+        _refused(request, error)
+    else:
+        messages.success(request, _("Round %(number)s drawn again: print the new table list.") % {"number": number})
+    return redirect("manage:dashboard", pk=tournament.pk)
+
+
+@require_POST
+@tournament_view
+def round_close(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    rnd = access.round_of(tournament, number)
+    try:
+        services.round_close(by=request.user, round=rnd, force=request.POST.get("force") == "1")
+    except ValidationError as error:
+        _refused(request, error)
+    else:
+        messages.success(request, _("Round %(number)s closed.") % {"number": number})
+    return redirect("manage:dashboard", pk=tournament.pk)
+
+
+@tournament_view
+def round_print(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    rnd = access.round_of(tournament, number)
+    context = {
+        "tournament": tournament,
+        "round": rnd,
+        "tables": selectors.drawn_tables(rnd),
+        "byes": selectors.round_byes(rnd),
+    }
+    return render(request, "tournaments/round_print.html", context)
