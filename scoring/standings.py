@@ -1,0 +1,528 @@
+"""The bridge between stored results and the engine's ranking (engine.standings).
+
+Load a tournament's table results, seats and byes in a few queries, turn them into the
+engine's partie results, rank them with the tournament's criteria, and store the ranking
+as a new StandingsSnapshot version, in one transaction.
+
+Terms:
+
+- *partie result*: what one competitor did at one table of one round: its points, the
+  points of the other sides, won / lost / drawn / still in play, its opponents (and, in
+  a mêlée, its partner). In `teams` a side is one competitor; in `melee` each player of
+  a side gets the side's result; in `individual` (the games for three) every player is
+  a side of their own.
+- *bye* (*exempt*): a competitor left out of a round's draw. By the tournament's policy
+  (rules/DECISIONS.md, "Tournament defaults") it is credited a won partie and the
+  average points of the round's winners, rounded half up (`average_win`), a won partie
+  and a fixed number of points (`fixed`), or nothing (`none`). A late arrival's missed
+  rounds (reason `late`) are byes of that policy too, as tournaments.services says.
+- *snapshot*: a StandingsSnapshot row: `rows` in ranking order, `criteria` (the columns),
+  `after_round` (the last round it counts), `digest` (a hash of its input). The *live*
+  snapshot is the newest version and counts every result stored so far, including
+  parties still in play; each round n also gets a snapshot that counts rounds 1..n only,
+  rewritten when a correction changes one of those rounds.
+- *ticket*: StandingsRefresh.requested, taken by every stored hand;
+  `standings_schedule_refresh` takes one and queues a refresh, which skips itself when
+  a refresh that started later has already built the ranking. One refresh at a time per
+  tournament (a PostgreSQL advisory lock), so 150 referees storing hands together cost a
+  handful of rebuilds, not 150.
+
+A snapshot row (one per competitor, in ranking order) holds at least:
+`competitor` (id), `number`, `name`, `rank` (shared: 1, 2, 2, 4), `wins`, `points`,
+`against`, `difference`, `match_points`, `played`, `byes`, `withdrawn`, one key per
+ranking criterion with its value, `values` (the criteria values in the criteria's
+order, for display), and `rounds`: one entry per round with `round`, `table`, `side`,
+`result` (win | loss | draw | pending | bye | absent), `points`, `against`,
+`opponents` and `partners` (competitor ids).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
+
+from django.db import connection, transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+import engine.standings as engine_standings
+from scoring.models import StandingsRefresh, StandingsSnapshot, TableResult
+from tournaments.models import Bye, Competitor, Round, Seat, Tournament
+
+# Versions kept per `after_round` (the live ranking's and each round's); older ones go,
+# looked for every PRUNE_EVERY versions rather than on every hand.
+KEEP_VERSIONS = 3
+PRUNE_EVERY = 10
+# A refresh that keeps finding new tickets gives the worker back after this many rounds:
+# the last ticket's own task will do the rest.
+REFRESH_ROUNDS = 5
+# Namespace of the advisory lock (the second key is the tournament id).
+LOCK_NAMESPACE = 0x5354  # "ST"
+
+CRITERION_LABELS: dict[str, Promise] = {
+    "wins": _("Parties won"),
+    "match_points": _("Match points"),
+    "points": _("Points"),
+    "difference": _("Difference"),
+    "against": _("Points against"),
+    "buchholz": _("Buchholz"),
+    "head_to_head": _("Head-to-head"),
+}
+RESULT_LABELS: dict[str, Promise] = {
+    "win": _("won"),
+    "loss": _("lost"),
+    "draw": _("drawn"),
+    "pending": _("in play"),
+    "bye": _("Bye"),
+    "absent": _("absent"),
+}
+
+
+def columns_for(criteria: Sequence[str]) -> list[dict[str, Any]]:
+    """The ranking's columns: each criterion with its label in the reader's language."""
+    return [{"key": key, "label": CRITERION_LABELS.get(key, key)} for key in criteria]
+
+
+# -- loading ---------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Entry:
+    """One competitor's partie result in one round (see "partie result" above)."""
+
+    round: int
+    table: int | None
+    side: int | None
+    result: str
+    points: float
+    against: float
+    opponents: list[int] = field(default_factory=list)
+    partners: list[int] = field(default_factory=list)
+    # Every side's total, the competitor's own first (the games for three have two others).
+    finished: bool = False
+
+
+@dataclass(slots=True)
+class Loaded:
+    """A tournament's results as the engine needs them, by round."""
+
+    tournament: Tournament
+    competitors: list[tuple[int, int, str, str, int, int | None]]
+    rounds: list[int]
+    entries: dict[int, dict[int, Entry]]  # round -> competitor -> entry
+    round_digests: dict[int, str]
+
+
+def _half_up(value: float) -> int:
+    return int(Decimal(str(value)).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
+def load(tournament: Tournament) -> Loaded:
+    """Competitors, rounds, seats, results and byes of a tournament: five queries."""
+    competitors = list(
+        Competitor.objects.filter(tournament=tournament)
+        .order_by("number")
+        .values_list("pk", "number", "name", "status", "joined_round", "withdrawn_after_round")
+    )
+    rounds = list(Round.objects.filter(tournament=tournament).order_by("number").values_list("number", flat=True))
+    seats: dict[int, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
+    table_round: dict[int, tuple[int, int]] = {}
+    for table_id, table_number, round_number, competitor_id, side in (
+        Seat.objects.filter(round__tournament=tournament)
+        .order_by("table_id", "side", "position")
+        .values_list("table_id", "table__number", "round__number", "competitor_id", "side")
+    ):
+        seats[table_id][side].append(competitor_id)
+        table_round[table_id] = (round_number, table_number)
+    results = {
+        table_id: (totals, finished, winner)
+        for table_id, totals, finished, winner in TableResult.objects.filter(
+            table__round__tournament=tournament
+        ).values_list("table_id", "totals", "finished", "winner_side")
+    }
+    byes = list(
+        Bye.objects.filter(round__tournament=tournament).values_list("round__number", "competitor_id", "reason")
+    )
+    entries: dict[int, dict[int, Entry]] = {number: {} for number in rounds}
+    winners: dict[int, list[float]] = defaultdict(list)
+    for table_id, sides in seats.items():
+        round_number, table_number = table_round[table_id]
+        totals, finished, winner = results.get(table_id, ([], False, None))
+        totals = list(totals or [])
+        for side, members in sides.items():
+            own = totals[side] if side < len(totals) else 0
+            others = [t for s, t in enumerate(totals) if s != side]
+            if not finished:
+                result = "pending"
+            elif winner is None:
+                result = "draw"
+            else:
+                result = "win" if winner == side else "loss"
+            if finished and winner == side:
+                winners[round_number].append(own)
+            opponents = [c for s, m in sides.items() if s != side for c in m]
+            for competitor_id in members:
+                entries.setdefault(round_number, {})[competitor_id] = Entry(
+                    round=round_number,
+                    table=table_number,
+                    side=side,
+                    result=result,
+                    points=own,
+                    # At a table of three, what the two others scored between them.
+                    against=sum(others),
+                    opponents=opponents,
+                    partners=[c for c in members if c != competitor_id],
+                    finished=finished,
+                )
+    policy = tournament.bye_policy
+    for round_number, competitor_id, _reason in byes:
+        if policy == Tournament.ByePolicy.NONE:
+            entry = Entry(round=round_number, table=None, side=None, result="absent", points=0, against=0)
+        else:
+            if policy == Tournament.ByePolicy.FIXED:
+                points: float = tournament.bye_points
+            else:
+                won = winners.get(round_number) or []
+                points = _half_up(sum(won) / len(won)) if won else 0
+            entry = Entry(
+                round=round_number, table=None, side=None, result="bye", points=points, against=0, finished=True
+            )
+        entries.setdefault(round_number, {})[competitor_id] = entry
+    digests = {
+        number: _digest(sorted((c, _entry_key(e)) for c, e in entries.get(number, {}).items())) for number in rounds
+    }
+    return Loaded(tournament, competitors, rounds, entries, digests)
+
+
+def _entry_key(entry: Entry) -> tuple[Any, ...]:
+    return (entry.table, entry.side, entry.result, entry.points, entry.against, entry.opponents, entry.partners)
+
+
+def _digest(value: Any) -> str:
+    return hashlib.sha256(json.dumps(value, separators=(",", ":"), default=str).encode()).hexdigest()
+
+
+# -- ranking and snapshots -------------------------------------------------------------
+
+
+def _prefix_digests(loaded: Loaded, config_digest: str) -> dict[int, str]:
+    """A digest per round n of everything the ranking after round n depends on."""
+    running = _digest([config_digest, [(c[0], c[1], c[2], c[3]) for c in loaded.competitors]])
+    out = {}
+    for number in loaded.rounds:
+        running = _digest([running, number, loaded.round_digests[number]])
+        out[number] = running
+    return out
+
+
+def _config(tournament: Tournament) -> tuple[list[str], dict[str, Any]]:
+    criteria = list(tournament.criteria or []) or default_criteria(tournament.game)
+    return criteria, dict(tournament.match_points or {})
+
+
+def rebuild_locked(tournament: Tournament, *, force: bool = False) -> StandingsSnapshot | None:
+    """Write the snapshots whose input changed; the caller holds the tournament's lock.
+
+    Each round's snapshot is rewritten when a result of rounds 1..n changed, lowest
+    round first, so that the live snapshot (the last round's) is always the newest
+    version. `force` writes the live snapshot even when its input did not change (a
+    job marks the switch to new criteria with a new version). Returns the live snapshot.
+    """
+    loaded = load(tournament)
+    criteria, match_points = _config(tournament)
+    config_digest = _digest([criteria, match_points, tournament.bye_policy, tournament.bye_points, tournament.format])
+    digests = _prefix_digests(loaded, config_digest)
+    stored: dict[int | None, tuple[int, str]] = {}
+    for after_round, version, digest in (
+        StandingsSnapshot.objects.filter(tournament=tournament)
+        .order_by("after_round", "-version")
+        .distinct("after_round")
+        .values_list("after_round", "version", "digest")
+        if connection.vendor == "postgresql"
+        else _latest_per_round_portable(tournament)
+    ):
+        stored[after_round] = (version, digest)
+    newest = max((version for version, _digest_ in stored.values()), default=0)
+    live_round = loaded.rounds[-1] if loaded.rounds else None
+    wanted: list[tuple[int | None, str]] = [(number, digests[number]) for number in loaded.rounds]
+    if live_round is None:
+        wanted = [(None, config_digest)]
+    writes = []
+    for after_round, digest in wanted:
+        is_live = after_round == live_round
+        current = stored.get(after_round)
+        up_to_date = current is not None and current[1] == digest
+        if is_live:
+            up_to_date = up_to_date and current is not None and current[0] == newest and not force
+        if not up_to_date:
+            writes.append((after_round, digest))
+    if not writes:
+        return StandingsSnapshot.objects.filter(tournament=tournament).order_by("-version").first()
+    snapshots = []
+    for offset, (after_round, digest) in enumerate(writes, start=1):
+        rows = rank_rows(loaded, after_round, criteria, match_points)
+        snapshots.append(
+            StandingsSnapshot(
+                tournament=tournament,
+                version=newest + offset,
+                after_round=after_round,
+                rows=rows,
+                criteria=criteria,
+                digest=digest,
+            )
+        )
+    StandingsSnapshot.objects.bulk_create(snapshots)
+    if len(snapshots) > 1 or snapshots[-1].version % PRUNE_EVERY == 0:
+        _prune(tournament)
+    return snapshots[-1]
+
+
+def _latest_per_round_portable(tournament: Tournament) -> Iterable[tuple[int | None, int, str]]:
+    seen: set[int | None] = set()
+    for after_round, version, digest in (
+        StandingsSnapshot.objects.filter(tournament=tournament)
+        .order_by("-version")
+        .values_list("after_round", "version", "digest")
+    ):
+        if after_round not in seen:
+            seen.add(after_round)
+            yield after_round, version, digest
+
+
+def _prune(tournament: Tournament) -> None:
+    """Keep the newest KEEP_VERSIONS snapshots of each round (and the live one)."""
+    keep: dict[int | None, int] = defaultdict(int)
+    doomed = []
+    for pk, after_round in (
+        StandingsSnapshot.objects.filter(tournament=tournament).order_by("-version").values_list("pk", "after_round")
+    ):
+        keep[after_round] += 1
+        if keep[after_round] > KEEP_VERSIONS:
+            doomed.append(pk)
+    if doomed:
+        StandingsSnapshot.objects.filter(pk__in=doomed).delete()
+
+
+def standings_lock(*, tournament_id: int, wait: bool = True) -> bool:
+    """Take the tournament's standings lock until the transaction ends; False if busy.
+
+    A PostgreSQL advisory lock: one writer of snapshots per tournament across every
+    web and worker process. SQLite serialises writers by itself.
+    """
+    if connection.vendor != "postgresql":
+        return True
+    with connection.cursor() as cursor:
+        if wait:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_NAMESPACE, tournament_id])
+            return True
+        cursor.execute("SELECT pg_try_advisory_xact_lock(%s, %s)", [LOCK_NAMESPACE, tournament_id])
+        return bool(cursor.fetchone()[0])
+
+
+@transaction.atomic
+def standings_rebuild(*, tournament_id: int) -> StandingsSnapshot:
+    """Rebuild a tournament's standings now and return its live snapshot (a new version).
+
+    Waits for a refresh or a job that holds the lock. Every round's snapshot whose input
+    changed is rewritten too.
+    """
+    standings_lock(tournament_id=tournament_id)
+    tournament = Tournament.objects.get(pk=tournament_id)
+    rebuild_locked(tournament, force=True)
+    snapshot = StandingsSnapshot.objects.filter(tournament=tournament).order_by("-version").first()
+    assert snapshot is not None
+    return snapshot
+
+
+def standings_schedule_refresh(*, tournament_id: int) -> None:
+    """Ask for the live ranking to catch up with what was just stored (call after commit).
+
+    Takes a ticket (one UPSERT) and queues `scoring.standings_refresh` with it; with no
+    broker (the embedded default) the task runs here and now.
+    """
+    ticket = _take_ticket(tournament_id)
+    from scoring.tasks import standings_refresh as standings_refresh_task
+
+    standings_refresh_task.delay(tournament_id=tournament_id, ticket=ticket)
+
+
+def _take_ticket(tournament_id: int) -> int:
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                """
+                INSERT INTO scoring_standingsrefresh (tournament_id, requested, built) VALUES (%s, 1, 0)
+                ON CONFLICT (tournament_id) DO UPDATE SET requested = scoring_standingsrefresh.requested + 1
+                RETURNING requested
+                """,
+                [tournament_id],
+            )
+            return int(cursor.fetchone()[0])
+    with transaction.atomic():
+        StandingsRefresh.objects.get_or_create(tournament_id=tournament_id)
+        StandingsRefresh.objects.filter(pk=tournament_id).update(requested=F("requested") + 1)
+        return int(StandingsRefresh.objects.values_list("requested", flat=True).get(pk=tournament_id))
+
+
+def standings_refresh(*, tournament_id: int, ticket: int = 0) -> bool:
+    """Rebuild the live ranking unless a later refresh already covered `ticket`.
+
+    Returns whether this call rebuilt. When another refresh holds the lock, this one
+    leaves: the holder looks at the tickets again once it has committed and goes round
+    once more if new ones came in meanwhile.
+    """
+    for _round in range(REFRESH_ROUNDS):
+        state = StandingsRefresh.objects.filter(pk=tournament_id).values_list("requested", "built").first()
+        requested, built = state if state is not None else (ticket, 0)
+        if ticket and built >= ticket:
+            return _round > 0
+        with transaction.atomic():
+            if not standings_lock(tournament_id=tournament_id, wait=False):
+                return False
+            # Read the ticket under the lock, before the results: every hand whose ticket
+            # is at most this one committed before now, so this rebuild sees it.
+            requested = (
+                StandingsRefresh.objects.filter(pk=tournament_id).values_list("requested", flat=True).first()
+                or requested
+            )
+            tournament = Tournament.objects.filter(pk=tournament_id).first()
+            if tournament is None:
+                return False
+            rebuild_locked(tournament)
+            StandingsRefresh.objects.filter(pk=tournament_id, built__lt=requested).update(
+                built=requested, built_at=timezone.now()
+            )
+        ticket = requested + 1
+        latest = StandingsRefresh.objects.filter(pk=tournament_id).values_list("requested", flat=True).first() or 0
+        if latest < ticket:
+            return True
+    # Tickets keep coming: hand the rest to a new task rather than hold this worker, and
+    # never drop them (their own tasks may have left while this one held the lock).
+    from scoring.tasks import standings_refresh as standings_refresh_task
+
+    standings_refresh_task.delay(tournament_id=tournament_id, ticket=ticket)
+    return True
+
+
+# -- the engine ------------------------------------------------------------------------
+
+
+def default_criteria(game: str) -> list[str]:
+    return list(engine_standings.default_criteria(game))
+
+
+def criteria_for_game(game: str) -> list[str]:
+    """Every criterion a director may choose (the engine's registry, in its order)."""
+    return list(engine_standings.CRITERIA)
+
+
+def _criterion_specs(criteria: Sequence[str], match_points: Mapping[str, Any]) -> list[engine_standings.CriterionSpec]:
+    specs: list[engine_standings.CriterionSpec] = []
+    allowed = engine_standings.MatchPoints.allowed_params
+    for key in criteria:
+        if key == "match_points":
+            specs.append((key, {k: v for k, v in match_points.items() if k in allowed}))
+        else:
+            specs.append(key)
+    return specs
+
+
+def _partie(competitor_id: int, entry: Entry) -> engine_standings.PartieResult | None:
+    if entry.result == "absent":
+        # The `none` bye policy: the round counts for nothing, not even as a won partie.
+        return None
+    if entry.result == "bye":
+        return engine_standings.PartieResult(
+            round=entry.round, competitor=str(competitor_id), opponents=(), points_for=entry.points,
+            points_against=0, outcome="bye",
+        )  # fmt: skip
+    if not entry.opponents:
+        # A table whose other seats are empty (a withdrawal mid-round): nobody to face.
+        return None
+    return engine_standings.PartieResult(
+        round=entry.round,
+        competitor=str(competitor_id),
+        opponents=tuple(str(o) for o in entry.opponents),
+        points_for=entry.points,
+        points_against=entry.against,
+        # Still in play: the engine counts the points but not the outcome.
+        outcome=entry.result if entry.result in ("win", "loss", "draw") else "draw",
+        finished=entry.finished,
+    )
+
+
+def rank_rows(
+    loaded: Loaded, after_round: int | None, criteria: Sequence[str], match_points: Mapping[str, Any]
+) -> list[dict[str, Any]]:
+    """The snapshot rows of the ranking counting rounds 1..after_round (all when None)."""
+    rounds = [n for n in loaded.rounds if after_round is None or n <= after_round]
+    results = []
+    for number in rounds:
+        for competitor_id, entry in loaded.entries.get(number, {}).items():
+            partie = _partie(competitor_id, entry)
+            if partie is not None:
+                results.append(partie)
+    known = {c[0]: c for c in loaded.competitors}
+    standings = engine_standings.rank(
+        results, _criterion_specs(criteria, match_points), competitors=[str(pk) for pk in known]
+    )
+    rows = []
+    for standing in standings:
+        pk = int(standing.competitor)
+        _pk, number, name, status, _joined, _withdrawn_after = known.get(pk, (pk, 0, "?", "", 1, None))
+        history = []
+        for round_number in rounds:
+            entry = loaded.entries.get(round_number, {}).get(pk)
+            if entry is not None:
+                history.append(
+                    {
+                        "round": round_number,
+                        "table": entry.table,
+                        "side": entry.side,
+                        "result": entry.result,
+                        "points": entry.points,
+                        "against": entry.against,
+                        "opponents": entry.opponents,
+                        "partners": entry.partners,
+                    }
+                )
+        values = dict(standing.values)
+        row: dict[str, Any] = {
+            "competitor": pk,
+            "number": number,
+            "name": name,
+            "rank": standing.rank,
+            # A credited bye is a won partie (rules/DECISIONS.md), as the `wins` criterion counts it.
+            "wins": standing.wins + standing.byes,
+            "points": standing.points_for,
+            "against": standing.points_against,
+            "difference": standing.points_for - standing.points_against,
+            "played": standing.played,
+            "byes": standing.byes,
+            "withdrawn": status == Competitor.Status.WITHDRAWN,
+            **values,
+            "values": [values.get(key) for key in criteria],
+            "rounds": history,
+        }
+        row.setdefault("match_points", _match_points(standing, match_points))
+        rows.append(row)
+    # Equal competitors share a rank; within it, list them by number as the room knows them.
+    rows.sort(key=lambda row: (row["rank"], row["number"]))
+    return rows
+
+
+def _match_points(standing: engine_standings.Standing, scheme: Mapping[str, Any]) -> Any:
+    points = engine_standings.MatchPoints(
+        {k: v for k, v in scheme.items() if k in engine_standings.MatchPoints.allowed_params}
+    )
+    record = engine_standings.Record(
+        standing.competitor, wins=standing.wins, draws=standing.draws, losses=standing.losses, byes=standing.byes
+    )
+    return points.values({standing.competitor: record}, [standing.competitor])[standing.competitor]
