@@ -217,6 +217,10 @@ def submit(request: HttpRequest, table: Table) -> HttpResponse:
     except HandRefused as refused:
         form.add_rule_errors(refused.errors)
         sheet = table_sheet(table)
+        if sheet.finished:
+            # No form any more: say why this entry was not stored.
+            notice = {"kind": "error", "text": " ".join(rule_error_text(error) for error in refused.errors)}
+            return _respond(request, _context(request, table, sheet, form=None, notice=notice))
         if any(error.code == "sheet_changed" for error in refused.errors):
             form = _renumbered(table, sheet, form, request.POST)
         return _respond(request, _context(request, table, sheet, form=form))
