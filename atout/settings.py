@@ -41,10 +41,12 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "django_htmx",
     "atout",
     "tournaments",
     "scoring",
+    "api",
 ]
 
 MIDDLEWARE = [
@@ -171,6 +173,22 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Tournaments, draws, hands and standings of French card-game tournaments.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # The API's description (errors, authentication, ETags) is written beside its code.
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "api.schema.describe"],
+    # Separate request and response components: a field the server fills is not asked for.
+    "COMPONENT_SPLIT_REQUEST": True,
+    # Swagger UI and Redoc served from the installed sidecar package: no CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    # One named enum per choice set, where several models call their field "status".
+    "ENUM_NAME_OVERRIDES": {
+        "TournamentStatusEnum": "tournaments.models.Tournament.Status",
+        "CompetitorStatusEnum": "tournaments.models.Competitor.Status",
+        "RoundStatusEnum": "tournaments.models.Round.Status",
+        "HandStatusEnum": "scoring.models.Hand.Status",
+        "PairingMethodEnum": "tournaments.models.Tournament.PairingMethod",
+    },
 }
 
 # Production hardening: on unless DEBUG; each can be relaxed from the environment (a venue

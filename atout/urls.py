@@ -14,6 +14,7 @@ urlpatterns = [
     path("t/<slug:slug>/", include("tournaments.public_urls")),
     path("manage/t/<slug:slug>/hands/", include("scoring.manage_urls")),
     path("r/", include("scoring.referee_urls")),
+    path("api/", include("api.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -1,0 +1,270 @@
+"""The API's reads: what its public endpoints show, and the versions their ETags compare.
+
+Who may see a tournament is not decided here (scoring.standings_selectors and
+tournaments.selectors decide it); these functions shape what is visible into plain
+dicts for the serializers, in a few queries each, and never compute a ranking. Each
+`*_version` reads the small thing that changes whenever its body would (an
+`updated_at`, a count, a snapshot version), so a poll that finds nothing new costs one
+short query.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Count, Max, Prefetch, Q, QuerySet
+from django.http import Http404
+
+from scoring.models import Hand, Season, SeasonSnapshot, StandingsSnapshot, TableResult
+from scoring.standings import columns_for
+from scoring.standings_selectors import table_sheet_public
+from tournaments import selectors as tournament_selectors
+from tournaments.models import Bye, Club, Competitor, Player, Round, Seat, Table, Tournament
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentFilters:
+    club: str = ""
+    game: str = ""
+    status: str = ""
+    date_from: datetime.date | None = None
+    date_to: datetime.date | None = None
+
+
+def tournament_list(filters: TournamentFilters) -> QuerySet[Tournament]:
+    """The public tournaments (newest first), narrowed by `filters`."""
+    # Unsliced: public_tournaments' rule (public, past the draft) with the API's paging.
+    found = tournament_selectors.public_tournaments(limit=None)  # type: ignore[arg-type]
+    if filters.club:
+        found = found.filter(club__slug=filters.club)
+    if filters.game:
+        found = found.filter(game=filters.game)
+    if filters.status:
+        found = found.filter(status=filters.status)
+    if filters.date_from:
+        found = found.filter(date__gte=filters.date_from)
+    if filters.date_to:
+        found = found.filter(date__lte=filters.date_to)
+    return found
+
+
+def tournament_list_version(found: QuerySet[Tournament]) -> tuple[Any, ...]:
+    summary = found.order_by().aggregate(count=Count("pk"), changed=Max("updated_at"))
+    return summary["count"], summary["changed"]
+
+
+def _round_state(tournament: Tournament) -> tuple[Any, ...]:
+    summary = tournament.rounds.aggregate(
+        count=Count("pk"), closed=Count("pk", filter=Q(status=Round.Status.CLOSED)), drawn=Max("drawn_at")
+    )
+    return summary["count"], summary["closed"], summary["drawn"]
+
+
+def tournament_version(tournament: Tournament) -> tuple[Any, ...]:
+    """Changes with the tournament's row, its rounds, and its number of competitors."""
+    return (tournament.updated_at, *_round_state(tournament), tournament.competitors.count())
+
+
+def tournament_detail(tournament: Tournament) -> dict[str, Any]:
+    values = {name: getattr(tournament, name) for name in _DETAIL_FIELDS}
+    values["club"] = tournament.club
+    values["rounds"] = list(tournament.rounds.order_by("number"))
+    values["competitors_count"] = tournament.competitors.count()
+    return values
+
+
+_DETAIL_FIELDS = [
+    "slug",
+    "name",
+    "date",
+    "game",
+    "format",
+    "status",
+    "rounds_planned",
+    "updated_at",
+    "end_rule",
+    "end_value",
+    "pairing_method",
+    "criteria",
+    "bye_policy",
+    "bye_points",
+    "separate_clubs_rounds",
+    "rule_options",
+    "confirmation_required",
+    "is_public",
+]
+
+
+def competitors(tournament: Tournament) -> QuerySet[Competitor]:
+    # Only the columns a public answer shows: private player data is not even loaded.
+    players = (
+        Player.objects.select_related("club")
+        .only("first_name", "last_name", "affiliation", "club__name")
+        .order_by("last_name", "first_name")
+    )
+    return tournament.competitors.prefetch_related(Prefetch("players", queryset=players)).order_by("number")
+
+
+def tournament_players(tournament: Tournament) -> QuerySet[Player]:
+    return (
+        Player.objects.filter(competitors__tournament=tournament)
+        .select_related("club")
+        .only("first_name", "last_name", "affiliation", "club__name")
+        .annotate(competitor=Max("competitors__number", filter=Q(competitors__tournament=tournament)))
+        .order_by("last_name", "first_name", "pk")
+    )
+
+
+def round_of(tournament: Tournament, number: int) -> Round:
+    rnd = Round.objects.filter(tournament=tournament, number=number).first()
+    if rnd is None:
+        raise Http404("no such round")
+    return rnd
+
+
+def round_version(rnd: Round) -> tuple[Any, ...]:
+    """Changes with the draw (seed, time, status) and with every table result of the round."""
+    latest = TableResult.objects.filter(table__round=rnd).aggregate(changed=Max("updated_at"), count=Count("pk"))
+    return rnd.pk, rnd.seed, rnd.drawn_at, rnd.status, rnd.closed_at, latest["changed"], latest["count"]
+
+
+def _ref(competitor_id: int, number: int, name: str) -> dict[str, Any]:
+    return {"id": competitor_id, "number": number, "name": name}
+
+
+def round_draw(rnd: Round) -> dict[str, Any]:
+    """A round with its tables (seats and results) and its byes: four queries."""
+    results = {result.table_id: result for result in TableResult.objects.filter(table__round=rnd)}
+    tables = {
+        pk: {"number": number, "seats": [], "result": results.get(pk)}
+        for pk, number in Table.objects.filter(round=rnd).order_by("number").values_list("pk", "number")
+    }
+    for table_id, side, position, competitor_id, number, name in (
+        Seat.objects.filter(round=rnd)
+        .order_by("side", "position")
+        .values_list("table_id", "side", "position", "competitor_id", "competitor__number", "competitor__name")
+    ):
+        tables[table_id]["seats"].append(
+            {"side": side, "position": position, "competitor": _ref(competitor_id, number, name)}
+        )
+    byes = [
+        {"competitor": _ref(competitor_id, number, name), "reason": reason}
+        for competitor_id, number, name, reason in Bye.objects.filter(round=rnd)
+        .order_by("competitor__number")
+        .values_list("competitor_id", "competitor__number", "competitor__name", "reason")
+    ]
+    values = {name: getattr(rnd, name) for name in ("number", "status", "method", "seed", "drawn_at", "closed_at")}
+    return {**values, "forced": rnd.forced, "tables": list(tables.values()), "byes": byes, "repeats": rnd.repeats}
+
+
+def table_of(rnd: Round, number: int) -> Table:
+    table = Table.objects.filter(round=rnd, number=number).first()
+    if table is None:
+        raise Http404("no such table")
+    return table
+
+
+def table_version(table: Table) -> tuple[Any, ...]:
+    """Changes with every hand written, corrected, confirmed or deleted, and with the result."""
+    hands = Hand.objects.filter(table=table).aggregate(count=Count("pk"), changed=Max("updated_at"))
+    result = TableResult.objects.filter(table=table).values_list("updated_at", flat=True).first()
+    return table.pk, hands["count"], hands["changed"], result
+
+
+def table_detail(tournament: Tournament, rnd: Round, table: Table) -> dict[str, Any]:
+    """A table's sides, its donnes with the running counted totals, and its result."""
+    sheet = table_sheet_public(tournament, rnd.number, table.number)
+    stored = {hand.number: hand for hand in Hand.objects.filter(table=table)}
+    hands = []
+    for row in sheet["hands"]:
+        hand = stored.get(row["number"])
+        if hand is not None:
+            hands.append({**_hand_values(hand), "counted": row["counted"], "running": row["running"]})
+    competitor_ids = dict(Seat.objects.filter(table=table).values_list("competitor__number", "competitor_id"))
+    sides = [
+        {
+            "side": side["side"],
+            "competitors": [_ref(competitor_ids[c["number"]], c["number"], c["name"]) for c in side["competitors"]],
+        }
+        for side in sheet["sides"]
+    ]
+    return {"round": rnd.number, "number": table.number, "sides": sides, "hands": hands, "result": sheet["result"]}
+
+
+_HAND_FIELDS = [
+    "number",
+    "raw",
+    "scores",
+    "outcome",
+    "reserve_in",
+    "reserve_out",
+    "status",
+    "entered_via",
+    "version",
+    "created_at",
+    "updated_at",
+]
+
+
+def _hand_values(hand: Hand) -> dict[str, Any]:
+    return {name: getattr(hand, name) for name in _HAND_FIELDS}
+
+
+def standings_version(tournament: Tournament, after_round: int | None) -> int | None:
+    snapshots = StandingsSnapshot.objects.filter(tournament=tournament)
+    if after_round is not None:
+        snapshots = snapshots.filter(after_round=after_round)
+    return snapshots.order_by("-version").values_list("version", flat=True).first()
+
+
+def standings(tournament: Tournament, after_round: int | None) -> dict[str, Any]:
+    """The live ranking, or the one after round `after_round` (404 if it has none)."""
+    snapshots = StandingsSnapshot.objects.filter(tournament=tournament)
+    if after_round is not None:
+        snapshots = snapshots.filter(after_round=after_round)
+    snapshot = snapshots.order_by("-version").first()
+    if snapshot is None:
+        if after_round is not None:
+            raise Http404("no ranking after this round")
+        criteria = list(tournament.criteria or [])
+        return {"version": None, "after_round": None, "built_at": None, "columns": columns_for(criteria), "rows": []}
+    return {
+        "version": snapshot.version,
+        "after_round": snapshot.after_round,
+        "built_at": snapshot.built_at,
+        "columns": columns_for(snapshot.criteria or list(tournament.criteria or [])),
+        "rows": snapshot.rows,
+    }
+
+
+def clubs() -> QuerySet[Club]:
+    return Club.objects.order_by("name")
+
+
+def seasons() -> QuerySet[Season]:
+    return Season.objects.select_related("club").order_by("-created_at", "pk")
+
+
+def season_version(season: Season) -> int | None:
+    return SeasonSnapshot.objects.filter(season=season).order_by("-version").values_list("version", flat=True).first()
+
+
+def season_detail(season: Season, snapshot: SeasonSnapshot | None) -> dict[str, Any]:
+    return {
+        "slug": season.slug,
+        "name": season.name,
+        "club": season.club,
+        "scheme": season.scheme,
+        # The season's tournaments that anyone may open (the others stay unnamed).
+        "tournaments": list(
+            tournament_selectors.public_tournaments(limit=None)  # type: ignore[arg-type]
+            .filter(seasons=season)
+            .order_by("date", "pk")
+            .values_list("slug", flat=True)
+        ),
+        "version": snapshot.version if snapshot is not None else None,
+        "built_at": snapshot.built_at if snapshot is not None else None,
+        "rows": snapshot.rows if snapshot is not None else [],
+    }

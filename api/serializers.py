@@ -1,0 +1,265 @@
+"""What the API answers: the public shape of tournaments, draws, hands and rankings.
+
+Read-only serializers, fed by the selectors. Private player data never appears: a
+player is a first name, a last name and the club they play for; no licence number, no
+email, no phone, in any answer. (Licence numbers identify people in federation lists;
+a league's site has no need of them.) A table's secret never appears either.
+
+Terms: *side* (an index into the game's sides, 0/1 or 0/1/2), *donne*, *partie*: see
+scoring.results. Numbers that may be halves (tarot à 3 with `half_points: exact`) are
+plain JSON numbers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from scoring.models import Hand
+from tournaments.models import Competitor, Round, Tournament
+
+
+@extend_schema_field(OpenApiTypes.NUMBER)
+class NumberField(serializers.Field):
+    """An int or a float as stored (a score, a total, a criterion's value)."""
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
+def _has_nul(value: Any) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_has_nul(key) or _has_nul(item) for key, item in value.items())
+    if isinstance(value, list):
+        return any(_has_nul(item) for item in value)
+    return False
+
+
+class StorableJSONField(serializers.JSONField):
+    """Any JSON value the database can store: PostgreSQL's jsonb refuses the NUL character."""
+
+    default_error_messages = {"nul": "JSON text may not contain the NUL character (\\u0000)."}
+
+    def to_internal_value(self, data: Any) -> Any:
+        value = super().to_internal_value(data)
+        if _has_nul(value):
+            self.fail("nul")
+        return value
+
+
+class ClubSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    slug = serializers.SlugField()
+
+
+class TournamentSummarySerializer(serializers.Serializer):
+    slug = serializers.SlugField(help_text="The tournament's key in every URL of the API and the site.")
+    name = serializers.CharField()
+    club = ClubSerializer()
+    date = serializers.DateField()
+    game = serializers.ChoiceField(choices=Tournament.Game.choices)
+    format = serializers.ChoiceField(choices=Tournament.Format.choices)
+    status = serializers.ChoiceField(choices=Tournament.Status.choices)
+    rounds_planned = serializers.IntegerField()
+    updated_at = serializers.DateTimeField()
+
+
+class RoundSummarySerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=Round.Status.choices)
+    method = serializers.ChoiceField(choices=Tournament.PairingMethod.choices)
+    seed = serializers.IntegerField(help_text="The draw's seed: the same seed and entries give the same draw.")
+    drawn_at = serializers.DateTimeField()
+    closed_at = serializers.DateTimeField(allow_null=True)
+    forced = serializers.BooleanField(help_text="Closed with tables still playing (their results forced).")
+
+
+class TournamentDetailSerializer(TournamentSummarySerializer):
+    end_rule = serializers.ChoiceField(choices=Tournament.EndRule.choices)
+    end_value = serializers.IntegerField(help_text="Donnes per partie, or the target score.")
+    pairing_method = serializers.ChoiceField(choices=Tournament.PairingMethod.choices)
+    criteria = serializers.ListField(child=serializers.CharField(), help_text="Ranking criteria, in order.")
+    bye_policy = serializers.ChoiceField(choices=Tournament.ByePolicy.choices)
+    bye_points = serializers.IntegerField()
+    separate_clubs_rounds = serializers.IntegerField()
+    rule_options = serializers.DictField(child=serializers.JSONField(), help_text="The game's rule options.")
+    confirmation_required = serializers.BooleanField()
+    is_public = serializers.BooleanField()
+    competitors_count = serializers.IntegerField()
+    rounds = RoundSummarySerializer(many=True)
+
+
+class PlayerSerializer(serializers.Serializer):
+    """A player's public fields, and nothing else."""
+
+    id = serializers.IntegerField()
+    first_name = serializers.CharField()
+    last_name = serializers.CharField()
+    club = serializers.CharField(source="club_label", help_text="The club the player plays for.")
+
+
+class CompetitorSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+    status = serializers.ChoiceField(choices=Competitor.Status.choices)
+    affiliation = serializers.CharField(help_text="The club all its players play for (empty for a mixed team).")
+    joined_round = serializers.IntegerField()
+    withdrawn_after_round = serializers.IntegerField(allow_null=True)
+    players = PlayerSerializer(many=True)
+
+
+class TournamentPlayerSerializer(PlayerSerializer):
+    competitor = serializers.IntegerField(help_text="The number of the competitor the player belongs to.")
+
+
+class CompetitorRefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class TableResultSerializer(serializers.Serializer):
+    totals = serializers.ListField(child=NumberField(), help_text="Each side's total, by side index.")
+    donnes_played = serializers.IntegerField()
+    reserve = serializers.IntegerField(help_text="Litige points held for the next donne.")
+    finished = serializers.BooleanField()
+    winner_side = serializers.IntegerField(allow_null=True)
+    forced = serializers.BooleanField()
+
+
+class SeatSerializer(serializers.Serializer):
+    side = serializers.IntegerField()
+    position = serializers.CharField(help_text="NS/EW for a team, N/E/S/W in mêlée, 1/2/3 at a table of three.")
+    competitor = CompetitorRefSerializer()
+
+
+class DrawTableSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    seats = SeatSerializer(many=True)
+    result = TableResultSerializer(allow_null=True)
+
+
+class ByeSerializer(serializers.Serializer):
+    competitor = CompetitorRefSerializer()
+    reason = serializers.ChoiceField(choices=[("draw", "draw"), ("late", "late")])
+
+
+class RoundDetailSerializer(RoundSummarySerializer):
+    tables = DrawTableSerializer(many=True)
+    byes = ByeSerializer(many=True)
+    repeats = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField()),
+        help_text="Pairs of competitor ids who meet again in this round (no draw avoided it).",
+    )
+
+
+class HandSerializer(serializers.Serializer):
+    number = serializers.IntegerField(help_text="The donne's number at its table, from 1.")
+    raw = serializers.JSONField(help_text="The hand exactly as entered (the engine's hand object).")
+    scores = serializers.ListField(child=NumberField(), help_text="Each side's score for this donne.")
+    outcome = serializers.CharField()
+    reserve_in = serializers.IntegerField()
+    reserve_out = serializers.IntegerField()
+    status = serializers.ChoiceField(
+        choices=Hand.Status.choices,
+        help_text="pending: waiting for another side's confirmation; it does not count yet.",
+    )
+    entered_via = serializers.CharField()
+    version = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+
+
+class TableHandSerializer(HandSerializer):
+    counted = serializers.BooleanField(help_text="Counts in the table's result (the confirmed prefix).")
+    running = serializers.ListField(child=NumberField(), help_text="Each side's counted total after this donne.")
+
+
+class TableSideSerializer(serializers.Serializer):
+    side = serializers.IntegerField()
+    competitors = CompetitorRefSerializer(many=True)
+
+
+class TableDetailSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    number = serializers.IntegerField()
+    sides = TableSideSerializer(many=True)
+    hands = TableHandSerializer(many=True)
+    result = TableResultSerializer(allow_null=True)
+
+
+class ColumnSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    label = serializers.CharField()
+
+
+class PartieSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    table = serializers.IntegerField(allow_null=True)
+    side = serializers.IntegerField(allow_null=True)
+    result = serializers.ChoiceField(choices=["win", "loss", "draw", "pending", "bye", "absent"])
+    points = NumberField()
+    against = NumberField()
+    opponents = serializers.ListField(child=serializers.IntegerField(), help_text="Competitor ids.")
+    partners = serializers.ListField(child=serializers.IntegerField(), help_text="Competitor ids (mêlée).")
+
+
+class StandingRowSerializer(serializers.Serializer):
+    competitor = serializers.IntegerField(help_text="The competitor's id.")
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+    rank = serializers.IntegerField(help_text="Shared by equal competitors: 1, 2, 2, 4.")
+    wins = NumberField()
+    points = NumberField()
+    against = NumberField()
+    difference = NumberField()
+    played = serializers.IntegerField()
+    byes = serializers.IntegerField()
+    withdrawn = serializers.BooleanField()
+    values = serializers.ListField(child=NumberField(), help_text="The criteria's values, in the columns' order.")
+    rounds = PartieSerializer(many=True)
+
+
+class StandingsSerializer(serializers.Serializer):
+    version = serializers.IntegerField(allow_null=True, help_text="null before anything is ranked.")
+    after_round = serializers.IntegerField(allow_null=True, help_text="The last round it counts (null before round 1).")
+    built_at = serializers.DateTimeField(allow_null=True)
+    columns = ColumnSerializer(many=True)
+    rows = StandingRowSerializer(many=True)
+
+
+class SeasonResultSerializer(serializers.Serializer):
+    tournament = serializers.SlugField()
+    name = serializers.CharField()
+    rank = serializers.IntegerField()
+    points = NumberField()
+
+
+class SeasonRowSerializer(serializers.Serializer):
+    player = serializers.IntegerField(help_text="The player's id.")
+    name = serializers.CharField()
+    rank = serializers.IntegerField()
+    points = NumberField()
+    played = serializers.IntegerField(help_text="Tournaments played.")
+    best = serializers.IntegerField(allow_null=True, help_text="Best rank.")
+    results = SeasonResultSerializer(many=True)
+
+
+class SeasonSummarySerializer(serializers.Serializer):
+    slug = serializers.SlugField()
+    name = serializers.CharField()
+    club = ClubSerializer()
+    scheme = serializers.CharField()
+
+
+class SeasonDetailSerializer(SeasonSummarySerializer):
+    tournaments = serializers.ListField(child=serializers.SlugField(), help_text="Slugs of its tournaments.")
+    version = serializers.IntegerField(allow_null=True)
+    built_at = serializers.DateTimeField(allow_null=True)
+    rows = SeasonRowSerializer(many=True)

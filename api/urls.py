@@ -1,0 +1,61 @@
+"""The API's URLs: version 1 under /api/v1/, the OpenAPI schema and its browsable docs.
+
+Tournaments are addressed by their public slug, rounds and tables by their numbers, as
+on the public pages (/t/<slug>/round/<n>/table/<t>/). A path under /api/ that names
+nothing answers 404 in the API's error shape, not the site's HTML page.
+"""
+
+from __future__ import annotations
+
+from django.urls import include, path, re_path
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+
+from api.views import organiser, public, table
+from api.views.fallback import not_found
+
+app_name = "api"
+
+tournament = "tournaments/<slug:slug>/"
+round_ = tournament + "rounds/<int:number>/"
+table_ = round_ + "tables/<int:table>/"
+
+v1 = [
+    path("tournaments/", organiser.TournamentsView.as_view(), name="tournaments"),
+    path(tournament, public.TournamentDetailView.as_view(), name="tournament"),
+    path(tournament + "status/", organiser.TournamentStatusView.as_view(), name="tournament-status"),
+    path(tournament + "competitors/", organiser.CompetitorsView.as_view(), name="competitors"),
+    path(
+        tournament + "competitors/<int:number>/check-in/",
+        organiser.CompetitorCheckInView.as_view(),
+        name="competitor-check-in",
+    ),
+    path(
+        tournament + "competitors/<int:number>/withdraw/",
+        organiser.CompetitorWithdrawView.as_view(),
+        name="competitor-withdraw",
+    ),
+    path(tournament + "players/", public.PlayerListView.as_view(), name="players"),
+    path(tournament + "rounds/", organiser.RoundsView.as_view(), name="rounds"),
+    path(round_, public.RoundDetailView.as_view(), name="round"),
+    path(round_ + "close/", organiser.RoundCloseView.as_view(), name="round-close"),
+    path(table_, public.TableDetailView.as_view(), name="table"),
+    path(table_ + "hands/<int:donne>/", organiser.HandCorrectView.as_view(), name="hand"),
+    path(tournament + "standings/", public.StandingsView.as_view(), name="standings"),
+    path(
+        tournament + "standings/after/<int:number>/", public.StandingsAfterRoundView.as_view(), name="standings-after"
+    ),
+    path("clubs/", public.ClubListView.as_view(), name="clubs"),
+    path("seasons/", public.SeasonListView.as_view(), name="seasons"),
+    path("seasons/<slug:slug>/", public.SeasonDetailView.as_view(), name="season"),
+    path("table/", table.TableInfoView.as_view(), name="table-current"),
+    path("table/hands/", table.HandEntryView.as_view(), name="table-hands"),
+    path("table/hands/<int:donne>/confirm/", table.HandConfirmView.as_view(), name="table-hand-confirm"),
+]
+
+urlpatterns = [
+    path("v1/", include(v1)),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
+    re_path(r"^.*$", not_found),
+]

@@ -1,0 +1,366 @@
+"""The organiser's writes: create a tournament, open and start it, register and check in,
+draw and close rounds, correct a hand.
+
+Each endpoint checks the club through `api.access.organiser_tournament` (tournaments.access,
+the site's one gate), turns the request into the service's arguments, calls the same
+service as the director's pages, and answers what the service returned. No rule lives
+here: when a service refuses, its reasons are the answer (api.errors).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from api import selectors
+from api.access import organiser_tournament
+from api.errors import ApiError, item, refusals
+from api.etags import CONDITIONAL, conditional_responses
+from api.serializers import (
+    CompetitorSerializer,
+    HandSerializer,
+    RoundDetailSerializer,
+    StorableJSONField,
+    TableResultSerializer,
+    TournamentDetailSerializer,
+    TournamentSummarySerializer,
+)
+from api.views.base import ApiView, errors
+from api.views.public import (
+    CompetitorListView,
+    PublicListView,
+    RoundListView,
+    TournamentQuerySerializer,
+    tournament_list_response,
+)
+from scoring import services as scoring_services
+from scoring.models import Hand
+from tournaments import services
+from tournaments.models import Club, Competitor, Player, Tournament
+
+WRITE_ERRORS = (400, 401, 403, 404)
+# Limits of the database columns (not rules): larger numbers are refused as input.
+SMALL_MAX = 32_767
+INT_MAX = 2_147_483_647
+
+
+def _user(request: Request) -> AbstractBaseUser:
+    return request.user  # type: ignore[return-value]
+
+
+def _detail(tournament: Tournament) -> dict[str, Any]:
+    tournament = Tournament.objects.select_related("club").get(pk=tournament.pk)
+    return TournamentDetailSerializer(selectors.tournament_detail(tournament)).data
+
+
+# -- tournaments -----------------------------------------------------------------------
+
+
+class TournamentCreateSerializer(serializers.Serializer):
+    club = serializers.SlugField(help_text="The slug of a club you organise.")
+    name = serializers.CharField(max_length=200)
+    date = serializers.DateField()
+    game = serializers.ChoiceField(choices=Tournament.Game.choices)
+    format = serializers.ChoiceField(choices=Tournament.Format.choices, required=False, help_text="The game's first.")
+    rounds_planned = serializers.IntegerField(min_value=0, max_value=SMALL_MAX, default=4)
+    end_rule = serializers.ChoiceField(choices=Tournament.EndRule.choices, default=Tournament.EndRule.DONNES)
+    end_value = serializers.IntegerField(
+        min_value=0, max_value=INT_MAX, required=False, allow_null=True, help_text="The game's usual when omitted."
+    )
+    pairing_method = serializers.ChoiceField(
+        choices=Tournament.PairingMethod.choices, default=Tournament.PairingMethod.SWISS
+    )
+    criteria = serializers.ListField(
+        child=serializers.CharField(max_length=32), required=False, max_length=10, help_text="The game's when omitted."
+    )
+    bye_policy = serializers.ChoiceField(choices=Tournament.ByePolicy.choices, default="average_win")
+    bye_points = serializers.IntegerField(min_value=0, max_value=INT_MAX, default=0)
+    separate_clubs_rounds = serializers.IntegerField(min_value=0, max_value=SMALL_MAX, default=0)
+    rule_options = serializers.DictField(child=StorableJSONField(), required=False)
+    is_public = serializers.BooleanField(default=True)
+    confirmation_required = serializers.BooleanField(default=False)
+
+
+class TournamentsView(PublicListView):
+    """GET: the public tournaments; POST: a new tournament (organisers)."""
+
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+
+    @extend_schema(
+        operation_id="tournament_list",
+        summary="The public tournaments, newest first; filter by club, game, status, dates",
+        parameters=[*CONDITIONAL, TournamentQuerySerializer],
+        responses=conditional_responses(TournamentSummarySerializer(many=True), errors(400, 401)),
+        tags=["tournaments"],
+    )
+    def get(self, request: Request) -> Response:
+        return tournament_list_response(self, request)
+
+    @extend_schema(
+        operation_id="tournament_create",
+        summary="Create a tournament (in draft) for a club you organise",
+        request=TournamentCreateSerializer,
+        responses={201: TournamentDetailSerializer, **errors(*WRITE_ERRORS)},
+        tags=["tournaments"],
+    )
+    def post(self, request: Request) -> Response:
+        data = _valid(TournamentCreateSerializer, request)
+        club = Club.objects.filter(slug=data.pop("club")).first()
+        if club is None:
+            raise ApiError(400, [item("club", "unknown_club", _unknown("club"))])
+        with refusals():
+            tournament = services.tournament_create(by=_user(request), club=club, **data)
+        return Response(_detail(tournament), status=status.HTTP_201_CREATED)
+
+
+def _unknown(what: str) -> str:
+    from django.utils.translation import gettext as _
+
+    return {"club": _("No club has this slug."), "player": _("No player has this id.")}[what]
+
+
+def _valid(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+class StatusSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(
+        choices=Tournament.Status.choices,
+        help_text="draft -> registration -> running -> finished (registration may go back to draft).",
+    )
+
+
+class OrganiserView(ApiView):
+    permission_classes = [permissions.IsAuthenticated]
+
+
+class TournamentStatusView(OrganiserView):
+    @extend_schema(
+        operation_id="tournament_set_status",
+        summary="Open registration, start, or finish a tournament",
+        request=StatusSerializer,
+        responses={200: TournamentDetailSerializer, **errors(*WRITE_ERRORS, 409)},
+        tags=["tournaments"],
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        tournament = organiser_tournament(request, slug)
+        data = _valid(StatusSerializer, request)
+        with refusals(conflict=True):
+            services.tournament_set_status(by=_user(request), tournament=tournament, status=data["status"])
+        return Response(_detail(tournament))
+
+
+# -- registration ----------------------------------------------------------------------
+
+
+class PlayerInputSerializer(serializers.Serializer):
+    """A player of the club by `id`, or a new one by name (added to the club's list)."""
+
+    id = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
+    last_name = serializers.CharField(required=False, allow_blank=True, max_length=100)
+    first_name = serializers.CharField(required=False, allow_blank=True, max_length=100)
+    licence = serializers.CharField(required=False, allow_blank=True, max_length=30)
+    affiliation = serializers.CharField(required=False, allow_blank=True, max_length=200)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if "id" not in attrs and not ("last_name" in attrs or "first_name" in attrs):
+            raise serializers.ValidationError(
+                {"id": "Give a player's id, or a new player's last_name and first_name."}, code="required"
+            )
+        return attrs
+
+
+class RegisterSerializer(serializers.Serializer):
+    players = PlayerInputSerializer(many=True, help_text="Two players for a team, one otherwise.")
+    name = serializers.CharField(required=False, allow_blank=True, max_length=200, help_text="The team's name.")
+    checked_in = serializers.BooleanField(default=False, help_text="Register and check in at once.")
+
+
+def _players(tournament: Tournament, given: list[dict[str, Any]]) -> list[Player | services.NewPlayer]:
+    chosen: list[Player | services.NewPlayer] = []
+    for index, values in enumerate(given):
+        if "id" in values:
+            # Looked up in the tournament's club only: another club's id is unknown here,
+            # which tells an outsider nothing either.
+            player = Player.objects.filter(pk=values["id"], club=tournament.club).first()
+            if player is None:
+                raise ApiError(400, [item(f"players.{index}.id", "unknown_player", _unknown("player"))])
+            chosen.append(player)
+        else:
+            chosen.append(
+                services.NewPlayer(
+                    last_name=values.get("last_name", ""),
+                    first_name=values.get("first_name", ""),
+                    licence=values.get("licence", ""),
+                    affiliation=values.get("affiliation", ""),
+                )
+            )
+    return chosen
+
+
+class CompetitorsView(CompetitorListView):
+    """GET: the competitors (public); POST: register one (organisers)."""
+
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+
+    @extend_schema(
+        operation_id="competitor_register",
+        summary="Register a team or a player (new players join the club's list)",
+        description="Errors about the n-th player name `players.n` (from 0).",
+        request=RegisterSerializer,
+        responses={201: CompetitorSerializer, **errors(*WRITE_ERRORS)},
+        tags=["competitors"],
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        tournament = organiser_tournament(request, slug)
+        data = _valid(RegisterSerializer, request)
+        players = _players(tournament, data["players"])
+        # The service numbers the players from 1 (player_1); the body's list is from 0.
+        fields = {f"player_{n + 1}": f"players.{n}" for n in range(len(players))}
+        with refusals(fields=fields):
+            competitor = services.competitor_register(
+                by=_user(request),
+                tournament=tournament,
+                players=players,
+                name=data.get("name", ""),
+                checked_in=data["checked_in"],
+            )
+        return Response(_competitor(competitor), status=status.HTTP_201_CREATED)
+
+
+def _competitor(competitor: Competitor) -> dict[str, Any]:
+    found = selectors.competitors(competitor.tournament).get(pk=competitor.pk)
+    return CompetitorSerializer(found).data
+
+
+class CheckInSerializer(serializers.Serializer):
+    present = serializers.BooleanField(default=True, help_text="false takes a check-in back.")
+
+
+class CompetitorCheckInView(OrganiserView):
+    @extend_schema(
+        operation_id="competitor_check_in",
+        summary="Check a competitor in (pointage), or take it back",
+        request=CheckInSerializer,
+        responses={200: CompetitorSerializer, **errors(*WRITE_ERRORS, 409)},
+        tags=["competitors"],
+    )
+    def post(self, request: Request, slug: str, number: int) -> Response:
+        tournament = organiser_tournament(request, slug)
+        competitor = get_object_or_404(Competitor, tournament=tournament, number=number)
+        data = _valid(CheckInSerializer, request)
+        with refusals(conflict=True):
+            competitor = services.competitor_check_in(by=_user(request), competitor=competitor, present=data["present"])
+        return Response(_competitor(competitor))
+
+
+class CompetitorWithdrawView(OrganiserView):
+    @extend_schema(
+        operation_id="competitor_withdraw",
+        summary="Withdraw a competitor (abandon): results stay, never drawn again",
+        request=None,
+        responses={200: CompetitorSerializer, **errors(*WRITE_ERRORS, 409)},
+        tags=["competitors"],
+    )
+    def post(self, request: Request, slug: str, number: int) -> Response:
+        tournament = organiser_tournament(request, slug)
+        competitor = get_object_or_404(Competitor, tournament=tournament, number=number)
+        with refusals(conflict=True):
+            competitor = services.competitor_withdraw(by=_user(request), competitor=competitor)
+        return Response(_competitor(competitor))
+
+
+# -- rounds ----------------------------------------------------------------------------
+
+
+class DrawSerializer(serializers.Serializer):
+    seed = serializers.IntegerField(
+        required=False, min_value=0, max_value=2**31 - 1, help_text="Replay a draw; a random seed when omitted."
+    )
+
+
+class RoundsView(RoundListView):
+    """GET: the rounds drawn so far (public); POST: draw the next one (organisers)."""
+
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+
+    @extend_schema(
+        operation_id="round_draw",
+        summary="Draw the next round",
+        description="Round 1 at random, later rounds by the tournament's method. "
+        "409 while a round is in play, when all planned rounds are drawn, or with too few present.",
+        request=DrawSerializer,
+        responses={201: RoundDetailSerializer, **errors(*WRITE_ERRORS, 409)},
+        tags=["rounds"],
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        tournament = organiser_tournament(request, slug)
+        data = _valid(DrawSerializer, request)
+        with refusals(conflict=True):
+            rnd = services.round_draw(by=_user(request), tournament=tournament, seed=data.get("seed"))
+        return Response(RoundDetailSerializer(selectors.round_draw(rnd)).data, status=status.HTTP_201_CREATED)
+
+
+class CloseSerializer(serializers.Serializer):
+    force = serializers.BooleanField(default=False, help_text="End the tables still playing as they stand.")
+
+
+class RoundCloseView(OrganiserView):
+    @extend_schema(
+        operation_id="round_close",
+        summary="Close a round whose parties are over (or force it)",
+        request=CloseSerializer,
+        responses={200: RoundDetailSerializer, **errors(*WRITE_ERRORS, 409)},
+        tags=["rounds"],
+    )
+    def post(self, request: Request, slug: str, number: int) -> Response:
+        tournament = organiser_tournament(request, slug)
+        rnd = selectors.round_of(tournament, number)
+        data = _valid(CloseSerializer, request)
+        with refusals(conflict=True):
+            rnd = services.round_close(by=_user(request), round=rnd, force=data["force"])
+        return Response(RoundDetailSerializer(selectors.round_draw(rnd)).data)
+
+
+# -- hands -----------------------------------------------------------------------------
+
+
+class CorrectionSerializer(serializers.Serializer):
+    raw = StorableJSONField(help_text="The corrected hand, as the engine reads it.")
+    reason = serializers.CharField(allow_blank=True, max_length=2000, help_text="Why: kept in the hand's history.")
+
+
+class HandWriteSerializer(serializers.Serializer):
+    hand = HandSerializer()
+    result = TableResultSerializer(allow_null=True)
+
+
+class HandCorrectView(OrganiserView):
+    @extend_schema(
+        operation_id="hand_correct",
+        summary="Correct any donne of any table, giving a reason (the director's correction)",
+        description="The whole partie is scored again; the later donnes follow. "
+        "A correction that leaves a later donne invalid is refused (code other_donne).",
+        request=CorrectionSerializer,
+        responses={200: HandWriteSerializer, **errors(*WRITE_ERRORS, 409)},
+        tags=["hands"],
+    )
+    def put(self, request: Request, slug: str, number: int, table: int, donne: int) -> Response:
+        tournament = organiser_tournament(request, slug)
+        found = selectors.table_of(selectors.round_of(tournament, number), table)
+        hand = get_object_or_404(Hand, table=found, number=donne)
+        data = _valid(CorrectionSerializer, request)
+        # hand_correct leaves access to its caller: organiser_tournament checked the club.
+        with refusals():
+            outcome = scoring_services.hand_correct(
+                hand=hand, raw=data["raw"], reason=data["reason"], by=_user(request)
+            )
+        return Response(HandWriteSerializer({"hand": outcome.hand, "result": outcome.result}).data)

@@ -1,0 +1,181 @@
+"""Entry at the table: a scoring app sends each donne with the table's secret.
+
+The secret goes in the `X-Table-Token` header (api.access: the referee pages' own gate
+and wrong-token limiter). Writes call the same services as the referee's web form, so
+the guarantees are the form's:
+
+- *Idempotency-Key* (header, up to 64 characters): a resend of the same entry (a
+  dropped connection, an offline queue) gets the stored hand back (200, `replayed`),
+  never a second donne; the database's unique (table, key) backs it.
+- *expected_number*: the donne the app thinks it is entering. When another phone
+  stored that donne first, nothing is written and the answer is 409 with that donne
+  (`hand`), so the app can show it and ask.
+- Writers of one table queue on its row lock; other tables go on (scoring.services).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from api import selectors
+from api.access import HasTableToken, TableTokenAuthentication, table_of
+from api.errors import ErrorItemSerializer, hand_refusal_error, item
+from api.serializers import HandSerializer, StorableJSONField, TableDetailSerializer, TableResultSerializer
+from api.views.base import ApiView, errors
+from scoring import services
+from scoring.models import Hand
+
+IDEMPOTENCY_KEY = OpenApiParameter(
+    name="Idempotency-Key",
+    type=OpenApiTypes.STR,
+    location=OpenApiParameter.HEADER,
+    required=False,
+    description="One key per entry (a UUID): sending the same entry again returns the stored hand.",
+)
+TABLE_ERRORS = (400, 401, 403, 409, 429)
+
+
+class TableView(ApiView):
+    authentication_classes = [TableTokenAuthentication]
+    permission_classes = [HasTableToken]
+
+
+class TableInfoSerializer(serializers.Serializer):
+    tournament = serializers.SlugField()
+    game = serializers.CharField()
+    confirmation_required = serializers.BooleanField()
+    next_number = serializers.IntegerField(help_text="The number of the next donne to enter.")
+    finished = serializers.BooleanField(help_text="The partie is over: no donne can follow.")
+    table = TableDetailSerializer()
+
+
+class EntrySerializer(serializers.Serializer):
+    raw = StorableJSONField(help_text="The hand, as the engine reads it (see the engine's ENGINE-API).")
+    expected_number = serializers.IntegerField(
+        required=False, min_value=1, max_value=32_767, help_text="The donne the app means to enter."
+    )
+    entered_side = serializers.IntegerField(
+        required=False, min_value=0, max_value=2, help_text="The side that typed it (for confirmation)."
+    )
+
+
+class EntryResultSerializer(serializers.Serializer):
+    hand = HandSerializer()
+    result = TableResultSerializer(allow_null=True)
+    replayed = serializers.BooleanField(help_text="true: this Idempotency-Key was seen; the hand is the stored one.")
+
+
+class EntryConflictSerializer(serializers.Serializer):
+    errors = ErrorItemSerializer(many=True)
+    hand = HandSerializer(required=False, help_text="The donne another phone stored first (code donne_taken).")
+
+
+class ConfirmSerializer(serializers.Serializer):
+    side = serializers.IntegerField(
+        min_value=0, max_value=2, help_text="The side that agrees (not the one that typed it)."
+    )
+
+
+def _info(table: Any) -> dict[str, Any]:
+    rnd = table.round
+    tournament = rnd.tournament
+    detail = selectors.table_detail(tournament, rnd, table)
+    result = detail["result"]
+    hands = detail["hands"]
+    return {
+        "tournament": tournament.slug,
+        "game": tournament.game,
+        "confirmation_required": tournament.confirmation_required,
+        "next_number": (hands[-1]["number"] + 1) if hands else 1,
+        "finished": bool(result is not None and result.finished),
+        "table": detail,
+    }
+
+
+class TableInfoView(TableView):
+    @extend_schema(
+        operation_id="table_current",
+        summary="The table this secret opens: who sits where, the donnes so far, what comes next",
+        responses={200: TableInfoSerializer, **errors(401, 403, 429)},
+        tags=["table entry"],
+    )
+    def get(self, request: Request) -> Response:
+        return Response(TableInfoSerializer(_info(table_of(request))).data)
+
+
+class HandEntryView(TableView):
+    @extend_schema(
+        operation_id="hand_submit",
+        summary="Enter the table's next donne",
+        description="201 with the stored hand; 200 with `replayed: true` for an Idempotency-Key already used; "
+        "409 (code donne_taken, with `hand`) when expected_number was stored by another phone; 400 with the "
+        "engine's codes (fields under `raw.`) when the hand breaks a rule; 409 when the partie is over or the "
+        "round closed.",
+        parameters=[IDEMPOTENCY_KEY],
+        request=EntrySerializer,
+        responses={
+            201: EntryResultSerializer,
+            200: EntryResultSerializer,
+            409: OpenApiResponse(EntryConflictSerializer, description="The table's state refuses it (see codes)."),
+            **errors(400, 401, 403, 429),
+        },
+        tags=["table entry"],
+    )
+    def post(self, request: Request) -> Response:
+        table = table_of(request)
+        entry = EntrySerializer(data=request.data)
+        entry.is_valid(raise_exception=True)
+        data = entry.validated_data
+        key = request.META.get("HTTP_IDEMPOTENCY_KEY") or None
+        try:
+            outcome = services.hand_submit(
+                table=table,
+                raw=data["raw"],
+                idempotency_key=key,
+                expected_number=data.get("expected_number"),
+                via=Hand.Via.API,
+                author_label="API",
+                entered_side=data.get("entered_side"),
+            )
+        except services.HandRefused as refused:
+            error = hand_refusal_error(refused)
+            for problem in error.errors:
+                # The service's only refusal of the key itself: name the header.
+                if problem["code"] == "bad_key":
+                    problem["field"] = "Idempotency-Key"
+            raise error from refused
+        hand = outcome.hand
+        assert hand is not None
+        if outcome.conflict:
+            message = _("Donne %(number)s was already entered from another phone: nothing was stored.") % {
+                "number": hand.number
+            }
+            body = {"errors": [item("expected_number", "donne_taken", message)], "hand": HandSerializer(hand).data}
+            return Response(body, status=status.HTTP_409_CONFLICT)
+        body = EntryResultSerializer({"hand": hand, "result": outcome.result, "replayed": outcome.replayed}).data
+        return Response(body, status=status.HTTP_201_CREATED if outcome.created else status.HTTP_200_OK)
+
+
+class HandConfirmView(TableView):
+    @extend_schema(
+        operation_id="hand_confirm",
+        summary="A player of another side agrees with a pending donne: from now on it counts",
+        request=ConfirmSerializer,
+        responses={200: HandSerializer, **errors(400, 401, 403, 404, 409, 429)},
+        tags=["table entry"],
+    )
+    def post(self, request: Request, donne: int) -> Response:
+        table = table_of(request)
+        data = ConfirmSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        hand = get_object_or_404(Hand, table=table, number=donne)
+        hand = services.hand_confirm(hand=hand, side=data.validated_data["side"], author_label="API")
+        return Response(HandSerializer(hand).data)
