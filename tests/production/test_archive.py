@@ -1,0 +1,397 @@
+"""Tournament archives: export, import elsewhere, import again, refuse damaged files."""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+import json
+from io import StringIO
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.db import models
+
+from atout.models import ArchiveIdentity
+from scoring.models import Hand, HandRevision, TableResult
+from tests.factories import (
+    ClubFactory,
+    CompetitorFactory,
+    PlayerFactory,
+    TournamentFactory,
+    competitors_for,
+    round_with_tables,
+)
+from tournaments.archive import ArchiveError, archive_dumps, archive_export, archive_import
+from tournaments.archive.exporting import checksum
+from tournaments.models import Bye, Club, Competitor, ForbiddenPair, Player, Round, Seat, Table, Tournament
+
+pytestmark = pytest.mark.django_db
+
+ARCHIVED: list[type[models.Model]] = [
+    Club, Player, Tournament, Competitor, ForbiddenPair, Round, Table, Seat, Bye,
+    Hand, HandRevision, TableResult, ArchiveIdentity,
+]  # fmt: skip
+T0 = dt.datetime(2026, 12, 5, 20, 30, tzinfo=dt.UTC)
+
+
+def counts() -> dict[str, int]:
+    return {model.__name__: model.objects.count() for model in ARCHIVED}
+
+
+def _hand(table: Table, number: int, **extra: Any) -> Hand:
+    fields: dict[str, Any] = {
+        "raw": {"contract": {"trump": "hearts", "taker": "N"}, "points": [92, 70], "belote": "N"},
+        "options": {"belote_rebelote": True},
+        "scores": [112, 50],
+        "outcome": "made",
+        "entered_via": "referee",
+        **extra,
+    }
+    hand = Hand.objects.create(table=table, number=number, **fields)
+    Hand.objects.filter(pk=hand.pk).update(created_at=T0 + dt.timedelta(minutes=number))
+    return hand
+
+
+def _revision(hand: Hand | None, table: Table, number: int, action: str, minutes: int, **extra: Any) -> None:
+    revision = HandRevision.objects.create(table=table, hand=hand, number=number, action=action, **extra)
+    HandRevision.objects.filter(pk=revision.pk).update(at=T0 + dt.timedelta(minutes=minutes))
+
+
+def build_night() -> Tournament:
+    """A concours in its second round: two clubs, five teams, a bye, corrections, a deleted hand."""
+    club = ClubFactory(name="Belote Club de Rodez", slug="bc-rodez")
+    visitors = ClubFactory(name="Amicale de Millau", slug="amicale-millau")
+    tournament = TournamentFactory(
+        club=club, slug="concours-de-noel", status="running", rounds_planned=3,
+        criteria=["wins", "points"], match_points={"win": 2, "loss": 0}, rule_options={"belote_rebelote": True},
+    )  # fmt: skip
+    teams = competitors_for(tournament, 4)
+    guest = CompetitorFactory(
+        tournament=tournament, number=5, name="Les Millavois", club=visitors, affiliation="Amicale de Millau",
+        players=[PlayerFactory(club=visitors, licence="", email="", phone=""), PlayerFactory(club=visitors)],
+    )  # fmt: skip
+    teams.append(guest)
+    ForbiddenPair.objects.create(tournament=tournament, first=teams[0], second=teams[1], reason="same household")
+
+    first = round_with_tables(tournament, teams[:4], number=1)
+    Round.objects.filter(pk=first.pk).update(status="closed", closed_at=T0 + dt.timedelta(hours=1))
+    Bye.objects.create(round=first, competitor=guest, reason="draw")
+    table = first.tables.get(number=1)
+    _hand(table, 1)
+    corrected = _hand(table, 2, version=2, scores=[20, 142], outcome="dedans")
+    _hand(table, 3, status="pending", idempotency_key="phone-7f3a-3", entered_side=0)
+    # No password: hashing one would cost more than the rest of this builder.
+    director = get_user_model().objects.create(username="arbitre-principal")
+    _revision(corrected, table, 2, "create", 2, after={"scores": [112, 50]}, author_label="Table 1")
+    _revision(corrected, table, 2, "update", 9, before={"scores": [112, 50]}, after={"scores": [20, 142]},
+              reason="points inversés", author=director)  # fmt: skip
+    _revision(None, table, 4, "delete", 11, before={"scores": [80, 82]}, reason="donne annulée", author_label="Table 1")
+    TableResult.objects.create(table=table, totals=[244, 262], donnes_played=3, winner_side=1, finished=True)
+
+    second = round_with_tables(tournament, [teams[4], teams[1], teams[2], teams[0]], number=2)
+    Round.objects.filter(pk=second.pk).update(
+        conflicts=[[teams[0].pk, teams[1].pk]], repeats=[[teams[1].pk, teams[4].pk]]
+    )
+    Bye.objects.create(round=second, competitor=teams[3], reason="draw")
+    _hand(second.tables.get(number=2), 1)
+    return Tournament.objects.get(pk=tournament.pk)
+
+
+def wipe() -> None:
+    """An empty Atout, as far as tournaments go (seats and byes first: they protect competitors)."""
+    Seat.objects.all().delete()
+    Bye.objects.all().delete()
+    Tournament.objects.all().delete()
+    Player.objects.all().delete()
+    Club.objects.all().delete()
+
+
+def reseal(archive: dict[str, Any]) -> str:
+    """The archive as text with its checksum recomputed: damaged on purpose, but consistently."""
+    archive["checksum"] = checksum(archive["content"])
+    return json.dumps(archive)
+
+
+@pytest.fixture
+def night() -> Tournament:
+    return build_night()
+
+
+@pytest.fixture
+def archive(night: Tournament) -> dict[str, Any]:
+    return json.loads(archive_dumps(archive_export(tournament=night)))
+
+
+# -- what an archive holds ---------------------------------------------------------------
+
+
+def test_an_archive_holds_the_club_players_settings_draw_and_every_hand_with_its_revisions(
+    archive: dict[str, Any],
+) -> None:
+    content = archive["content"]
+    assert [club["slug"] for club in content["clubs"]] == ["amicale-millau", "bc-rodez"]
+    assert len(content["players"]) == 10
+    assert content["tournament"]["rule_options"] == {"belote_rebelote": True}
+    assert content["tournament"]["criteria"] == ["wins", "points"]
+    assert content["forbidden_pairs"] == [{"first": 1, "second": 2, "reason": "same household"}]
+    first, second = content["rounds"]
+    assert first["status"] == "closed" and first["byes"] == [{"competitor": 5, "reason": "draw"}]
+    # Competitors are named by their numbers, never by ids of this database.
+    assert second["conflicts"] == [[1, 2]] and second["repeats"] == [[2, 5]]
+    table = first["tables"][0]
+    assert [hand["number"] for hand in table["hands"]] == [1, 2, 3]
+    assert table["hands"][2]["idempotency_key"] == "phone-7f3a-3"
+    assert [(r["number"], r["action"]) for r in table["revisions"]] == [(2, "create"), (2, "update"), (4, "delete")]
+    assert table["revisions"][2]["hand"] is False
+    assert table["result"]["totals"] == [244, 262]
+    assert len(table["token"]) >= 24
+
+
+def test_players_travel_with_their_contact_data(archive: dict[str, Any], night: Tournament) -> None:
+    player = night.competitors.get(number=1).players.order_by("pk").first()
+    (exported,) = [p for p in archive["content"]["players"] if p["licence"] == player.licence]
+    assert exported["email"] == player.email and exported["phone"] == player.phone
+
+
+def test_the_author_of_a_correction_travels_by_name(archive: dict[str, Any]) -> None:
+    revisions = archive["content"]["rounds"][0]["tables"][0]["revisions"]
+    assert revisions[1]["author_label"] == "arbitre-principal"
+    assert "author" not in revisions[1]
+
+
+def test_exporting_twice_gives_the_same_archive_id_and_content(night: Tournament, archive: dict[str, Any]) -> None:
+    again = archive_export(tournament=night)
+    assert again["archive_id"] == archive["archive_id"]
+    assert again["content"] == archive["content"] and again["checksum"] == archive["checksum"]
+
+
+# -- importing ------------------------------------------------------------------------------
+
+
+def test_an_archive_imported_into_an_empty_atout_gives_back_the_same_tournament(archive: dict[str, Any]) -> None:
+    before = counts()
+    wipe()
+    assert Tournament.objects.count() == 0
+    report = archive_import(text=json.dumps(archive))
+    assert report.created and report.tournament.slug == "concours-de-noel"
+    assert counts() == before
+    # Exported again from the copy, it is the same archive: nothing lost, even the times.
+    again = archive_export(tournament=report.tournament)
+    assert again["content"] == archive["content"]
+    assert again["archive_id"] == archive["archive_id"]
+
+
+def test_importing_the_same_archive_twice_doubles_nothing(archive: dict[str, Any]) -> None:
+    wipe()
+    archive_import(text=json.dumps(archive))
+    after_first = counts()
+    report = archive_import(text=json.dumps(archive))
+    assert not report.created
+    assert counts() == after_first
+    assert report.summary() == "Tournament concours-de-noel updated, nothing new."
+
+
+def test_importing_into_the_atout_it_came_from_changes_nothing(archive: dict[str, Any]) -> None:
+    before = counts()
+    report = archive_import(text=json.dumps(archive))
+    assert not report.created and counts() == before
+
+
+def test_a_later_archive_adds_the_new_hands_and_an_older_one_removes_nothing(night: Tournament) -> None:
+    early = archive_dumps(archive_export(tournament=night))
+    table = Table.objects.get(round__tournament=night, round__number=2, number=2)
+    _hand(table, 2)
+    _revision(Hand.objects.get(table=table, number=2), table, 2, "create", 40, author_label="Table 2")
+    Round.objects.filter(tournament=night, number=2).update(status="closed")
+    later = archive_dumps(archive_export(tournament=night))
+    wipe()
+    archive_import(text=early)
+    assert Hand.objects.count() == 4
+    archive_import(text=later)
+    assert Hand.objects.count() == 5 and HandRevision.objects.count() == 4
+    assert Round.objects.get(number=2).status == "closed"
+    archive_import(text=early)
+    assert Hand.objects.count() == 5 and HandRevision.objects.count() == 4
+
+
+def test_a_hand_corrected_here_since_is_not_overwritten_by_an_older_archive(archive: dict[str, Any]) -> None:
+    wipe()
+    archive_import(text=json.dumps(archive))
+    Hand.objects.filter(number=2, table__number=1, table__round__number=1).update(version=3, scores=[0, 162])
+    report = archive_import(text=json.dumps(archive))
+    assert report.counts["hands kept (newer here)"] == 1
+    assert Hand.objects.get(number=2, table__number=1, table__round__number=1).scores == [0, 162]
+
+
+def test_a_player_already_here_is_found_by_licence_and_only_gains_what_was_missing(archive: dict[str, Any]) -> None:
+    exported = next(p for p in archive["content"]["players"] if p["licence"] and p["club"] == "bc-rodez")
+    wipe()
+    club = ClubFactory(name="Belote Club de Rodez", slug="bc-rodez")
+    known = PlayerFactory(
+        club=club, licence=exported["licence"], last_name="Autre-Nom", first_name="X", email="", phone="05 00 00 00 00"
+    )
+    archive_import(text=json.dumps(archive))
+    known.refresh_from_db()
+    assert known.email == exported["email"]  # was missing: filled in
+    assert known.phone == "05 00 00 00 00"  # known here: kept
+    assert Player.objects.filter(licence=exported["licence"]).count() == 1
+
+
+def test_a_player_without_licence_is_found_by_name_whatever_the_case(archive: dict[str, Any]) -> None:
+    exported = next(p for p in archive["content"]["players"] if not p["licence"])
+    wipe()
+    club = ClubFactory(name="Amicale de Millau", slug="amicale-millau")
+    known = PlayerFactory(
+        club=club, licence="", last_name=exported["last_name"].upper(), first_name=exported["first_name"].lower()
+    )
+    archive_import(text=json.dumps(archive))
+    guest = Competitor.objects.get(number=5)
+    assert known in guest.players.all()
+
+
+def test_referee_links_keep_working_unless_their_token_is_taken_here(archive: dict[str, Any]) -> None:
+    tokens = [t["token"] for rnd in archive["content"]["rounds"] for t in rnd["tables"]]
+    wipe()
+    other = TournamentFactory(slug="autre-concours")
+    taken = Table.objects.create(round=Round.objects.create(tournament=other, number=1, method="random", seed=1),
+                                 number=1, token=tokens[0])  # fmt: skip
+    report = archive_import(text=json.dumps(archive))
+    imported = list(
+        Table.objects.filter(round__tournament=report.tournament)
+        .order_by("round__number", "number")
+        .values_list("token", flat=True)
+    )
+    assert imported[1:] == tokens[1:]
+    assert imported[0] != tokens[0] and Table.objects.get(pk=taken.pk).token == tokens[0]
+    assert report.counts["table tokens replaced"] == 1
+
+
+def test_a_different_tournament_with_the_same_address_is_never_overwritten(archive: dict[str, Any]) -> None:
+    wipe()
+    TournamentFactory(slug="concours-de-noel", name="Un autre concours")
+    before = counts()
+    with pytest.raises(ArchiveError, match="--slug"):
+        archive_import(text=json.dumps(archive))
+    assert counts() == before
+    report = archive_import(text=json.dumps(archive), slug="concours-de-noel-rodez")
+    assert report.created and report.tournament.slug == "concours-de-noel-rodez"
+    # Imported again without --slug, it is found by its archive id and keeps its address here.
+    again = archive_import(text=json.dumps(archive))
+    assert not again.created and again.tournament.pk == report.tournament.pk
+    assert again.tournament.slug == "concours-de-noel-rodez"
+
+
+# -- damaged archives ---------------------------------------------------------------------
+
+
+def _damage(archive: dict[str, Any], how: str) -> str:
+    content = archive["content"]
+    table = content["rounds"][0]["tables"][0]
+    if how == "truncated":
+        return json.dumps(archive)[:5000]
+    if how == "altered":
+        table["hands"][0]["scores"] = [162, 0]
+        return json.dumps(archive)  # the checksum no longer matches
+    if how == "not-an-archive":
+        return json.dumps({"format": "something-else", "content": {}})
+    if how == "newer":
+        archive["version"] = 99
+        return json.dumps(archive)
+    if how == "unknown-field":
+        table["hands"][0]["bonus"] = 10
+    elif how == "bad-choice":
+        content["tournament"]["game"] = "poker"
+    elif how == "bad-type":
+        table["hands"][1]["number"] = "deux"
+    elif how == "missing-field":
+        del content["tournament"]["date"]
+    elif how == "unknown-player":
+        content["competitors"][0]["players"] = [999]
+    elif how == "twice-the-same-donne":
+        table["hands"][1]["number"] = 1
+    elif how == "naive-time":
+        table["revisions"][0]["at"] = "2026-12-05T20:32:00"
+    elif how == "seated-twice":
+        content["rounds"][0]["byes"].append({"competitor": 1, "reason": "draw"})
+    return reseal(archive)
+
+
+@pytest.mark.parametrize(
+    ("how", "message"),
+    [
+        ("truncated", "not valid JSON"),
+        ("altered", "checksum does not match"),
+        ("not-an-archive", "not an Atout tournament archive"),
+        ("newer", "newer Atout"),
+        ("unknown-field", "rounds[0].tables[0].hands[0]: unknown field(s) bonus"),
+        ("bad-choice", "tournament.game: 'poker' is not one of"),
+        ("bad-type", "rounds[0].tables[0].hands[1].number"),
+        ("missing-field", "tournament: missing field(s) date"),
+        ("unknown-player", "competitors[0].players[0]"),
+        ("twice-the-same-donne", "donne 1 appears twice"),
+        ("naive-time", "rounds[0].tables[0].revisions[0].at: a date and time must give its UTC offset"),
+        ("seated-twice", "rounds[0]: competitor 1 appears twice"),
+    ],
+)
+def test_a_damaged_archive_is_refused_with_where_and_why_and_nothing_is_written(
+    archive: dict[str, Any], how: str, message: str
+) -> None:
+    text = _damage(copy.deepcopy(archive), how)
+    wipe()
+    before = counts()
+    with pytest.raises(ArchiveError) as refused:
+        archive_import(text=text)
+    assert message in str(refused.value)
+    assert counts() == before
+
+
+def test_a_conflict_found_while_writing_undoes_everything_written_before_it(archive: dict[str, Any]) -> None:
+    hands = archive["content"]["rounds"][0]["tables"][0]["hands"]
+    hands[0]["idempotency_key"] = hands[2]["idempotency_key"]  # the database refuses the second
+    wipe()
+    before = counts()
+    with pytest.raises(ArchiveError, match="conflicts with data already here"):
+        archive_import(text=reseal(archive))
+    # The clubs, players and tournament written before the hands are gone too.
+    assert counts() == before
+
+
+# -- the commands ----------------------------------------------------------------------------
+
+
+def test_the_commands_export_to_a_file_and_import_it(night: Tournament, tmp_path: Path) -> None:
+    path = tmp_path / "noel.json"
+    call_command("export_tournament", "concours-de-noel", "-o", str(path), stderr=StringIO())
+    assert json.loads(path.read_text())["content"]["tournament"]["slug"] == "concours-de-noel"
+    before = counts()
+    wipe()
+    out = StringIO()
+    call_command("import_tournament", str(path), stdout=out)
+    assert "Tournament concours-de-noel created" in out.getvalue()
+    assert "4 hands created" in out.getvalue() and "4 revisions created" not in out.getvalue()
+    assert counts() == before
+
+
+def test_the_import_command_says_a_damaged_file_was_not_imported(night: Tournament, tmp_path: Path) -> None:
+    path = tmp_path / "damaged.json"
+    path.write_text('{"format": "atout-tournament", "version": 1, "content": {')
+    with pytest.raises(CommandError, match=r"not imported, nothing was written\. the file is not valid JSON"):
+        call_command("import_tournament", str(path))
+
+
+def test_the_export_command_names_an_unknown_tournament() -> None:
+    with pytest.raises(CommandError, match="no tournament with the address 'nulle-part'"):
+        call_command("export_tournament", "nulle-part")
+
+
+def test_imported_times_are_the_archives_not_the_import_time(archive: dict[str, Any]) -> None:
+    wipe()
+    archive_import(text=json.dumps(archive))
+    hand = Hand.objects.get(table__round__number=1, table__number=1, number=1)
+    assert hand.created_at == T0 + dt.timedelta(minutes=1)
+    revision = HandRevision.objects.get(action="update")
+    assert revision.at == T0 + dt.timedelta(minutes=9)

@@ -1,0 +1,347 @@
+"""Importing an archive: nothing lost, nothing doubled, all or nothing.
+
+Each row is matched to what the database already holds by a natural key, never by id:
+- a club by its slug (else by its name, which is unique too), created if missing;
+- a player by (club, licence) when the archive gives a licence, else by (club, last
+  name, first name), ignoring case; a matched player only gains the details it lacked;
+- the tournament by the archive id recorded at its first import (or export); a
+  different tournament already using the slug is a clear error (import under another
+  slug instead);
+- a competitor by number, a round by number, a table by (round, number), a hand by
+  (table, donne number), a revision by (table, donne, action, time), a bye by
+  (round, competitor), a forbidden pair by its two competitors.
+
+Rows found are brought up to the archive's state, with one exception: a hand already
+here with a higher version (corrected here after an earlier import) is kept as it is.
+Nothing the archive lacks is deleted, except the seating of a round, which is the
+archive's as a whole (seats carry no data of their own).
+
+A table keeps its referee token, so the links and QR codes printed for the room still
+work, unless another table here already uses it: then it gets a new one (counted in the
+report). Everything runs in one transaction: on any error, nothing is written.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.db import IntegrityError, models, transaction
+from django.db.models.functions import Lower
+from django.utils import timezone
+
+from atout.models import ArchiveIdentity
+from scoring.models import Hand, HandRevision, TableResult
+from tournaments.archive.fields import ArchiveError
+from tournaments.archive.reading import Archive, RoundPlan, TablePlan, read_archive
+from tournaments.models import (
+    Bye,
+    Club,
+    Competitor,
+    ForbiddenPair,
+    Player,
+    Round,
+    Seat,
+    Table,
+    Tournament,
+    new_table_token,
+)
+
+# Fields Django sets itself on save (auto_now, auto_now_add): written back after the
+# rows exist, so that an imported hand keeps the time it was really entered.
+_AUTO_TIME_FIELDS = ("created_at", "updated_at", "drawn_at", "at")
+
+
+@dataclass
+class ImportReport:
+    """What an import did, for the command's output and the tests."""
+
+    tournament: Tournament
+    created: bool
+    counts: Counter[str] = field(default_factory=Counter)
+
+    def summary(self) -> str:
+        action = "created" if self.created else "updated"
+        details = ", ".join(f"{count} {what}" for what, count in sorted(self.counts.items()) if count)
+        return f"Tournament {self.tournament.slug} {action}" + (f": {details}." if details else ", nothing new.")
+
+
+def _auto_times(fields: dict[str, Any]) -> dict[str, Any]:
+    return {name: value for name, value in fields.items() if name in _AUTO_TIME_FIELDS}
+
+
+def _restore_times(model: type[models.Model], rows: Iterable[tuple[models.Model, dict[str, Any]]]) -> None:
+    """Write the archive's timestamps over those Django set when the rows were saved."""
+    changed = []
+    names: set[str] = set()
+    for obj, fields in rows:
+        times = _auto_times(fields)
+        for name, value in times.items():
+            setattr(obj, name, value)
+        names.update(times)
+        if times:
+            changed.append(obj)
+    if changed:
+        # bulk_update writes the attributes as they are: auto_now does not run again.
+        model.objects.bulk_update(changed, sorted(names), batch_size=500)
+
+
+def _differs(obj: models.Model, fields: dict[str, Any]) -> bool:
+    return any(getattr(obj, name) != value for name, value in fields.items())
+
+
+class _Importer:
+    def __init__(self, archive: Archive, slug: str | None) -> None:
+        self.archive = archive
+        self.slug = slug
+        self.counts: Counter[str] = Counter()
+        self.clubs: dict[str, Club] = {}
+        self.players: dict[int, Player] = {}
+        self.competitors: dict[int, Competitor] = {}
+
+    # -- clubs, players, the tournament -------------------------------------------------
+
+    def import_clubs(self) -> None:
+        for slug, fields in self.archive.clubs.items():
+            club = Club.objects.filter(slug=slug).first() or Club.objects.filter(name=fields["name"]).first()
+            if club is None:
+                club = Club.objects.create(**fields)
+                _restore_times(Club, [(club, fields)])
+                self.counts["clubs created"] += 1
+            self.clubs[slug] = club
+
+    def _find_player(self, club: Club, fields: dict[str, Any]) -> Player | None:
+        players = Player.objects.filter(club=club)
+        if fields.get("licence"):
+            return players.filter(licence=fields["licence"]).order_by("pk").first()
+        return (
+            players.annotate(last=Lower("last_name"), first=Lower("first_name"))
+            .filter(last=fields["last_name"].lower(), first=fields["first_name"].lower())
+            .order_by("pk")
+            .first()
+        )
+
+    def import_players(self) -> None:
+        for ref, (club_slug, fields) in self.archive.players.items():
+            club = self.clubs[club_slug]
+            player = self._find_player(club, fields)
+            if player is None:
+                player = Player.objects.create(club=club, **fields)
+                _restore_times(Player, [(player, fields)])
+                self.counts["players created"] += 1
+            else:
+                # Fill in what this Atout lacks; never blank out or overwrite what it knows.
+                missing = {
+                    name: value
+                    for name, value in fields.items()
+                    if name not in _AUTO_TIME_FIELDS and value not in ("", None) and getattr(player, name) in ("", None)
+                }
+                if missing:
+                    Player.objects.filter(pk=player.pk).update(**missing)
+                    self.counts["players completed"] += 1
+            self.players[ref] = player
+
+    def import_tournament(self) -> tuple[Tournament, bool]:
+        fields = dict(self.archive.tournament)
+        club = self.clubs[self.archive.tournament_club]
+        identity = (
+            ArchiveIdentity.objects.select_related("tournament").filter(archive_id=self.archive.archive_id).first()
+        )
+        # Imported before: it keeps the address it has here (perhaps given by --slug then),
+        # unless a new one is asked for now.
+        fields["slug"] = self.slug or (identity.tournament.slug if identity is not None else fields["slug"])
+        clash = Tournament.objects.filter(slug=fields["slug"])
+        if identity is not None:
+            clash = clash.exclude(pk=identity.tournament_id)
+        if clash.exists():
+            raise ArchiveError(
+                f"another tournament here already uses the address {fields['slug']!r}: "
+                "import this one under another address (--slug)"
+            )
+        if identity is None:
+            tournament = Tournament.objects.create(club=club, **fields)
+            ArchiveIdentity.objects.create(
+                tournament=tournament, archive_id=self.archive.archive_id, last_imported_at=timezone.now()
+            )
+            created = True
+        else:
+            tournament = identity.tournament
+            for name, value in fields.items():
+                setattr(tournament, name, value)
+            tournament.club = club
+            tournament.save()
+            ArchiveIdentity.objects.filter(pk=identity.pk).update(last_imported_at=timezone.now())
+            created = False
+        _restore_times(Tournament, [(tournament, fields)])
+        return tournament, created
+
+    # -- competitors and forbidden pairs ----------------------------------------------
+
+    def import_competitors(self, tournament: Tournament) -> None:
+        existing = {c.number: c for c in Competitor.objects.filter(tournament=tournament)}
+        for number, plan in self.archive.competitors.items():
+            club = self.clubs[plan.club] if plan.club else None
+            competitor = existing.get(number)
+            if competitor is None:
+                competitor = Competitor.objects.create(tournament=tournament, club=club, **plan.fields)
+                _restore_times(Competitor, [(competitor, plan.fields)])
+                self.counts["competitors created"] += 1
+            else:
+                update = {k: v for k, v in plan.fields.items() if k not in _AUTO_TIME_FIELDS}
+                if _differs(competitor, update) or competitor.club_id != (club.pk if club else None):
+                    Competitor.objects.filter(pk=competitor.pk).update(club=club, **update)
+                    self.counts["competitors updated"] += 1
+            wanted = {self.players[ref].pk for ref in plan.players}
+            if set(competitor.players.values_list("pk", flat=True)) != wanted:
+                competitor.players.set(wanted)
+            self.competitors[number] = competitor
+
+    def import_forbidden_pairs(self, tournament: Tournament) -> None:
+        for first, second, fields in self.archive.forbidden_pairs:
+            _, created = ForbiddenPair.objects.update_or_create(
+                tournament=tournament,
+                first=self.competitors[first],
+                second=self.competitors[second],
+                defaults=fields,
+            )
+            self.counts["forbidden pairs created"] += created
+
+    # -- rounds, tables, seats, byes --------------------------------------------------
+
+    def import_round(self, tournament: Tournament, plan: RoundPlan) -> None:
+        fields = dict(plan.fields)
+        for name, pairs in plan.pairs.items():
+            fields[name] = [sorted((self.competitors[a].pk, self.competitors[b].pk)) for a, b in pairs]
+        rnd = Round.objects.filter(tournament=tournament, number=fields["number"]).first()
+        if rnd is None:
+            rnd = Round.objects.create(tournament=tournament, **fields)
+            self.counts["rounds created"] += 1
+        elif _differs(rnd, {k: v for k, v in fields.items() if k not in _AUTO_TIME_FIELDS}):
+            Round.objects.filter(pk=rnd.pk).update(**{k: v for k, v in fields.items() if k not in _AUTO_TIME_FIELDS})
+            self.counts["rounds updated"] += 1
+        _restore_times(Round, [(rnd, fields)])
+        tables = {table.number: table for table in Table.objects.filter(round=rnd)}
+        for table_plan in plan.tables:
+            tables[table_plan.fields["number"]] = self.import_table(
+                rnd, tables.get(table_plan.fields["number"]), table_plan
+            )
+        self.import_seating(rnd, plan, tables)
+
+    def _free_token(self, token: str, table: Table | None) -> bool:
+        others = Table.objects.filter(token=token)
+        if table is not None:
+            others = others.exclude(pk=table.pk)
+        return not others.exists()
+
+    def import_table(self, rnd: Round, table: Table | None, plan: TablePlan) -> Table:
+        fields = dict(plan.fields)
+        token = fields.get("token")
+        if token is None:
+            # An archive without tokens: keep this table's, or make a fresh one.
+            fields["token"] = table.token if table is not None else new_table_token()
+        elif not self._free_token(token, table):
+            # Another table here holds this token: the referee gets a new link for this one.
+            fields["token"] = table.token if table is not None else new_table_token()
+            self.counts["table tokens replaced"] += 1
+        if table is None:
+            table = Table.objects.create(round=rnd, **fields)
+            self.counts["tables created"] += 1
+        elif _differs(table, fields):
+            Table.objects.filter(pk=table.pk).update(**fields)
+            self.counts["tables updated"] += 1
+        hands = self.import_hands(table, plan.hands)
+        self.import_revisions(table, plan.revisions, hands)
+        if plan.result is not None:
+            result, created = TableResult.objects.update_or_create(table=table, defaults=plan.result)
+            _restore_times(TableResult, [(result, plan.result)])
+            self.counts["table results created"] += created
+        return table
+
+    def import_seating(self, rnd: Round, plan: RoundPlan, tables: dict[int, Table]) -> None:
+        wanted_seats = {
+            (tables[t.fields["number"]].pk, self.competitors[number].pk, seat["side"], seat["position"])
+            for t in plan.tables
+            for number, seat in t.seats
+        }
+        current = set(Seat.objects.filter(round=rnd).values_list("table_id", "competitor_id", "side", "position"))
+        if current != wanted_seats:
+            Seat.objects.filter(round=rnd).delete()
+            Seat.objects.bulk_create(
+                Seat(round=rnd, table_id=t, competitor_id=c, side=side, position=position)
+                for t, c, side, position in wanted_seats
+            )
+            self.counts["rounds seated"] += 1
+        wanted_byes = {(self.competitors[number].pk, bye["reason"]) for number, bye in plan.byes}
+        if set(Bye.objects.filter(round=rnd).values_list("competitor_id", "reason")) != wanted_byes:
+            Bye.objects.filter(round=rnd).delete()
+            Bye.objects.bulk_create(Bye(round=rnd, competitor_id=c, reason=reason) for c, reason in wanted_byes)
+
+    # -- hands and their revisions ----------------------------------------------------
+
+    def import_hands(self, table: Table, plans: list[dict[str, Any]]) -> dict[int, Hand]:
+        hands = {hand.number: hand for hand in Hand.objects.filter(table=table)}
+        new: list[tuple[Hand, dict[str, Any]]] = []
+        for fields in plans:
+            hand = hands.get(fields["number"])
+            if hand is None:
+                hand = Hand(table=table, **fields)
+                new.append((hand, fields))
+                hands[fields["number"]] = hand
+            elif fields.get("version", 1) < hand.version:
+                self.counts["hands kept (newer here)"] += 1
+            elif _differs(hand, fields):
+                Hand.objects.filter(pk=hand.pk).update(**fields)
+                self.counts["hands updated"] += 1
+        Hand.objects.bulk_create([hand for hand, _ in new], batch_size=500)
+        _restore_times(Hand, new)
+        self.counts["hands created"] += len(new)
+        return hands
+
+    def import_revisions(self, table: Table, plans: list[tuple[bool, dict[str, Any]]], hands: dict[int, Hand]) -> None:
+        def key(number: int, action: str, at: datetime) -> tuple[int, str, datetime]:
+            return (number, action, at)
+
+        # Counted, not just compared: two revisions may share a key (a bulk re-scoring
+        # stamps a batch with one time); the archive's count of each is what must exist.
+        here = Counter(
+            key(*row) for row in HandRevision.objects.filter(table=table).values_list("number", "action", "at")
+        )
+        new: list[tuple[HandRevision, dict[str, Any]]] = []
+        for linked, fields in plans:
+            k = key(fields["number"], fields["action"], fields["at"])
+            if here[k] > 0:
+                here[k] -= 1
+                continue
+            hand = hands.get(fields["number"]) if linked else None
+            new.append((HandRevision(table=table, hand=hand, **fields), fields))
+        HandRevision.objects.bulk_create([revision for revision, _ in new], batch_size=500)
+        _restore_times(HandRevision, new)
+        self.counts["revisions created"] += len(new)
+
+    def run(self) -> ImportReport:
+        self.import_clubs()
+        self.import_players()
+        tournament, created = self.import_tournament()
+        self.import_competitors(tournament)
+        self.import_forbidden_pairs(tournament)
+        for plan in self.archive.rounds:
+            self.import_round(tournament, plan)
+        tournament.refresh_from_db()
+        return ImportReport(tournament, created, self.counts)
+
+
+def archive_import(*, text: str | bytes, slug: str | None = None) -> ImportReport:
+    """Import the archive in `text` (see the module docstring); ArchiveError if it cannot be.
+
+    The archive is read and checked in full first; the writes then run in one
+    transaction, so a failure at any point leaves the database as it was.
+    """
+    archive = read_archive(text)
+    try:
+        with transaction.atomic():
+            return _Importer(archive, slug).run()
+    except IntegrityError as exc:
+        raise ArchiveError(f"the archive conflicts with data already here: {exc}") from None

@@ -1,0 +1,227 @@
+"""Reading an archive: every check made before anything is written.
+
+`read_archive` turns the archive's text into an `Archive` whose every value has been
+converted and validated against the models, whose references all resolve (a player's
+ref, a competitor's number, a club's slug), and whose checksum matches its content. An
+archive that fails any check raises `ArchiveError` with the path of the faulty value;
+the database has not been touched at that point.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from scoring.models import Hand, HandRevision, TableResult
+from tournaments.archive.exporting import COMPETITOR_PAIR_FIELDS, FORMAT, VERSION, checksum
+from tournaments.archive.fields import ArchiveError, load
+from tournaments.models import Bye, Club, Competitor, ForbiddenPair, Player, Round, Seat, Table, Tournament
+
+
+@dataclass
+class TablePlan:
+    fields: dict[str, Any]
+    seats: list[tuple[int, dict[str, Any]]]  # (competitor number, seat fields)
+    hands: list[dict[str, Any]]
+    revisions: list[tuple[bool, dict[str, Any]]]  # (linked to its hand, revision fields)
+    result: dict[str, Any] | None
+
+
+@dataclass
+class RoundPlan:
+    fields: dict[str, Any]
+    pairs: dict[str, list[tuple[int, int]]]  # repeats and conflicts, as competitor numbers
+    byes: list[tuple[int, dict[str, Any]]]
+    tables: list[TablePlan]
+
+
+@dataclass
+class CompetitorPlan:
+    fields: dict[str, Any]
+    club: str | None
+    players: list[int]
+
+
+@dataclass
+class Archive:
+    archive_id: uuid.UUID
+    clubs: dict[str, dict[str, Any]]  # slug -> fields
+    players: dict[int, tuple[str, dict[str, Any]]]  # ref -> (club slug, fields)
+    tournament_club: str
+    tournament: dict[str, Any]
+    competitors: dict[int, CompetitorPlan]  # number -> plan
+    forbidden_pairs: list[tuple[int, int, dict[str, Any]]]
+    rounds: list[RoundPlan] = field(default_factory=list)
+
+
+def _list(value: Any, path: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise ArchiveError(f"{path}: expected a list, found {type(value).__name__}")
+    return value
+
+
+def _object(value: Any, path: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ArchiveError(f"{path}: expected an object, found {type(value).__name__}")
+    return value
+
+
+def _unique(items: Iterable[Hashable], path: str, what: str, why: str = "") -> None:
+    seen: set[Hashable] = set()
+    for item in items:
+        if item in seen:
+            raise ArchiveError(f"{path}: {what} {item!r} appears twice{why}")
+        seen.add(item)
+
+
+def _reference(data: dict[str, Any], key: str, known: Callable[[Any], bool], path: str, what: str) -> Any:
+    value = data.get(key)
+    if isinstance(value, bool) or not known(value):
+        raise ArchiveError(f"{path}.{key}: {value!r} is not a {what} of this archive")
+    return value
+
+
+def _envelope(text: str | bytes) -> dict[str, Any]:
+    try:
+        archive = json.loads(text)
+    except UnicodeDecodeError:
+        raise ArchiveError("the file is not UTF-8 text: not an Atout archive") from None
+    except json.JSONDecodeError as exc:
+        raise ArchiveError(
+            f"the file is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); "
+            "it may be truncated or damaged"
+        ) from None
+    archive = _object(archive, "archive")
+    if archive.get("format") != FORMAT:
+        raise ArchiveError(f"not an Atout tournament archive (format {archive.get('format')!r})")
+    version = archive.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise ArchiveError(f"archive version {version!r} is not valid")
+    if version > VERSION:
+        raise ArchiveError(f"archive version {version} was made by a newer Atout (this one reads up to {VERSION})")
+    content = _object(archive.get("content"), "content")
+    if archive.get("checksum") != checksum(content):
+        raise ArchiveError("the archive's checksum does not match its content: the file was altered or damaged")
+    return archive
+
+
+def _players(content: dict[str, Any], clubs: dict[str, Any]) -> dict[int, tuple[str, dict[str, Any]]]:
+    players: dict[int, tuple[str, dict[str, Any]]] = {}
+    for i, data in enumerate(_list(content.get("players", []), "players")):
+        path = f"players[{i}]"
+        data = _object(data, path)
+        ref = data.get("ref")
+        if not isinstance(ref, int) or isinstance(ref, bool) or ref in players:
+            raise ArchiveError(f"{path}.ref: {ref!r} is not a new whole number")
+        club = _reference(data, "club", lambda slug: slug in clubs, path, "club slug")
+        players[ref] = (club, load(Player, data, path, references=("ref", "club")))
+    return players
+
+
+def _competitors(content: dict[str, Any], clubs: dict[str, Any], players: dict[int, Any]) -> dict[int, CompetitorPlan]:
+    competitors: dict[int, CompetitorPlan] = {}
+    for i, data in enumerate(_list(content.get("competitors", []), "competitors")):
+        path = f"competitors[{i}]"
+        fields = load(Competitor, data, path, references=("club", "players"))
+        if fields["number"] in competitors:
+            raise ArchiveError(f"{path}.number: competitor number {fields['number']} appears twice")
+        club = data.get("club")
+        if club is not None:
+            _reference(data, "club", lambda slug: slug in clubs, path, "club slug")
+        refs = _list(data.get("players", []), f"{path}.players")
+        for j, ref in enumerate(refs):
+            _reference({"ref": ref}, "ref", lambda r: r in players, f"{path}.players[{j}]", "player ref")
+        _unique(refs, f"{path}.players", "player ref")
+        competitors[fields["number"]] = CompetitorPlan(fields, club, refs)
+    return competitors
+
+
+def _number(competitors: dict[int, Any]) -> Callable[[Any], bool]:
+    return lambda value: isinstance(value, int) and value in competitors
+
+
+def _table(data: Any, path: str, competitors: dict[int, Any]) -> TablePlan:
+    data = _object(data, path)
+    fields = load(Table, data, path, references=("seats", "hands", "revisions", "result"))
+    seats = []
+    for i, seat in enumerate(_list(data.get("seats", []), f"{path}.seats")):
+        seat_path = f"{path}.seats[{i}]"
+        number = _reference(_object(seat, seat_path), "competitor", _number(competitors), seat_path, "competitor")
+        seats.append((number, load(Seat, seat, seat_path, references=("competitor",))))
+    _unique((seat["position"] for _, seat in seats), f"{path}.seats", "position")
+    hands = [
+        load(Hand, hand, f"{path}.hands[{i}]") for i, hand in enumerate(_list(data.get("hands", []), f"{path}.hands"))
+    ]
+    _unique((hand["number"] for hand in hands), f"{path}.hands", "donne")
+    revisions = []
+    for i, revision in enumerate(_list(data.get("revisions", []), f"{path}.revisions")):
+        revision_path = f"{path}.revisions[{i}]"
+        linked = _object(revision, revision_path).get("hand", False)
+        if not isinstance(linked, bool):
+            raise ArchiveError(f"{revision_path}.hand: expected true or false")
+        revisions.append((linked, load(HandRevision, revision, revision_path, references=("hand",))))
+    result = data.get("result")
+    result_fields = None if result is None else load(TableResult, result, f"{path}.result")
+    return TablePlan(fields, seats, hands, revisions, result_fields)
+
+
+def _round(data: Any, path: str, competitors: dict[int, Any]) -> RoundPlan:
+    data = _object(data, path)
+    fields = load(
+        Round, data, path, skip=COMPETITOR_PAIR_FIELDS, references=(*COMPETITOR_PAIR_FIELDS, "byes", "tables")
+    )
+    pairs: dict[str, list[tuple[int, int]]] = {}
+    for name in COMPETITOR_PAIR_FIELDS:
+        pairs[name] = []
+        for i, pair in enumerate(_list(data.get(name, []), f"{path}.{name}")):
+            if not (isinstance(pair, list) and len(pair) == 2 and all(_number(competitors)(n) for n in pair)):
+                raise ArchiveError(f"{path}.{name}[{i}]: expected a pair of competitor numbers of this archive")
+            pairs[name].append((pair[0], pair[1]))
+    byes = []
+    for i, bye in enumerate(_list(data.get("byes", []), f"{path}.byes")):
+        bye_path = f"{path}.byes[{i}]"
+        number = _reference(_object(bye, bye_path), "competitor", _number(competitors), bye_path, "competitor")
+        byes.append((number, load(Bye, bye, bye_path, references=("competitor",))))
+    tables = [
+        _table(table, f"{path}.tables[{i}]", competitors)
+        for i, table in enumerate(_list(data.get("tables", []), f"{path}.tables"))
+    ]
+    _unique((table.fields["number"] for table in tables), f"{path}.tables", "table number")
+    seated = [number for table in tables for number, _ in table.seats] + [number for number, _ in byes]
+    _unique(seated, path, "competitor", " (seated or exempt twice in one round)")
+    return RoundPlan(fields, pairs, byes, tables)
+
+
+def read_archive(text: str | bytes) -> Archive:
+    """Parse and check a whole archive; raise ArchiveError on the first problem found."""
+    envelope = _envelope(text)
+    try:
+        archive_id = uuid.UUID(str(envelope.get("archive_id")))
+    except ValueError:
+        raise ArchiveError(f"archive_id: {envelope.get('archive_id')!r} is not a UUID") from None
+    content = envelope["content"]
+    clubs: dict[str, dict[str, Any]] = {}
+    for i, data in enumerate(_list(content.get("clubs"), "clubs")):
+        fields = load(Club, data, f"clubs[{i}]")
+        if fields["slug"] in clubs:
+            raise ArchiveError(f"clubs[{i}].slug: club {fields['slug']!r} appears twice")
+        clubs[fields["slug"]] = fields
+    players = _players(content, clubs)
+    tournament_data = _object(content.get("tournament"), "tournament")
+    tournament_club = _reference(tournament_data, "club", lambda slug: slug in clubs, "tournament", "club slug")
+    tournament = load(Tournament, tournament_data, "tournament", references=("club",))
+    competitors = _competitors(content, clubs, players)
+    forbidden = []
+    for i, data in enumerate(_list(content.get("forbidden_pairs", []), "forbidden_pairs")):
+        path = f"forbidden_pairs[{i}]"
+        first = _reference(_object(data, path), "first", _number(competitors), path, "competitor")
+        second = _reference(data, "second", _number(competitors), path, "competitor")
+        forbidden.append((first, second, load(ForbiddenPair, data, path, references=("first", "second"))))
+    rounds = [
+        _round(data, f"rounds[{i}]", competitors) for i, data in enumerate(_list(content.get("rounds", []), "rounds"))
+    ]
+    _unique((rnd.fields["number"] for rnd in rounds), "rounds", "round number")
+    return Archive(archive_id, clubs, players, tournament_club, tournament, competitors, forbidden, rounds)
