@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -43,7 +44,7 @@ def _has_nul(value: Any) -> bool:
 class StorableJSONField(serializers.JSONField):
     """Any JSON value the database can store: PostgreSQL's jsonb refuses the NUL character."""
 
-    default_error_messages = {"nul": "JSON text may not contain the NUL character (\\u0000)."}
+    default_error_messages = {"nul": _("JSON text may not contain the NUL character (\\u0000).")}
 
     def to_internal_value(self, data: Any) -> Any:
         value = super().to_internal_value(data)

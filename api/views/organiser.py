@@ -13,6 +13,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
@@ -120,8 +121,6 @@ class TournamentsView(PublicListView):
 
 
 def _unknown(what: str) -> str:
-    from django.utils.translation import gettext as _
-
     return {"club": _("No club has this slug."), "player": _("No player has this id.")}[what]
 
 
@@ -173,7 +172,7 @@ class PlayerInputSerializer(serializers.Serializer):
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if "id" not in attrs and not ("last_name" in attrs or "first_name" in attrs):
             raise serializers.ValidationError(
-                {"id": "Give a player's id, or a new player's last_name and first_name."}, code="required"
+                {"id": _("Give a player's id, or a new player's last_name and first_name.")}, code="required"
             )
         return attrs
 

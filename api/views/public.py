@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, permissions, serializers
 from rest_framework.request import Request
@@ -70,7 +71,7 @@ class TournamentQuerySerializer(serializers.Serializer):
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs.get("date_from") and attrs.get("date_to") and attrs["date_from"] > attrs["date_to"]:
-            raise serializers.ValidationError({"date_to": "date_to is before date_from."}, code="date_range")
+            raise serializers.ValidationError({"date_to": _("This date is before date_from.")}, code="date_range")
         return attrs
 
 
@@ -202,8 +203,6 @@ class StandingsView(PublicView):
 
 
 def _no_ranking(number: int) -> str:
-    from django.utils.translation import gettext as _
-
     return _("There is no ranking after round %(number)s yet.") % {"number": number}
 
 

@@ -40,7 +40,8 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     required=False,
     description="One key per entry (a UUID): sending the same entry again returns the stored hand.",
 )
-TABLE_ERRORS = (400, 401, 403, 409, 429)
+# What a hand's history shows as the author of an entry or confirmation made here.
+AUTHOR_LABEL = "API"
 
 
 class TableView(ApiView):
@@ -141,8 +142,11 @@ class HandEntryView(TableView):
                 raw=data["raw"],
                 idempotency_key=key,
                 expected_number=data.get("expected_number"),
-                via=Hand.Via.API,
-                author_label="API",
+                # A scoring app at the table is a referee: its donnes wait for the other
+                # side's confirmation like the form's (scoring.services counts only
+                # referee entries as pending), and the revision records the API.
+                via=Hand.Via.REFEREE,
+                author_label=AUTHOR_LABEL,
                 entered_side=data.get("entered_side"),
             )
         except services.HandRefused as refused:
@@ -177,5 +181,5 @@ class HandConfirmView(TableView):
         data = ConfirmSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         hand = get_object_or_404(Hand, table=table, number=donne)
-        hand = services.hand_confirm(hand=hand, side=data.validated_data["side"], author_label="API")
+        hand = services.hand_confirm(hand=hand, side=data.validated_data["side"], author_label=AUTHOR_LABEL)
         return Response(HandSerializer(hand).data)

@@ -1,0 +1,178 @@
+"""Entry at the table through the API: the table's secret, idempotency, conflicts, errors."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from scoring.models import Hand, HandRevision
+from scoring.services import table_token_revoke
+from tests.api.conftest import API, enter, referee, sound_hand
+from tournaments import services
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_secret_opens_its_table_and_says_what_comes_next(played) -> None:
+    tournament, rnd = played(4)
+    table = rnd.tables.get(number=2)
+    response = referee(table).get(f"{API}/table/")
+    assert response.status_code == 200
+    body = response.json()
+    assert (body["tournament"], body["table"]["round"], body["table"]["number"]) == (tournament.slug, 1, 2)
+    assert body["next_number"] == 1 and body["finished"] is False
+    assert table.token not in response.content.decode()
+
+
+def test_a_donne_entered_is_scored_stored_and_counted(played) -> None:
+    _tournament, rnd = played(4)
+    table = rnd.tables.get(number=1)
+    response = enter(table, sound_hand(), expected_number=1)
+    assert response.status_code == 201
+    body = response.json()
+    assert body["hand"]["number"] == 1 and body["hand"]["scores"] == [102, 60]
+    assert body["replayed"] is False and body["result"]["totals"] == [102, 60]
+    # Entered as a referee's donne (the same rules as the form), recorded as from the API.
+    assert HandRevision.objects.get(table=table).author_label == "API"
+
+
+def test_a_resend_with_the_same_idempotency_key_stores_nothing_new(played) -> None:
+    _tournament, rnd = played(4)
+    table = rnd.tables.get(number=1)
+    first = enter(table, sound_hand(), key="entry-42", expected_number=1)
+    again = enter(table, sound_hand(), key="entry-42", expected_number=1)
+    assert first.status_code == 201
+    assert again.status_code == 200 and again.json()["replayed"] is True
+    assert again.json()["hand"]["number"] == 1
+    assert Hand.objects.filter(table=table).count() == 1
+
+
+def test_a_donne_stored_by_another_phone_is_a_409_with_that_donne(played) -> None:
+    _tournament, rnd = played(4)
+    table = rnd.tables.get(number=1)
+    assert enter(table, sound_hand(), expected_number=1).status_code == 201
+    other = {"taker": "B", "contract": "spades", "points": {"A": 40, "B": 122}}
+    response = enter(table, other, expected_number=1)
+    assert response.status_code == 409
+    body = response.json()
+    assert body["errors"][0]["code"] == "donne_taken" and body["errors"][0]["field"] == "expected_number"
+    assert body["hand"]["scores"] == [102, 60]
+    assert Hand.objects.filter(table=table).count() == 1
+
+
+def test_a_hand_that_breaks_a_rule_is_a_400_naming_each_field_with_the_engines_code(played) -> None:
+    _tournament, rnd = played(4)
+    table = rnd.tables.get(number=1)
+    response = enter(table, {"taker": "A", "contract": "hearts", "points": {"A": 100, "B": 100}})
+    assert response.status_code == 400
+    errors = response.json()["errors"]
+    assert errors and all(error["field"].startswith("raw") for error in errors)
+    assert all(error["code"] and error["message"] for error in errors)
+    assert not Hand.objects.filter(table=table).exists()
+
+
+def test_errors_speak_french_by_default_and_english_when_asked(played) -> None:
+    _tournament, rnd = played(4)
+    table = rnd.tables.get(number=1)
+    bad = {"taker": "C", "contract": "hearts", "points": {"A": 102, "B": 60}}
+    french = referee(table).post(f"{API}/table/hands/", {"raw": bad}, format="json")
+    english = referee(table).post(f"{API}/table/hands/", {"raw": bad}, format="json", HTTP_ACCEPT_LANGUAGE="en")
+    assert french.status_code == english.status_code == 400
+    assert [e["code"] for e in french.json()["errors"]] == [e["code"] for e in english.json()["errors"]]
+    assert french.json()["errors"][0]["message"] != english.json()["errors"][0]["message"]
+    assert french.headers["Content-Language"] == "fr" and english.headers["Content-Language"] == "en"
+
+
+def test_a_malformed_body_is_a_400_in_the_same_shape(played) -> None:
+    _tournament, rnd = played(4)
+    table = rnd.tables.get(number=1)
+    response = referee(table).post(f"{API}/table/hands/", {"expected_number": "x"}, format="json")
+    assert response.status_code == 400
+    fields = {error["field"]: error["code"] for error in response.json()["errors"]}
+    assert fields == {"raw": "required", "expected_number": "invalid"}
+
+
+def test_a_donne_after_the_end_of_the_partie_is_a_409(played) -> None:
+    _tournament, rnd = played(4, end_value=1)
+    table = rnd.tables.get(number=1)
+    assert enter(table, sound_hand()).status_code == 201
+    response = enter(table, sound_hand())
+    assert response.status_code == 409
+    assert response.json()["errors"][0]["code"] == "partie_finished"
+
+
+def test_a_key_longer_than_the_service_keeps_is_named_by_its_header(played) -> None:
+    _tournament, rnd = played(4)
+    response = enter(rnd.tables.get(number=1), sound_hand(), key="k" * 65)
+    assert response.status_code == 400
+    assert response.json()["errors"][0] == {
+        "field": "Idempotency-Key",
+        "code": "bad_key",
+        "message": response.json()["errors"][0]["message"],
+    }
+
+
+def test_without_a_secret_the_table_endpoints_answer_401(played) -> None:
+    played(4)
+    client = APIClient()
+    for response in (client.get(f"{API}/table/"), client.post(f"{API}/table/hands/", {"raw": {}}, format="json")):
+        assert response.status_code == 401
+        assert response.headers["WWW-Authenticate"] == "X-Table-Token"
+        assert response.json()["errors"][0]["code"] == "not_authenticated"
+
+
+def test_an_unknown_secret_is_a_401_and_an_organisers_login_opens_no_table(played, api) -> None:
+    played(4)
+    client = APIClient()
+    client.credentials(HTTP_X_TABLE_TOKEN="x" * 32)
+    assert client.get(f"{API}/table/").json()["errors"][0]["code"] == "unknown_table_token"
+    # An organiser's API token is not a table's secret.
+    assert api.get(f"{API}/table/").status_code == 401
+
+
+def test_a_referees_secret_opens_one_table_only(played) -> None:
+    _tournament, rnd = played(4)
+    first, second = rnd.tables.get(number=1), rnd.tables.get(number=2)
+    assert enter(first, sound_hand()).status_code == 201
+    assert enter(second, sound_hand()).status_code == 201
+    # The second table's pending donne cannot be confirmed, nor seen, with the first's secret.
+    assert referee(first).get(f"{API}/table/").json()["table"]["number"] == 1
+    assert Hand.objects.filter(table=first).count() == 1 and Hand.objects.filter(table=second).count() == 1
+
+
+def test_a_withdrawn_secret_and_a_closed_round_are_403(played, organiser) -> None:
+    _tournament, rnd = played(4)
+    table, other = rnd.tables.get(number=1), rnd.tables.get(number=2)
+    table_token_revoke(table=table, by=organiser)
+    response = referee(table).get(f"{API}/table/")
+    assert response.status_code == 403 and response.json()["errors"][0]["code"] == "token_revoked"
+    services.round_close(by=organiser, round=rnd, force=True)
+    response = referee(other).post(f"{API}/table/hands/", {"raw": sound_hand()}, format="json")
+    assert response.status_code == 403 and response.json()["errors"][0]["code"] == "round_closed"
+
+
+def test_guessing_secrets_is_cut_short_with_429_even_for_the_right_one(played, settings) -> None:
+    settings.REFEREE_TOKEN_MISSES = 3
+    _tournament, rnd = played(4)
+    table = rnd.tables.get(number=1)
+    guesser = APIClient()
+    for attempt in range(3):
+        guesser.credentials(HTTP_X_TABLE_TOKEN=f"wrong-guess-{attempt:08d}")
+        assert guesser.get(f"{API}/table/").status_code == 401
+    response = referee(table).get(f"{API}/table/")
+    assert response.status_code == 429
+    assert response.json()["errors"][0]["code"] == "too_many_wrong_tokens"
+
+
+def test_another_side_confirms_a_pending_donne_and_then_it_counts(played) -> None:
+    _tournament, rnd = played(4, confirmation_required=True)
+    table = rnd.tables.get(number=1)
+    stored = enter(table, sound_hand(), entered_side=0).json()
+    assert stored["hand"]["status"] == "pending" and stored["result"]["totals"] == [0, 0]
+    same_side = referee(table).post(f"{API}/table/hands/1/confirm/", {"side": 0}, format="json")
+    assert same_side.status_code == 400 and same_side.json()["errors"][0]["code"] == "same_side"
+    confirmed = referee(table).post(f"{API}/table/hands/1/confirm/", {"side": 1}, format="json")
+    assert confirmed.status_code == 200 and confirmed.json()["status"] == "confirmed"
+    assert referee(table).get(f"{API}/table/").json()["table"]["result"]["totals"] == [102, 60]
+    missing = referee(table).post(f"{API}/table/hands/9/confirm/", {"side": 1}, format="json")
+    assert missing.status_code == 404 and missing.json()["errors"][0]["code"] == "not_found"
