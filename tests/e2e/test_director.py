@@ -31,6 +31,12 @@ def test_a_director_registers_eight_teams_checks_them_in_and_draws_round_1(phone
     page.fill("input[name=name]", "Concours du Téléthon")
     page.fill("input[name=date]", "2026-12-05")
     assert page.locator("select[name=option_capot_value]").input_value() == "250"
+    # Another game brings its own rule options (htmx swaps them in), and back again.
+    page.select_option("select[name=game]", "tarot_a_trois")
+    page.locator("select[name=option_primes]").wait_for()
+    page.select_option("select[name=game]", "belote_classique")
+    page.locator("select[name=option_capot_value]").wait_for()
+    assert page.locator("input[name=options_for]").input_value() == "belote_classique"
     page.get_by_role("button", name="Créer le tournoi").click()
     page.get_by_role("button", name="Ouvrir les inscriptions").click()
 
