@@ -3,7 +3,8 @@
 Read-only serializers, fed by the selectors. Private player data never appears: a
 player is a first name, a last name and the club they play for; no licence number, no
 email, no phone, in any answer. (Licence numbers identify people in federation lists;
-a league's site has no need of them.) A table's secret never appears either.
+a league's site has no need of them.) A table's secret appears in no public answer:
+only its organisers read it (api.views.organiser.RoundSecretsView), as on the sheets.
 
 Terms: *side* (an index into the game's sides, 0/1 or 0/1/2), *donne*, *partie*: see
 scoring.results. Numbers that may be halves (tarot à 3 with `half_points: exact`) are

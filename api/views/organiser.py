@@ -363,3 +363,28 @@ class HandCorrectView(OrganiserView):
                 hand=hand, raw=data["raw"], reason=data["reason"], by=_user(request)
             )
         return Response(HandWriteSerializer({"hand": outcome.hand, "result": outcome.result}).data)
+
+
+class TableSecretSerializer(serializers.Serializer):
+    table = serializers.IntegerField()
+    token = serializers.CharField(help_text="The table's secret, for its X-Table-Token header (or its QR code).")
+    revoked = serializers.BooleanField()
+
+
+class RoundSecretsView(OrganiserView):
+    @extend_schema(
+        operation_id="round_secrets",
+        summary="The round's table secrets, to hand to each table's scoring app (organisers only)",
+        description="What the printed table sheets carry as QR codes. Never cached.",
+        responses={200: TableSecretSerializer(many=True), **errors(401, 403, 404)},
+        tags=["rounds"],
+    )
+    def get(self, request: Request, slug: str, number: int) -> Response:
+        rnd = selectors.round_of(organiser_tournament(request, slug), number)
+        secrets = [
+            {"table": table, "token": token, "revoked": revoked}
+            for table, token, revoked in rnd.tables.order_by("number").values_list("number", "token", "token_revoked")
+        ]
+        response = Response(TableSecretSerializer(secrets, many=True).data)
+        response["Cache-Control"] = "no-store"
+        return response

@@ -180,3 +180,15 @@ def test_a_correction_that_breaks_a_rule_names_the_field_under_raw(played, api) 
     assert response.status_code == 400
     assert all(error["field"].startswith("raw") for error in response.json()["errors"])
     assert Hand.objects.get(table__round=rnd, table__number=1).scores == [102, 60]
+
+
+def test_only_the_organisers_read_a_rounds_table_secrets(played, api, outsider_api, anonymous) -> None:
+    tournament, rnd = played(4)
+    url = f"{API}/tournaments/{tournament.slug}/rounds/1/secrets/"
+    secrets = api.get(url)
+    assert secrets.status_code == 200 and secrets.headers["Cache-Control"] == "no-store"
+    assert [(s["table"], s["token"]) for s in secrets.json()] == list(
+        rnd.tables.order_by("number").values_list("number", "token")
+    )
+    assert outsider_api.get(url).status_code == 403
+    assert anonymous.get(url).status_code == 401
