@@ -36,6 +36,7 @@ from django.utils.translation import gettext as _
 
 import engine
 from scoring.models import Hand, TableResult
+from scoring.standings import standings_schedule_refresh
 from tournaments import csv_import, games, pairing
 from tournaments.access import require_organiser
 from tournaments.models import Bye, Club, Competitor, ForbiddenPair, Player, Round, Seat, Table, Tournament
@@ -51,6 +52,12 @@ def _raise(errors: Errors) -> None:
 
 def _fail(message: str, field: str = NON_FIELD_ERRORS) -> ValidationError:
     return ValidationError({field: [message]})
+
+
+def _refresh_standings_after_commit(tournament: Tournament) -> None:
+    """Byes, forfeits and withdrawals change the ranking: ask scoring for it once this commits."""
+    tournament_id = tournament.pk
+    transaction.on_commit(lambda: standings_schedule_refresh(tournament_id=tournament_id))
 
 
 # -- players ---------------------------------------------------------------------------
@@ -450,6 +457,8 @@ def _join_late(tournament: Tournament, competitor: Competitor) -> None:
     competitor.joined_round = last + 1
     for rnd in tournament.rounds.filter(number__lte=last):
         Bye.objects.get_or_create(round=rnd, competitor=competitor, defaults={"reason": "late"})
+    if last:
+        _refresh_standings_after_commit(tournament)
 
 
 @transaction.atomic
@@ -577,6 +586,8 @@ def competitor_withdraw(*, by: AbstractBaseUser, competitor: Competitor) -> Comp
     competitor.status = Competitor.Status.WITHDRAWN
     competitor.withdrawn_after_round = _last_round_number(tournament)
     competitor.save(update_fields=["status", "withdrawn_after_round"])
+    if competitor.withdrawn_after_round:
+        _refresh_standings_after_commit(tournament)
     return competitor
 
 
@@ -647,7 +658,10 @@ def _draw_or_explain(rnd: Round) -> Round:
             _("%(present)s competitors present: at least %(needed)s are needed for one table.")
             % {"present": present, "needed": needed}
         )
-    return pairing.draw_round(rnd)
+    rnd = pairing.draw_round(rnd)
+    # A new round starts the live ranking's next column, and its byes score by the policy.
+    _refresh_standings_after_commit(rnd.tournament)
+    return rnd
 
 
 def _hands_entered(rnd: Round) -> bool:
@@ -708,6 +722,7 @@ def round_close(*, by: AbstractBaseUser, round: Round, force: bool = False) -> R
     rnd.closed_at = timezone.now()
     rnd.forced = bool(unfinished)
     rnd.save(update_fields=["status", "closed_at", "forced"])
+    _refresh_standings_after_commit(rnd.tournament)
     return rnd
 
 

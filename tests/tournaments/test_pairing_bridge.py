@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from scoring.models import StandingsSnapshot
+from scoring.models import StandingsSnapshot, TableResult
 from tests.tournaments.conftest import register_many
 from tournaments import pairing, services
 from tournaments.models import Bye, Round, Seat, Tournament
@@ -216,3 +216,23 @@ def test_the_swiss_system_pairs_by_the_newest_standings(running, organiser) -> N
 def test_without_standings_every_score_is_zero(running, organiser) -> None:
     tournament, _ = running(4)
     assert {c.score for c in pairing.build_request(tournament, 1, 0, "swiss").competitors} == {0.0}
+
+
+def test_round_2_of_a_swiss_concours_pairs_the_winners_of_round_1_from_the_real_ranking(
+    running, organiser, django_capture_on_commit_callbacks
+) -> None:
+    tournament, _ = running(8, pairing_method="swiss")
+    first = services.round_draw(by=organiser, tournament=tournament)
+    winners = set()
+    for table in first.tables.all():
+        TableResult.objects.create(table=table, totals=[900, 400], donnes_played=12, finished=True, winner_side=0)
+        winners.add(table.seats.get(side=0).competitor_id)
+    # Closing asks scoring for the ranking once committed; the next draw reads it.
+    with django_capture_on_commit_callbacks(execute=True):
+        services.round_close(by=organiser, round=first)
+    snapshot = StandingsSnapshot.objects.filter(tournament=tournament).order_by("-version").first()
+    assert {row["competitor"] for row in snapshot.rows if row["wins"] == 1} == winners
+    second = services.round_draw(by=organiser, tournament=tournament)
+    for table in tables_of(second):
+        seated = {side[0] for side in table}
+        assert seated <= winners or not seated & winners  # winners meet winners
