@@ -12,6 +12,10 @@ urlpatterns = [
     path("manage/", include("tournaments.urls")),
     # Before any other /t/<slug>/ include: the draw's paths must win over theirs.
     path("t/<slug:slug>/", include("tournaments.public_urls")),
+    # After the draw's include: the live ranking, rounds, tables and exports (scoring).
+    path("t/<slug:slug>/", include("scoring.public_urls")),
+    path("s/<slug:slug>/", include("scoring.season_urls")),
+    path("manage/t/<slug:slug>/standings/", include("scoring.standings_manage_urls")),
     path("manage/t/<slug:slug>/hands/", include("scoring.manage_urls")),
     path("r/", include("scoring.referee_urls")),
     path("api/", include("api.urls")),

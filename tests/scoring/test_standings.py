@@ -136,7 +136,7 @@ def test_in_a_melee_each_player_of_a_side_gets_the_side_result_and_faces_both_op
     rnd = round_with_tables(tournament, players)  # seats N E S W: sides 0 1 0 1
     finish(rnd, 1, [1010, 640])
     rows = rows_by_name(standings_rebuild(tournament_id=tournament.pk))
-    p1, p2, p3, p4 = (p.pk for p in players)
+    _p1, p2, p3, p4 = (p.pk for p in players)
     assert rows["C1"]["points"] == rows["C3"]["points"] == 1010
     assert rows["C1"]["wins"] == rows["C3"]["wins"] == 1 and rows["C2"]["wins"] == 0
     assert sorted(rows["C1"]["rounds"][0]["opponents"]) == sorted([p2, p4])

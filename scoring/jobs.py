@@ -1,0 +1,693 @@
+"""Background jobs on a tournament's scores: re-score every hand, rebuild the standings.
+
+Terms:
+
+- *job*: a `Job` row the director launched (or `manage.py rebuild_standings`), run by a
+  Celery task (`scoring.tasks.job_run`) that takes only its id. `rescore` re-scores every
+  hand of the tournament from its raw entry with the rule options the job carries, then
+  rebuilds the standings; `rebuild` only rebuilds the standings (new criteria, match
+  points or bye policy). A job's `params` hold the complete configuration it installs
+  (`rule_options`, `criteria`, `match_points`, `bye_policy`, `bye_points`), so the newest
+  job always wins and an older one never undoes it.
+- *score phase*: the hands are read and scored by the engine outside any transaction;
+  only the job's progress is written (and committed) as it goes.
+- *swap phase*: one transaction writes the tournament's new configuration, the hands'
+  new scores (with a `rescore` revision each), the table results and a new standings
+  snapshot, and marks the job done. A worker killed before the commit leaves the
+  previous configuration, scores and ranking in place, whole; PostgreSQL rolls the
+  transaction back when the connection drops.
+- *stale job*: `running` with no heartbeat for `STALE_AFTER`: its worker is gone. A
+  retry (a redelivered message, the director's button, the management command) claims
+  it again and runs it from the start, which is safe because nothing was swapped.
+
+Hands entered while a job scores are not lost: the swap locks every table of the
+tournament (as the referees' services do, one table each), re-reads which hands exist
+and at which version, and scores again the tables that moved meanwhile.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import time
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import InterfaceError, OperationalError, connection, transaction
+from django.db.models import F, Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
+import engine
+from engine.core import Game, OptionError
+from engine.match import End, MatchResult, play
+from scoring import standings
+from scoring.messages import rule_error_text
+from scoring.models import Hand, HandRevision, Job, TableResult
+from tournaments.access import require_organiser
+from tournaments.models import Table, Tournament
+
+# A running job whose heartbeat is older than this lost its worker.
+STALE_AFTER = datetime.timedelta(seconds=60)
+# Progress is written (one UPDATE, committed) at most this often.
+PROGRESS_EVERY = 0.25
+# Test hook: seconds to sleep after each table scored and once inside the swap, so that a
+# test can kill the worker in the middle of a job. Unset (0) everywhere but in tests.
+TEST_PAUSE = float(os.environ.get("ATOUT_TEST_JOB_PAUSE") or 0)
+CONFIG_FIELDS = ("rule_options", "criteria", "match_points", "bye_policy", "bye_points")
+MAX_ERRORS_SHOWN = 20
+ACTIVE = (Job.Status.QUEUED, Job.Status.RUNNING)
+# Errors worth a retry: the database went away or asked to try again (deadlock...).
+TRANSIENT = (OperationalError, InterfaceError)
+
+
+class JobFailed(Exception):
+    """The job cannot complete (a hand no longer valid, a bad option): nothing was swapped."""
+
+
+# -- launching -------------------------------------------------------------------------
+
+
+def tournament_config(tournament: Tournament) -> dict[str, Any]:
+    """The part of a tournament's configuration that a job installs."""
+    return {name: getattr(tournament, name) for name in CONFIG_FIELDS}
+
+
+def pending_config(tournament: Tournament) -> dict[str, Any]:
+    """The configuration the tournament will have once its newest queued job is through."""
+    job = (
+        Job.objects.filter(tournament=tournament, status__in=ACTIVE, kind__in=(Job.Kind.RESCORE, Job.Kind.REBUILD))
+        .order_by("-pk")
+        .first()
+    )
+    config = tournament_config(tournament)
+    if job is not None:
+        config.update({key: value for key, value in job.params.items() if key in CONFIG_FIELDS})
+    return config
+
+
+@transaction.atomic
+def job_launch(
+    *,
+    tournament: Tournament,
+    by: AbstractBaseUser | None = None,
+    config: Mapping[str, Any] | None = None,
+    rescore: bool | None = None,
+    enqueue: bool = True,
+) -> Job:
+    """Queue a job installing `config` (default: the current one) and rebuilding the ranking.
+
+    `rescore` None decides by itself: the hands are re-scored when the rule options
+    change; a rescore is forced with True (after corrections made outside the services).
+    Older queued jobs of the tournament are superseded: the new one carries everything.
+    `enqueue` False leaves the job for the caller to run (`manage.py rebuild_standings`).
+    """
+    current = tournament_config(tournament)
+    target = {**current, **{k: v for k, v in (config or {}).items() if k in CONFIG_FIELDS}}
+    if rescore is None:
+        rescore = _resolved(tournament, target["rule_options"]) != _resolved(tournament, current["rule_options"])
+    kind = Job.Kind.RESCORE if rescore else Job.Kind.REBUILD
+    Job.objects.filter(
+        tournament=tournament, status=Job.Status.QUEUED, kind__in=(Job.Kind.RESCORE, Job.Kind.REBUILD)
+    ).update(status=Job.Status.FAILED, error=gettext_noop("Replaced by a newer job."), finished_at=timezone.now())
+    job = Job.objects.create(
+        kind=kind,
+        tournament=tournament,
+        params=target,
+        created_by=by if by is not None and by.is_authenticated else None,
+    )
+    if enqueue:
+        _enqueue(job.pk)
+    return job
+
+
+@transaction.atomic
+def standings_rules_change(
+    *, by: AbstractBaseUser, tournament: Tournament, config: Mapping[str, Any], rescore: bool = False
+) -> Job:
+    """The director changes what the ranking depends on; a job installs it (see module doc).
+
+    Unlike `tournaments.services.tournament_update`, this works while the tournament runs
+    and after it ends: the job re-scores what was entered with the new options, and the
+    ranking switches over in one piece. Raises ValidationError keyed by form field.
+    """
+    require_organiser(by, tournament.club)
+    game = engine.get_game(tournament.game)
+    errors: dict[str, list[str]] = {}
+    options = dict(config.get("rule_options") or {})
+    for name, value in options.items():
+        try:
+            game.resolve_options({name: value})
+        except OptionError:
+            errors.setdefault(f"option_{name}", []).append(_("This value is not allowed for this game."))
+    # No criteria: the game's usual ones (rules/DECISIONS.md), as a new tournament has.
+    criteria = list(config.get("criteria") or []) or standings.default_criteria(tournament.game)
+    known = standings.criteria_for_game(tournament.game)
+    if any(key not in known for key in criteria) or len(set(criteria)) != len(criteria):
+        errors.setdefault("criterion_1", []).append(_("Choose the ranking criteria, each once."))
+    if config.get("bye_policy") not in Tournament.ByePolicy.values:
+        errors.setdefault("bye_policy", []).append(_("Choose what a bye is worth."))
+    if errors:
+        raise ValidationError(errors)
+    return job_launch(
+        tournament=tournament,
+        by=by,
+        config={**config, "rule_options": game.resolve_options(options), "criteria": criteria},
+        rescore=True if rescore else None,
+    )
+
+
+def _resolved(tournament: Tournament, options: Any) -> dict[str, Any] | None:
+    # {} and the defaults spelt out are the same rules; options the game refuses compare
+    # as None, so that the job runs and fails with the engine's reason.
+    try:
+        return engine.get_game(tournament.game).resolve_options(options or {})
+    except OptionError:
+        return None
+
+
+def _enqueue(job_id: int) -> None:
+    from scoring.tasks import job_run as job_run_task
+
+    # After the commit, or the worker could look for a job that is not there yet.
+    transaction.on_commit(lambda: job_run_task.delay(job_id=job_id))
+
+
+@transaction.atomic
+def job_retry(*, job: Job) -> bool:
+    """Queue a failed or stale job again; False when it is done, alive, or replaced.
+
+    A job that a newer one of the same tournament replaced is never run again: the newer
+    one carries the whole configuration, and running the older after it would undo it.
+    """
+    if job.tournament_id is not None and _newer_jobs(job).exists():
+        return False
+    stale = timezone.now() - STALE_AFTER
+    requeued = (
+        Job.objects.filter(pk=job.pk)
+        .filter(
+            Q(status=Job.Status.FAILED)
+            | Q(status=Job.Status.RUNNING, heartbeat_at__lt=stale)
+            | Q(status=Job.Status.RUNNING, heartbeat_at__isnull=True)
+        )
+        .update(status=Job.Status.QUEUED, error="", phase="", progress=0)
+    )
+    if requeued:
+        _enqueue(job.pk)
+    return bool(requeued)
+
+
+def _newer_jobs(job: Job) -> Any:
+    return Job.objects.filter(
+        tournament_id=job.tournament_id, pk__gt=job.pk, kind__in=(Job.Kind.RESCORE, Job.Kind.REBUILD)
+    ).exclude(status=Job.Status.FAILED)
+
+
+def job_is_stale(job: Job) -> bool:
+    return job.status == Job.Status.RUNNING and (
+        job.heartbeat_at is None or job.heartbeat_at < timezone.now() - STALE_AFTER
+    )
+
+
+# -- running ---------------------------------------------------------------------------
+
+
+def job_claim(*, job_id: int) -> bool:
+    """Take the job for this worker: one conditional UPDATE, so two workers never both do.
+
+    A queued job is taken; so is a running one whose heartbeat stopped (its worker died:
+    this is the retry). A job done, failed, or alive elsewhere is not.
+    """
+    now = timezone.now()
+    return bool(
+        Job.objects.filter(pk=job_id)
+        .filter(Q(status=Job.Status.QUEUED) | Q(status=Job.Status.RUNNING, heartbeat_at__lt=now - STALE_AFTER))
+        .update(
+            status=Job.Status.RUNNING,
+            attempts=F("attempts") + 1,
+            started_at=now,
+            heartbeat_at=now,
+            phase="score",
+            progress=0,
+            error="",
+        )
+    )
+
+
+def job_run(*, job_id: int) -> Job | None:
+    """Run one job to the end if this worker can claim it; returns it, None when not found.
+
+    Safe to run twice or to kill: the claim lets one worker at a time in, and the only
+    write that matters is the swap, one transaction that checks the job again.
+    """
+    if not job_claim(job_id=job_id):
+        return Job.objects.filter(pk=job_id).first()
+    job = Job.objects.select_related("tournament", "season").get(pk=job_id)
+    try:
+        if job.kind == Job.Kind.SEASON:
+            from scoring.seasons import season_job_run
+
+            season_job_run(job=job)
+        else:
+            _tournament_job(job)
+    except JobFailed as failure:
+        _finish(job, status=Job.Status.FAILED, error=str(failure))
+    except TRANSIENT:
+        # Give the claim back, so that the task's retry can take the job again at once.
+        Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING).update(status=Job.Status.QUEUED, phase="")
+        raise
+    except Exception as error:
+        _finish(job, status=Job.Status.FAILED, error=f"{type(error).__name__}: {error}")
+        raise
+    job.refresh_from_db()
+    if job.status in (Job.Status.DONE, Job.Status.FAILED):
+        _parent_step(job)
+    return job
+
+
+def _finish(job: Job, *, status: str, error: str = "") -> None:
+    Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING).update(
+        status=status, error=error, finished_at=timezone.now(), phase=""
+    )
+
+
+def _parent_step(job: Job) -> None:
+    """A tournament job of a season job is through: count it there (scoring/seasons.py)."""
+    parent = job.params.get("season_job") if isinstance(job.params, dict) else None
+    if parent:
+        from scoring.seasons import season_child_finished
+
+        season_child_finished(season_job_id=int(parent), child=job)
+
+
+def _tournament_job(job: Job) -> None:
+    tournament = job.tournament
+    if tournament is None:
+        raise JobFailed(gettext_noop("The tournament is gone."))
+    config = {**tournament_config(tournament), **job.params}
+    game = engine.get_game(tournament.game)
+    try:
+        options = game.resolve_options(config["rule_options"] or {})
+    except OptionError as error:
+        raise JobFailed(str(error)) from None
+    work = load_tables(tournament.pk) if job.kind == Job.Kind.RESCORE else []
+    total = sum(len(table.hands) for table in work)
+    Job.objects.filter(pk=job.pk).update(total=total)
+    scorer = TableScorer(game, partie_end(tournament), options, tournament.confirmation_required)
+    outcomes: dict[int, TableOutcome] = {}
+    meter = _Progress(job.pk, total)
+    for table in work:
+        outcomes[table.table_id] = scorer.score(table)
+        meter.add(len(table.hands))
+        if TEST_PAUSE:
+            time.sleep(TEST_PAUSE)
+    meter.flush()
+    _raise_errors(outcomes.values())
+    Job.objects.filter(pk=job.pk).update(phase="swap", heartbeat_at=timezone.now())
+    _swap(job, config, options, scorer if job.kind == Job.Kind.RESCORE else None, outcomes)
+    if job.kind == Job.Kind.RESCORE:
+        stragglers_rescore(tournament_id=tournament.pk)
+
+
+class _Progress:
+    """Writes a job's progress now and then (committed at once: the director watches it)."""
+
+    def __init__(self, job_id: int, total: int) -> None:
+        self.job_id, self.total, self.done = job_id, total, 0
+        self.last = time.monotonic()
+
+    def add(self, count: int) -> None:
+        self.done += count
+        if time.monotonic() - self.last >= PROGRESS_EVERY:
+            self.flush()
+
+    def flush(self) -> None:
+        self.last = time.monotonic()
+        Job.objects.filter(pk=self.job_id).update(progress=self.done, heartbeat_at=timezone.now())
+
+
+# -- scoring (pure, over the engine) ---------------------------------------------------
+
+
+def partie_end(tournament: Tournament) -> End:
+    if tournament.end_rule == Tournament.EndRule.TARGET:
+        return End(target=tournament.end_value)
+    return End(donnes=tournament.end_value)
+
+
+@dataclass(slots=True)
+class StoredHand:
+    """A hand as read for re-scoring: its raw entry and what is stored for it now."""
+
+    id: int
+    number: int
+    raw: Any
+    status: str
+    version: int
+    stored: dict[str, Any]
+    options: Any
+
+
+@dataclass(slots=True)
+class TableWork:
+    table_id: int
+    round_number: int
+    table_number: int
+    hands: list[StoredHand] = field(default_factory=list)
+
+    def key(self) -> tuple[tuple[int, int], ...]:
+        return tuple((hand.id, hand.version) for hand in self.hands)
+
+
+@dataclass(slots=True)
+class TableOutcome:
+    """A table scored again: the hands whose stored score changes, and the new result."""
+
+    work: TableWork
+    changed: list[tuple[StoredHand, dict[str, Any]]]
+    result: dict[str, Any] | None
+    errors: list[str]
+
+
+HAND_COLUMNS = ("id", "table_id", "number", "raw", "status", "version", "scores", "outcome", "reserve_in",
+                "reserve_out", "extra", "options")  # fmt: skip
+SCORE_FIELDS = ("scores", "outcome", "reserve_in", "reserve_out", "extra")
+
+
+def load_tables(tournament_id: int, table_ids: Iterable[int] | None = None) -> list[TableWork]:
+    """Every table of the tournament with its hands in donne order: two queries."""
+    tables = Table.objects.filter(round__tournament_id=tournament_id)
+    if table_ids is not None:
+        tables = tables.filter(pk__in=list(table_ids))
+    work = {
+        pk: TableWork(pk, round_number, number)
+        for pk, round_number, number in tables.order_by("round__number", "number").values_list(
+            "pk", "round__number", "number"
+        )
+    }
+    hands = (
+        Hand.objects.filter(table_id__in=list(work))
+        if table_ids is not None
+        else Hand.objects.filter(table__round__tournament_id=tournament_id)
+    )
+    for row in hands.order_by("table_id", "number").values_list(*HAND_COLUMNS).iterator(chunk_size=4000):
+        pk, table_id, number, raw, status, version, *stored, options = row
+        work[table_id].hands.append(
+            StoredHand(pk, number, raw, status, version, dict(zip(SCORE_FIELDS, stored, strict=True)), options)
+        )
+    return list(work.values())
+
+
+class TableScorer:
+    """Scores tables' hands with one game, end and set of options (the engine's partie).
+
+    The same reading as scoring.results: every hand is scored in donne order through the
+    whole partie (pending hands too, so their carry is right); the table result counts
+    the confirmed prefix when the tournament asks the other side to confirm.
+    """
+
+    def __init__(self, game: Game, end: End, options: Mapping[str, Any], confirmation: bool) -> None:
+        self.game, self.end, self.options, self.confirmation = game, end, dict(options), confirmation
+
+    def score(self, work: TableWork) -> TableOutcome:
+        if not work.hands:
+            return TableOutcome(work, [], None, [])
+        result = play(self.game, [hand.raw for hand in work.hands], self.end, self.options)
+        if result.errors:
+            return TableOutcome(work, [], None, [self._describe(work, error) for error in result.errors])
+        changed = []
+        reserve = 0
+        for hand, score in zip(work.hands, result.scores, strict=True):
+            fields = {
+                "scores": list(score.scores),
+                "outcome": score.outcome,
+                "reserve_in": reserve,
+                "reserve_out": score.reserve_out,
+                "extra": {k: list(v) if isinstance(v, tuple) else v for k, v in score.extra.items()},
+            }
+            reserve = score.reserve_out
+            if fields != hand.stored or hand.options != self.options:
+                changed.append((hand, fields))
+        return TableOutcome(work, changed, self._result(work, result), [])
+
+    def _result(self, work: TableWork, result: MatchResult) -> dict[str, Any]:
+        counted = len(work.hands)
+        if self.confirmation:
+            counted = next(
+                (i for i, hand in enumerate(work.hands) if hand.status != Hand.Status.CONFIRMED), len(work.hands)
+            )
+        if counted < len(work.hands):
+            result = play(self.game, [hand.raw for hand in work.hands[:counted]], self.end, self.options)
+        return {
+            "totals": list(result.totals),
+            "donnes_played": result.donnes_played,
+            "reserve": result.reserve,
+            "finished": result.finished,
+            "winner_side": None if result.winner is None else self.game.sides.index(result.winner),
+        }
+
+    def _describe(self, work: TableWork, error: Any) -> str:
+        parts = error.field.split(".")
+        number = int(parts[1]) + 1 if len(parts) > 1 and parts[1].isdigit() else 0
+        return f"R{work.round_number} T{work.table_number} #{number}: {rule_error_text(error)}"
+
+
+def _raise_errors(outcomes: Iterable[TableOutcome]) -> None:
+    errors = [error for outcome in outcomes for error in outcome.errors]
+    if errors:
+        shown = errors[:MAX_ERRORS_SHOWN]
+        more = len(errors) - len(shown)
+        text = "\n".join(shown) + (f"\n(+{more})" if more else "")
+        raise JobFailed(text)
+
+
+# -- the swap --------------------------------------------------------------------------
+
+
+@transaction.atomic
+def _swap(
+    job: Job,
+    config: Mapping[str, Any],
+    options: Mapping[str, Any],
+    scorer: TableScorer | None,
+    outcomes: dict[int, TableOutcome],
+) -> None:
+    tournament_id = job.tournament_id
+    assert tournament_id is not None
+    standings.standings_lock(tournament_id=tournament_id)
+    locked = Job.objects.select_for_update().filter(pk=job.pk).first()
+    if locked is None or locked.status != Job.Status.RUNNING:
+        # Another attempt finished it (or it was cancelled) meanwhile: nothing to do.
+        return
+    if _newer_jobs(job).filter(status=Job.Status.DONE).exists():
+        Job.objects.filter(pk=job.pk).update(
+            status=Job.Status.FAILED, error=gettext_noop("Replaced by a newer job."), finished_at=timezone.now()
+        )
+        return
+    tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
+    if scorer is not None:
+        # Every table, as the referees' services lock one: hands stop moving until commit.
+        list(Table.objects.select_for_update().filter(round__tournament_id=tournament_id).values_list("pk"))
+        _catch_up(tournament_id, scorer, outcomes)
+        _write_hands(
+            [outcome for outcome in outcomes.values() if outcome.changed],
+            options,
+            author_id=job.created_by_id,
+            label=f"job {job.pk}",
+        )
+        _write_results([outcome for outcome in outcomes.values() if outcome.result is not None])
+    changed = [name for name in CONFIG_FIELDS if getattr(tournament, name) != config[name]]
+    for name in changed:
+        setattr(tournament, name, config[name] if name != "rule_options" else dict(options))
+    if changed:
+        tournament.save(update_fields=[*changed, "updated_at"])
+    if TEST_PAUSE:
+        time.sleep(TEST_PAUSE * 20)
+    standings.rebuild_locked(tournament, force=True)
+    Job.objects.filter(pk=job.pk).update(
+        status=Job.Status.DONE, phase="", progress=F("total"), finished_at=timezone.now(), heartbeat_at=timezone.now()
+    )
+
+
+def _catch_up(tournament_id: int, scorer: TableScorer, outcomes: dict[int, TableOutcome]) -> None:
+    """Score again the tables whose hands moved since the score phase read them."""
+    current: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    rows = Hand.objects.filter(table__round__tournament_id=tournament_id).order_by("table_id", "number")
+    for table_id, pk, version in rows.values_list("table_id", "pk", "version"):
+        current[table_id].append((pk, version))
+    moved = [
+        table_id
+        for table_id in set(current) | set(outcomes)
+        if table_id not in outcomes or tuple(current.get(table_id, ())) != outcomes[table_id].work.key()
+    ]
+    if not moved:
+        return
+    for work in load_tables(tournament_id, moved):
+        outcomes[work.table_id] = scorer.score(work)
+    _raise_errors(outcomes[table_id] for table_id in moved if table_id in outcomes)
+
+
+def _write_hands(
+    outcomes: Sequence[TableOutcome], options: Mapping[str, Any], *, author_id: int | None, label: str
+) -> None:
+    changed = [(outcome.work, hand, fields) for outcome in outcomes for hand, fields in outcome.changed]
+    if not changed:
+        return
+    now = timezone.now()
+    options_json = json.dumps(dict(options))
+    revisions = [
+        (
+            work.table_id,
+            hand.id,
+            hand.number,
+            HandRevision.Action.RESCORE,
+            json.dumps(_revision_side(hand.stored, hand.options, hand)),
+            json.dumps(_revision_side(fields, dict(options), hand)),
+            gettext_noop("Re-scored with the tournament's rule options"),
+            author_id,
+            label,
+            now,
+        )
+        for work, hand, fields in changed
+    ]
+    if connection.vendor == "postgresql":
+        _pg_update_hands(changed, options_json, now)
+        _pg_copy(
+            "scoring_handrevision",
+            ("table_id", "hand_id", "number", "action", "before", "after", "reason", "author_id", "author_label", "at"),
+            revisions,
+        )
+        return
+    hands = []
+    for _work, stored, fields in changed:
+        hand = Hand(pk=stored.id, options=dict(options), version=stored.version + 1, updated_at=now, **fields)
+        hands.append(hand)
+    Hand.objects.bulk_update(hands, [*SCORE_FIELDS, "options", "version", "updated_at"], batch_size=500)
+    HandRevision.objects.bulk_create(
+        [
+            HandRevision(
+                table_id=t, hand_id=h, number=n, action=a, before=json.loads(b), after=json.loads(af), reason=r,
+                author_id=au, author_label=al,
+            )
+            for t, h, n, a, b, af, r, au, al, _at in revisions
+        ],
+        batch_size=500,
+    )  # fmt: skip
+
+
+def _revision_side(fields: Mapping[str, Any], options: Any, hand: StoredHand) -> dict[str, Any]:
+    # The shape scoring.services keeps in a revision's before/after.
+    return {"number": hand.number, "raw": hand.raw, "status": hand.status, "options": options, **fields}
+
+
+def _pg_update_hands(changed: Sequence[tuple[TableWork, StoredHand, dict[str, Any]]], options: str, now: Any) -> None:
+    """One UPDATE for every changed hand (unnest of column arrays), not one per hand."""
+    ids, scores, outcomes, reserve_in, reserve_out, extra = [], [], [], [], [], []
+    for _work, hand, fields in changed:
+        ids.append(hand.id)
+        scores.append(json.dumps(fields["scores"]))
+        outcomes.append(fields["outcome"])
+        reserve_in.append(fields["reserve_in"])
+        reserve_out.append(fields["reserve_out"])
+        extra.append(json.dumps(fields["extra"]))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            UPDATE scoring_hand AS h
+               SET scores = v.scores::jsonb, outcome = v.outcome, reserve_in = v.reserve_in,
+                   reserve_out = v.reserve_out, extra = v.extra::jsonb, options = %s::jsonb,
+                   version = h.version + 1, updated_at = %s
+              FROM unnest(%s::bigint[], %s::text[], %s::text[], %s::int[], %s::int[], %s::text[])
+                   AS v(id, scores, outcome, reserve_in, reserve_out, extra)
+             WHERE h.id = v.id
+            """,
+            [options, now, ids, scores, outcomes, reserve_in, reserve_out, extra],
+        )
+
+
+def _pg_copy(table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
+    """COPY rows into `table`: thousands of revisions in one round trip (psycopg 3)."""
+    with connection.cursor() as cursor:
+        raw = cursor.cursor
+        with raw.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(row)
+
+
+def _write_results(outcomes: Sequence[TableOutcome]) -> None:
+    """Rewrite the results of the tables scored, except those the director forced."""
+    if not outcomes:
+        return
+    by_table = {outcome.work.table_id: outcome.result for outcome in outcomes if outcome.result is not None}
+    existing = dict(TableResult.objects.filter(table_id__in=list(by_table)).values_list("table_id", "forced"))
+    missing = [table_id for table_id in by_table if table_id not in existing]
+    if missing:
+        TableResult.objects.bulk_create([TableResult(table_id=table_id, **by_table[table_id]) for table_id in missing])
+    update = [table_id for table_id, forced in existing.items() if not forced]
+    if not update:
+        return
+    now = timezone.now()
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                """
+                UPDATE scoring_tableresult AS r
+                   SET totals = v.totals::jsonb, donnes_played = v.donnes_played, reserve = v.reserve,
+                       finished = v.finished, winner_side = v.winner_side, updated_at = %s
+                  FROM unnest(%s::bigint[], %s::text[], %s::int[], %s::int[], %s::bool[], %s::int[])
+                       AS v(table_id, totals, donnes_played, reserve, finished, winner_side)
+                 WHERE r.table_id = v.table_id AND NOT r.forced
+                """,
+                [
+                    now,
+                    update,
+                    [json.dumps(by_table[t]["totals"]) for t in update],
+                    [by_table[t]["donnes_played"] for t in update],
+                    [by_table[t]["reserve"] for t in update],
+                    [by_table[t]["finished"] for t in update],
+                    [by_table[t]["winner_side"] for t in update],
+                ],
+            )
+        return
+    TableResult.objects.bulk_update(
+        [TableResult(table_id=t, updated_at=now, **by_table[t]) for t in update],
+        ["totals", "donnes_played", "reserve", "finished", "winner_side", "updated_at"],
+        batch_size=500,
+    )
+
+
+# -- after the swap --------------------------------------------------------------------
+
+
+def stragglers_rescore(*, tournament_id: int) -> int:
+    """Score again the hands stored with other options than the tournament's; returns how many.
+
+    A referee's entry that read the tournament just before the swap committed was scored
+    with the old options. Locking every table waits until such an entry has committed;
+    then the hands whose options differ from the tournament's are found and scored again.
+    """
+    with transaction.atomic():
+        tournament = Tournament.objects.get(pk=tournament_id)
+        game = engine.get_game(tournament.game)
+        options = game.resolve_options(tournament.rule_options or {})
+        list(Table.objects.select_for_update().filter(round__tournament_id=tournament_id).values_list("pk"))
+        stale = set(
+            Hand.objects.filter(table__round__tournament_id=tournament_id)
+            .exclude(options=options)
+            .values_list("table_id", flat=True)
+        )
+        if not stale:
+            return 0
+        scorer = TableScorer(game, partie_end(tournament), options, tournament.confirmation_required)
+        outcomes = [scorer.score(work) for work in load_tables(tournament_id, stale)]
+        outcomes = [outcome for outcome in outcomes if not outcome.errors]
+        _write_hands([outcome for outcome in outcomes if outcome.changed], options, author_id=None, label="late entry")
+        _write_results(outcomes)
+        transaction.on_commit(lambda: standings.standings_schedule_refresh(tournament_id=tournament_id))
+        return sum(len(outcome.changed) for outcome in outcomes)

@@ -1,0 +1,261 @@
+"""The live public pages of a tournament (no login): ranking, rounds, tables, competitors.
+
+Every page reads what is stored (the standings snapshot, the table results, the hands)
+and never computes a ranking. Each live page includes one partial; the partial polls its
+own URL with htmx (`HX-Request`), sending the ETag it was rendered with in
+`If-None-Match`, and gets 304 Not Modified, with no body, until what it shows has moved.
+htmx is told not to swap a 304 (`scoring/public/live_head.html`), so the page keeps what
+it shows.
+
+Terms: *projector mode* is the ranking in large type for the room's screen, paging by
+itself through a long ranking; the *poster* is a printable page with the QR code of the
+ranking.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Callable
+from typing import Any
+
+import segno
+from django.core.cache import cache
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.utils.cache import get_conditional_response, patch_vary_headers
+from django.utils.translation import get_language
+from django.views.decorators.http import require_safe
+
+from scoring import exports
+from scoring import standings_selectors as selectors
+from scoring.models import StandingsSnapshot
+from scoring.standings import columns_for
+from tournaments.models import Bye, Tournament
+
+# Seconds between two polls of a live partial; slower once the tournament is over.
+POLL_SECONDS = 3
+POLL_SECONDS_FINISHED = 30
+# Rendered partials are kept this long per (page, version, language).
+RENDER_CACHE_SECONDS = 600
+
+
+def _etag(*parts: object) -> str:
+    return '"' + "-".join(str(part) for part in parts) + '"'
+
+
+def _poll(tournament: Tournament) -> int:
+    return POLL_SECONDS_FINISHED if tournament.status == Tournament.Status.FINISHED else POLL_SECONDS
+
+
+def _live(
+    request: HttpRequest,
+    etag: str,
+    template: str,
+    context: Callable[[], dict[str, Any]],
+    cache_key: str | None = None,
+) -> HttpResponse:
+    """The partial alone (304 when the ETag still holds), for htmx's polling."""
+    not_modified = get_conditional_response(request, etag=etag)
+    if not_modified is not None:
+        response = not_modified
+    else:
+        body = cache.get(cache_key) if cache_key else None
+        if body is None:
+            values = context()
+            values.update(etag=etag, live_headers=json.dumps({"If-None-Match": etag}))
+            body = render_to_string(template, values, request)
+            if cache_key:
+                cache.set(cache_key, body, RENDER_CACHE_SECONDS)
+        response = HttpResponse(body)
+    response["ETag"] = etag
+    # Always ask again (the ETag makes asking cheap); never a stale ranking from a cache.
+    response["Cache-Control"] = "no-cache"
+    patch_vary_headers(response, ["HX-Request", "Accept-Language", "Cookie"])
+    return response
+
+
+def _page(request: HttpRequest, template: str, context: dict[str, Any], etag: str) -> HttpResponse:
+    context.update(etag=etag, live_headers=json.dumps({"If-None-Match": etag}))
+    response = render(request, template, context)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+def _base_context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
+    return {"tournament": tournament, "poll_seconds": _poll(tournament), "live": True, **extra}
+
+
+def _ranking_context(tournament: Tournament, snapshot: StandingsSnapshot | None, **extra: Any) -> dict[str, Any]:
+    criteria = snapshot.criteria if snapshot is not None else list(tournament.criteria or [])
+    return _base_context(
+        tournament,
+        snapshot=snapshot,
+        rows=snapshot.rows if snapshot is not None else [],
+        columns=columns_for(criteria),
+        **extra,
+    )
+
+
+# -- ranking ----------------------------------------------------------------------------
+
+
+def _ranking_partial(request: HttpRequest, tournament: Tournament, etag: str, *, projector: bool) -> HttpResponse:
+    version = tournament.standings_version or 0
+    key = f"atout:ranking:{tournament.pk}:{version}:{get_language()}:{tournament.status}:{int(projector)}"
+    return _live(
+        request,
+        etag,
+        "scoring/public/ranking_table.html",
+        lambda: _ranking_context(tournament, selectors.live_snapshot(tournament), projector=projector),
+        cache_key=key,
+    )
+
+
+def _ranking_etag(tournament: Tournament) -> str:
+    return _etag("ranking", tournament.pk, tournament.standings_version or 0, get_language())
+
+
+@require_safe
+def ranking(request: HttpRequest, slug: str) -> HttpResponse:
+    """The live ranking (the newest snapshot); its partial is `ranking_table.html`."""
+    tournament = selectors.visible_tournament(slug, request.user)
+    etag = _ranking_etag(tournament)
+    if request.htmx:
+        return _ranking_partial(request, tournament, etag, projector=False)
+    snapshot = selectors.live_snapshot(tournament)
+    context = _ranking_context(tournament, snapshot, rounds=selectors.snapshot_rounds(tournament), after=None)
+    return _page(request, "scoring/public/ranking.html", context, etag)
+
+
+@require_safe
+def ranking_after(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The ranking as it stood after round `number` (no polling: a past round is settled)."""
+    tournament = selectors.visible_tournament(slug, request.user)
+    snapshot = selectors.snapshot_after_round(tournament, number)
+    if snapshot is None:
+        raise Http404("no ranking after this round")
+    context = _ranking_context(tournament, snapshot, rounds=selectors.snapshot_rounds(tournament), after=number)
+    context["live"] = False
+    return _page(request, "scoring/public/ranking.html", context, _etag("after", snapshot.version))
+
+
+@require_safe
+def projector(request: HttpRequest, slug: str) -> HttpResponse:
+    """The ranking full screen in large type; it pages by itself (static/js/projector.js)."""
+    tournament = selectors.visible_tournament(slug, request.user)
+    etag = _ranking_etag(tournament)
+    if request.htmx:
+        return _ranking_partial(request, tournament, etag, projector=True)
+    snapshot = selectors.live_snapshot(tournament)
+    context = _ranking_context(tournament, snapshot, projector=True)
+    return _page(request, "scoring/public/projector.html", context, etag)
+
+
+# -- rounds and tables ------------------------------------------------------------------
+
+
+@require_safe
+def round_results(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Every table of a round with its running totals, and the byes."""
+    tournament = selectors.visible_tournament(slug, request.user)
+    etag = _etag("round", tournament.pk, number, selectors.round_results_version(tournament, number), get_language())
+
+    def context() -> dict[str, Any]:
+        rnd, tables = selectors.round_tables(tournament, number)
+        byes = list(Bye.objects.filter(round=rnd).select_related("competitor").order_by("competitor__number"))
+        return _base_context(tournament, round=rnd, tables=tables, byes=byes)
+
+    if request.htmx:
+        return _live(request, etag, "scoring/public/round_tables.html", context)
+    values = context()
+    values["rounds"] = list(tournament.rounds.order_by("number").values_list("number", flat=True))
+    return _page(request, "scoring/public/round.html", values, etag)
+
+
+@require_safe
+def table_score(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    """One table's partie, donne by donne, with the running score."""
+    tournament = selectors.visible_tournament(slug, request.user)
+    sheet = selectors.table_sheet_public(tournament, number, table)
+    etag = _etag("table", sheet["table"].pk, sheet["stamp"], get_language())
+    values = _base_context(tournament, **sheet)
+    if request.htmx:
+        return _live(request, etag, "scoring/public/table_hands.html", lambda: values)
+    return _page(request, "scoring/public/table.html", values, etag)
+
+
+# -- competitors ------------------------------------------------------------------------
+
+
+@require_safe
+def competitor(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """A competitor's place and parties, from the live snapshot."""
+    tournament = selectors.visible_tournament(slug, request.user)
+    version = tournament.standings_version or 0
+    etag = _etag("competitor", tournament.pk, number, version, get_language())
+
+    def context() -> dict[str, Any]:
+        snapshot = selectors.live_snapshot(tournament)
+        row = selectors.row_of(snapshot, number)
+        if row is None:
+            raise Http404("no such competitor in the ranking")
+        names = {other["competitor"]: other for other in snapshot.rows} if snapshot else {}
+        return _base_context(
+            tournament,
+            row=row,
+            parties=selectors.parties_of(row, names),
+            columns=columns_for(snapshot.criteria if snapshot else []),
+            snapshot=snapshot,
+        )
+
+    if request.htmx:
+        return _live(request, etag, "scoring/public/competitor_parties.html", context)
+    return _page(request, "scoring/public/competitor.html", context(), etag)
+
+
+# -- posters and exports ----------------------------------------------------------------
+
+
+def _public_url(request: HttpRequest, tournament: Tournament) -> str:
+    return request.build_absolute_uri(tournament.get_absolute_url())
+
+
+@require_safe
+def qr_code(request: HttpRequest, slug: str) -> HttpResponse:
+    """The QR code of the ranking's address, as SVG."""
+    tournament = selectors.visible_tournament(slug, request.user)
+    out = io.BytesIO()
+    segno.make(_public_url(request, tournament), error="m").save(out, kind="svg", scale=8, border=2, xmldecl=False)
+    response = HttpResponse(out.getvalue(), content_type="image/svg+xml")
+    response["Cache-Control"] = "public, max-age=3600"
+    return response
+
+
+@require_safe
+def poster(request: HttpRequest, slug: str) -> HttpResponse:
+    """A page to print and pin up: the tournament's name and the QR code of its ranking."""
+    tournament = selectors.visible_tournament(slug, request.user)
+    return render(
+        request, "scoring/public/poster.html", {"tournament": tournament, "url": _public_url(request, tournament)}
+    )
+
+
+@require_safe
+def ranking_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = selectors.visible_tournament(slug, request.user)
+    snapshot = selectors.live_snapshot(tournament)
+    response = HttpResponse(exports.ranking_csv(snapshot), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-classement.csv"'
+    return response
+
+
+@require_safe
+def ranking_print(request: HttpRequest, slug: str) -> HttpResponse:
+    """The ranking laid out for paper: no navigation, no polling."""
+    tournament = selectors.visible_tournament(slug, request.user)
+    snapshot = selectors.live_snapshot(tournament)
+    context = _ranking_context(tournament, snapshot)
+    context["live"] = False
+    return render(request, "scoring/public/ranking_print.html", context)

@@ -1,0 +1,202 @@
+"""A season ranking: a club's players ranked over several of its tournaments.
+
+Terms:
+
+- *season*: a Season row, its tournaments (M2M) and its scheme: `placing` gives each
+  player the points of their competitor's final rank from the season's table
+  (`placing_points`, e.g. 25, 20, 16...: rank 1 gets the first, a rank past the table
+  gets nothing, and equal ranks get the same points); `points` adds up the competitor's
+  total points in each tournament.
+- *player*: a season ranks players, not competitors: a team's two players each get the
+  team's result, so someone who changes partner keeps their season.
+- *season job*: a Job of kind `season`. It queues one tournament job per tournament
+  (re-scoring its hands, or rebuilding its ranking only), which Celery spreads over the
+  workers; each one, once through, counts itself in the season job with one conditional
+  UPDATE, and the last one queues the season's aggregation, which writes a new
+  SeasonSnapshot. Every step is idempotent: a redelivered message finds its work done.
+
+A season row: `player` (id), `name`, `rank` (shared), `points`, `played` (tournaments),
+`best` (best rank), `results`: one entry per tournament played (`tournament` slug,
+`name`, `rank`, `points`).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import F, Max
+from django.utils import timezone
+
+from scoring.models import Job, Season, SeasonSnapshot, StandingsSnapshot
+from tournaments.access import require_organiser
+from tournaments.models import Competitor
+
+DEFAULT_PLACING_POINTS = [25, 20, 16, 13, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
+KEEP_SEASON_VERSIONS = 3
+
+
+@transaction.atomic
+def season_rebuild_launch(*, season: Season, by: AbstractBaseUser | None = None, rescore: bool = True) -> Job:
+    """Queue a season job: every tournament re-scored (or only re-ranked), then the season."""
+    if by is not None:
+        require_organiser(by, season.club)
+    job = Job.objects.create(
+        kind=Job.Kind.SEASON,
+        season=season,
+        params={"rescore": rescore},
+        created_by=by if by is not None and by.is_authenticated else None,
+    )
+    from scoring.jobs import _enqueue
+
+    _enqueue(job.pk)
+    return job
+
+
+def season_job_run(*, job: Job) -> None:
+    """Queue the season's tournament jobs (once), or aggregate at once when there are none."""
+    from scoring.jobs import _enqueue, tournament_config
+
+    season = job.season
+    assert season is not None
+    children = Job.objects.filter(params__season_job=job.pk)
+    if not children.exists():
+        tournaments = list(season.tournaments.all())
+        with transaction.atomic():
+            created = [
+                Job.objects.create(
+                    kind=Job.Kind.RESCORE if job.params.get("rescore", True) else Job.Kind.REBUILD,
+                    tournament=tournament,
+                    params={**tournament_config(tournament), "season_job": job.pk},
+                    created_by_id=job.created_by_id,
+                )
+                for tournament in tournaments
+            ]
+            Job.objects.filter(pk=job.pk).update(total=len(created), progress=0, phase="tournaments")
+            for child in created:
+                _enqueue(child.pk)
+        if not created:
+            season_aggregate(job_id=job.pk)
+        return
+    # A retry of the season job: the tournament jobs exist; queue those not through yet.
+    for child in children.filter(status__in=(Job.Status.QUEUED, Job.Status.RUNNING)):
+        from scoring.tasks import job_run
+
+        job_run.delay(job_id=child.pk)
+    if not children.filter(status__in=(Job.Status.QUEUED, Job.Status.RUNNING)).exists():
+        season_aggregate(job_id=job.pk)
+
+
+def season_child_finished(*, season_job_id: int, child: Job) -> None:
+    """Count one tournament job in its season job; the last one queues the aggregation.
+
+    `params.counted` on the child makes the count idempotent: a child run twice (a
+    redelivered message) is counted once.
+    """
+    with transaction.atomic():
+        marked = (
+            Job.objects.filter(pk=child.pk)
+            .exclude(params__has_key="counted")
+            .update(params={**child.params, "counted": True})
+        )
+        if not marked:
+            return
+        Job.objects.filter(pk=season_job_id).update(progress=F("progress") + 1, heartbeat_at=timezone.now())
+        parent = Job.objects.filter(pk=season_job_id).values("progress", "total").first()
+    if parent is not None and parent["progress"] >= parent["total"]:
+        from scoring.tasks import season_aggregate as season_aggregate_task
+
+        season_aggregate_task.delay(job_id=season_job_id)
+
+
+def season_rows(season: Season) -> list[dict[str, Any]]:
+    """The season ranking from each tournament's live snapshot: three queries."""
+    tournaments = {t.pk: t for t in season.tournaments.all()}
+    latest = (
+        StandingsSnapshot.objects.filter(tournament_id__in=list(tournaments))
+        .values("tournament_id")
+        .annotate(version=Max("version"))
+    )
+    wanted = {(row["tournament_id"], row["version"]) for row in latest}
+    snapshots = [
+        s
+        for s in StandingsSnapshot.objects.filter(
+            tournament_id__in=[t for t, _v in wanted], version__in=[v for _t, v in wanted]
+        ).only("tournament_id", "version", "rows")
+        if (s.tournament_id, s.version) in wanted
+    ]
+    members: dict[int, list[tuple[int, str]]] = defaultdict(list)
+    through = Competitor.players.through
+    for competitor_id, player_id, first, last in through.objects.filter(
+        competitor__tournament_id__in=list(tournaments)
+    ).values_list("competitor_id", "player_id", "player__first_name", "player__last_name"):
+        members[competitor_id].append((player_id, f"{first} {last}".strip()))
+    table = list(season.placing_points or DEFAULT_PLACING_POINTS)
+    players: dict[int, dict[str, Any]] = {}
+    for snapshot in snapshots:
+        tournament = tournaments[snapshot.tournament_id]
+        for row in snapshot.rows:
+            rank = int(row.get("rank") or 0)
+            if season.scheme == Season.Scheme.PLACING:
+                earned: float = table[rank - 1] if 0 < rank <= len(table) else 0
+            else:
+                earned = row.get("points") or 0
+            for player_id, name in members.get(row.get("competitor"), []):
+                entry = players.setdefault(
+                    player_id,
+                    {"player": player_id, "name": name, "points": 0, "played": 0, "best": None, "results": []},
+                )
+                entry["points"] += earned
+                entry["played"] += 1
+                entry["best"] = rank if entry["best"] is None else min(entry["best"], rank)
+                entry["results"].append(
+                    {"tournament": tournament.slug, "name": tournament.name, "rank": rank, "points": earned}
+                )
+    return rank_season(list(players.values()))
+
+
+def rank_season(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Most points first; equal points share a rank (1, 2, 2, 4), then by name for reading."""
+    rows.sort(key=lambda row: (-row["points"], str(row["name"]).lower()))
+    previous: Any = object()
+    rank = 0
+    for index, row in enumerate(rows, start=1):
+        if row["points"] != previous:
+            rank, previous = index, row["points"]
+        row["rank"] = rank
+        row["results"].sort(key=lambda result: result["tournament"])
+    return rows
+
+
+@transaction.atomic
+def season_snapshot_write(*, season: Season) -> SeasonSnapshot:
+    """A new SeasonSnapshot version with the season's current ranking; old versions pruned."""
+    Season.objects.select_for_update().filter(pk=season.pk).first()
+    rows = season_rows(season)
+    last = SeasonSnapshot.objects.filter(season=season).aggregate(v=Max("version"))["v"] or 0
+    snapshot = SeasonSnapshot.objects.create(season=season, version=last + 1, rows=rows)
+    SeasonSnapshot.objects.filter(season=season, version__lte=last + 1 - KEEP_SEASON_VERSIONS).delete()
+    return snapshot
+
+
+def season_aggregate(*, job_id: int) -> Job | None:
+    """Write the season's ranking and finish its job (nothing when already finished)."""
+    job = Job.objects.filter(pk=job_id, kind=Job.Kind.SEASON).select_related("season").first()
+    if job is None or job.season is None or job.status == Job.Status.DONE:
+        return job
+    with transaction.atomic():
+        locked = Job.objects.select_for_update().get(pk=job_id)
+        if locked.status == Job.Status.DONE:
+            return locked
+        season_snapshot_write(season=job.season)
+        failed = Job.objects.filter(params__season_job=job_id, status=Job.Status.FAILED).count()
+        Job.objects.filter(pk=job_id).update(
+            status=Job.Status.DONE,
+            phase="",
+            finished_at=timezone.now(),
+            error=f"{failed} tournament job(s) failed: their previous ranking was used." if failed else "",
+        )
+    job.refresh_from_db()
+    return job

@@ -1,0 +1,14 @@
+"""The director's standings pages, mounted at /manage/t/<slug>/standings/ (namespace "standings_manage")."""
+
+from django.urls import path
+
+from scoring import standings_manage_views as views
+
+app_name = "standings_manage"
+
+urlpatterns = [
+    path("", views.index, name="index"),
+    path("jobs/", views.jobs_partial, name="jobs"),
+    path("recalculate/", views.recalculate, name="recalculate"),
+    path("jobs/<int:job_id>/retry/", views.retry, name="retry"),
+]

@@ -1,0 +1,85 @@
+"""The director's standings page: change what the ranking depends on, watch the job.
+
+Mounted at /manage/t/<slug>/standings/ (namespace "standings_manage"). Saving the form
+queues a job (scoring/jobs.py) that re-scores the hands when a rule option changed and
+rebuilds the ranking; the page shows the job's progress with an htmx partial
+(`manage_jobs.html`) that polls while a job is queued or running.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST, require_safe
+
+from scoring import jobs
+from scoring import standings_selectors as selectors
+from scoring.access import organiser_tournament
+from scoring.models import Job
+from scoring.standings_forms import StandingsRulesForm
+from tournaments.forms import add_service_errors
+from tournaments.models import Tournament
+
+
+def _jobs_context(tournament: Tournament) -> dict[str, object]:
+    recent = selectors.latest_jobs(tournament)
+    for job in recent:
+        job.stale = jobs.job_is_stale(job)  # type: ignore[attr-defined]
+        job.percent = int(100 * job.progress / job.total) if job.total else 0  # type: ignore[attr-defined]
+    active = any(job.status in jobs.ACTIVE and not job.stale for job in recent)  # type: ignore[attr-defined]
+    return {"tournament": tournament, "jobs": recent, "active": active}
+
+
+@organiser_tournament
+def index(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    config = jobs.pending_config(tournament)
+    if request.method == "POST":
+        form = StandingsRulesForm(request.POST, tournament=tournament)
+        if form.is_valid():
+            try:
+                jobs.standings_rules_change(
+                    by=request.user, tournament=tournament, config=form.config(), rescore=form.cleaned_data["rescore"]
+                )
+            except ValidationError as error:
+                add_service_errors(form, error)
+            else:
+                messages.success(request, _("Saved: the ranking is being recalculated."))
+                return redirect("standings_manage:index", slug=tournament.slug)
+    else:
+        form = StandingsRulesForm(initial=StandingsRulesForm.initial_for(tournament, config), tournament=tournament)
+    context = {
+        **_jobs_context(tournament),
+        "form": form,
+        "club": tournament.club,
+        "snapshot": selectors.live_snapshot(tournament),
+    }
+    return render(request, "scoring/standings/manage.html", context)
+
+
+@require_safe
+@organiser_tournament
+def jobs_partial(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    return render(request, "scoring/standings/manage_jobs.html", _jobs_context(tournament))
+
+
+@require_POST
+@organiser_tournament
+def recalculate(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Re-score every hand with the current options and rebuild the ranking."""
+    jobs.job_launch(tournament=tournament, by=request.user, rescore=True)
+    messages.success(request, _("Recalculation queued."))
+    return redirect("standings_manage:index", slug=tournament.slug)
+
+
+@require_POST
+@organiser_tournament
+def retry(request: HttpRequest, tournament: Tournament, job_id: int) -> HttpResponse:
+    job = get_object_or_404(Job, pk=job_id, tournament=tournament)
+    if jobs.job_retry(job=job):
+        messages.success(request, _("The job is queued again."))
+    else:
+        messages.error(request, _("This job cannot be retried: it is done, still running, or replaced by a newer one."))
+    return redirect("standings_manage:index", slug=tournament.slug)

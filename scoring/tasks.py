@@ -1,0 +1,55 @@
+"""Celery tasks of the scoring app: thin, taking ids, each calling one service.
+
+Every task is idempotent and safe to kill: `standings_refresh` skips a ticket already
+built, and `job_run` claims its job with a conditional UPDATE and swaps its result in one
+transaction (scoring/jobs.py). Transient database errors (a dropped connection, a
+deadlock, a serialisation failure) are retried with backoff; anything else fails the
+task, and a job then shows as failed with its error.
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from scoring import jobs, seasons, standings
+
+TRANSIENT = jobs.TRANSIENT
+
+
+@shared_task(
+    name="scoring.standings_refresh",
+    autoretry_for=TRANSIENT,
+    retry_backoff=0.5,
+    retry_backoff_max=10,
+    max_retries=5,
+    ignore_result=True,
+)
+def standings_refresh(*, tournament_id: int, ticket: int = 0) -> None:
+    """Bring a tournament's live ranking up to date with everything stored so far."""
+    standings.standings_refresh(tournament_id=tournament_id, ticket=ticket)
+
+
+@shared_task(
+    name="scoring.job_run",
+    autoretry_for=TRANSIENT,
+    retry_backoff=1,
+    retry_backoff_max=30,
+    max_retries=5,
+    ignore_result=True,
+)
+def job_run(*, job_id: int) -> None:
+    """Run a re-scoring, rebuild or season job (claimed first: at most one worker runs it)."""
+    jobs.job_run(job_id=job_id)
+
+
+@shared_task(
+    name="scoring.season_aggregate",
+    autoretry_for=TRANSIENT,
+    retry_backoff=1,
+    retry_backoff_max=30,
+    max_retries=5,
+    ignore_result=True,
+)
+def season_aggregate(*, job_id: int) -> None:
+    """Write a season's ranking once its tournaments are through (idempotent)."""
+    seasons.season_aggregate(job_id=job_id)
