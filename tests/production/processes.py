@@ -24,6 +24,7 @@ from urllib.parse import urlsplit
 
 import psycopg
 import pytest
+from celery import Celery
 
 from tests.conftest import IN_CI, ROOT
 
@@ -188,6 +189,17 @@ def manage(env: dict[str, str], *args: str, timeout: float = 300) -> subprocess.
     if result.returncode != 0:
         pytest.fail(f"manage.py {' '.join(args)} failed:\n{result.stdout}\n{result.stderr}")
     return result
+
+
+def send_task(broker: str, name: str, queue: str, **kwargs: object) -> str:
+    """Send task `name` to `queue` as a web process would; return its id.
+
+    On a connection of its own, not from Celery's pools: kombu shares those per broker URL
+    across the test process, and another test may have closed them.
+    """
+    sender = Celery("probe", broker=broker)
+    with sender.connection_for_write() as connection, connection.Producer() as producer:
+        return str(sender.send_task(name, kwargs=kwargs, queue=queue, producer=producer).id)
 
 
 def read_log_lines(path: Path) -> list[dict[str, object]]:

@@ -16,7 +16,7 @@ from django.core.management.base import CommandError
 from django.db import models
 
 from atout.models import ArchiveIdentity
-from scoring.models import Hand, HandRevision, TableResult
+from scoring.models import Hand, HandRevision, StandingsSnapshot, TableResult
 from tests.factories import (
     ClubFactory,
     CompetitorFactory,
@@ -183,6 +183,16 @@ def test_an_archive_imported_into_an_empty_atout_gives_back_the_same_tournament(
     again = archive_export(tournament=report.tournament)
     assert again["content"] == archive["content"]
     assert again["archive_id"] == archive["archive_id"]
+
+
+def test_the_standings_are_rebuilt_from_the_imported_results(
+    archive: dict[str, Any], django_capture_on_commit_callbacks: Any
+) -> None:
+    wipe()
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        report = archive_import(text=json.dumps(archive))
+    assert len(callbacks) == 1
+    assert StandingsSnapshot.objects.filter(tournament=report.tournament).exists()
 
 
 def test_importing_the_same_archive_twice_doubles_nothing(archive: dict[str, Any]) -> None:

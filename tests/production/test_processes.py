@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from celery import Celery
 
 from atout.logs import request_id_var
 from tests.conftest import require_redis
@@ -31,6 +30,7 @@ from tests.production.processes import (
     manage,
     random_secret,
     read_log_lines,
+    send_task,
 )
 
 pytestmark = pytest.mark.celery_worker
@@ -171,14 +171,12 @@ def test_every_request_is_logged_as_one_line_with_its_request_id(stack: Stack) -
 
 
 def test_a_background_task_is_completed_by_the_worker_with_the_request_id(stack: Stack) -> None:
-    sender = Celery("probe", broker=stack.broker)
     token = request_id_var.set("req-from-web-7")
     try:
         # The request id travels in the message headers, as when a page enqueues a job.
-        result = sender.send_task("atout.heartbeat", queue=stack.queue)
+        task_id = send_task(stack.broker, "atout.heartbeat", stack.queue)
     finally:
         request_id_var.reset(token)
-        sender.pool.force_close_all()
     deadline = time.monotonic() + 30
     rows: list[tuple[object, ...]] = []
     while time.monotonic() < deadline and not rows:
@@ -192,5 +190,5 @@ def test_a_background_task_is_completed_by_the_worker_with_the_request_id(stack:
         time.sleep(0.1)
     (job,) = jobs
     assert job["task"] == "atout.heartbeat" and job["outcome"] == "success"
-    assert job["task_id"] == result.id
+    assert job["task_id"] == task_id
     assert job["request_id"] == "req-from-web-7"

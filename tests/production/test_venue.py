@@ -17,11 +17,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from celery import Celery
 
 from atout import lan, venue
 from tests.conftest import ROOT, require_redis
-from tests.production.processes import Process, clean_env, free_port, http_get
+from tests.production.processes import Process, clean_env, free_port, http_get, send_task
 
 IP_ADDR = """\
 1: lo    inet 127.0.0.1/8 scope host lo\\       valid_lft forever preferred_lft forever
@@ -234,11 +233,7 @@ def test_with_redis_a_venue_starts_a_worker_that_runs_the_jobs(tmp_path: Path) -
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and "ready." not in (tmp_path / "venue.log").read_text():
             time.sleep(0.2)
-        sender = Celery("probe", broker=broker)
-        try:
-            sender.send_task("atout.heartbeat", queue=queue)
-        finally:
-            sender.pool.force_close_all()
+        send_task(broker, "atout.heartbeat", queue)
         deadline, rows = time.monotonic() + 30, []
         while time.monotonic() < deadline and not rows:
             with sqlite3.connect(tmp_path / "venue.sqlite3") as db:

@@ -27,6 +27,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from django.db import IntegrityError, models, transaction
@@ -35,6 +36,7 @@ from django.utils import timezone
 
 from atout.models import ArchiveIdentity
 from scoring.models import Hand, HandRevision, TableResult
+from scoring.standings import standings_schedule_refresh
 from tournaments.archive.fields import ArchiveError
 from tournaments.archive.reading import Archive, RoundPlan, TablePlan, read_archive
 from tournaments.models import (
@@ -342,6 +344,11 @@ def archive_import(*, text: str | bytes, slug: str | None = None) -> ImportRepor
     archive = read_archive(text)
     try:
         with transaction.atomic():
-            return _Importer(archive, slug).run()
+            report = _Importer(archive, slug).run()
+            if archive.rounds:
+                # Standings snapshots are not archived: they are rebuilt from the imported
+                # results, once these are committed (by a worker when there is one).
+                transaction.on_commit(partial(standings_schedule_refresh, tournament_id=report.tournament.pk))
+            return report
     except IntegrityError as exc:
         raise ArchiveError(f"the archive conflicts with data already here: {exc}") from None
