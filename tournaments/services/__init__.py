@@ -1,0 +1,62 @@
+"""Every write of the tournament side, one function per use case, each in a transaction.
+
+One module per seam (`players`, `tournament`, `registration`, `rounds`); import them from
+here (`from tournaments import services`), which is the services' one address.
+
+Services are named `<noun>_<verb>`, take keyword arguments only, and take `by`, the user
+acting: each one checks through `tournaments.access` that `by` organises the club
+concerned (PermissionDenied otherwise) before it changes anything. A rule broken by the
+request raises `ValidationError`, keyed by the field it concerns when there is one, with a
+message in the active language; views show it beside that field.
+
+What may change when, by tournament status:
+
+- *draft*: everything; nobody can register yet.
+- *registration*: everything; players register and check in (*pointage*).
+- *running*: rounds are drawn and played; the game, format, end of a partie, rule options
+  and ranking criteria are fixed; late arrivals may still join before round 2.
+- *finished*: only the name, date and visibility.
+
+Terms: a *late arrival* joins after round 1 is drawn (and before round 2 is): the rounds
+they missed are recorded as byes with reason "late", which the bye policy credits.
+"""
+
+from tournaments.services.players import NewPlayer, player_create, player_update, players_import, players_import_preview
+from tournaments.services.registration import (
+    competitor_check_in,
+    competitor_register,
+    competitor_withdraw,
+    forbidden_pair_add,
+    forbidden_pair_remove,
+)
+from tournaments.services.rounds import round_close, round_draw, round_redraw
+from tournaments.services.tournament import (
+    EDITABLE_WHEN_FINISHED,
+    LOCKED_WHEN_RUNNING,
+    TRANSITIONS,
+    tournament_create,
+    tournament_set_status,
+    tournament_update,
+)
+
+__all__ = [
+    "EDITABLE_WHEN_FINISHED",
+    "LOCKED_WHEN_RUNNING",
+    "TRANSITIONS",
+    "NewPlayer",
+    "competitor_check_in",
+    "competitor_register",
+    "competitor_withdraw",
+    "forbidden_pair_add",
+    "forbidden_pair_remove",
+    "player_create",
+    "player_update",
+    "players_import",
+    "players_import_preview",
+    "round_close",
+    "round_draw",
+    "round_redraw",
+    "tournament_create",
+    "tournament_set_status",
+    "tournament_update",
+]

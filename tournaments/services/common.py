@@ -1,0 +1,44 @@
+"""What the services share: how they refuse, and small reads about a tournament's state."""
+
+from __future__ import annotations
+
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.db import transaction
+from django.db.models import Max
+
+from scoring.standings import standings_schedule_refresh
+from tournaments import pairing
+from tournaments.models import Tournament
+
+Status = Tournament.Status
+Errors = dict[str, list[str]]
+
+
+def raise_errors(errors: Errors) -> None:
+    if errors:
+        raise ValidationError(errors)
+
+
+def refusal(message: str, field: str = NON_FIELD_ERRORS) -> ValidationError:
+    return ValidationError({field: [message]})
+
+
+def refresh_standings_after_commit(tournament: Tournament) -> None:
+    """Byes, forfeits and withdrawals change the ranking: ask scoring for it once this commits."""
+    tournament_id = tournament.pk
+    transaction.on_commit(lambda: standings_schedule_refresh(tournament_id=tournament_id))
+
+
+def table_size(tournament: Tournament) -> int:
+    return pairing.TABLE_SIZES[tournament.format]
+
+
+def status_label(status: str) -> str:
+    try:
+        return str(Status(status).label)
+    except ValueError:
+        return status
+
+
+def last_round_number(tournament: Tournament) -> int:
+    return tournament.rounds.aggregate(n=Max("number"))["n"] or 0

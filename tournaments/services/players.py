@@ -1,0 +1,148 @@
+"""Players of a club: one by one, or a whole list from a spreadsheet (CSV).
+
+A *duplicate* is the same licence, or the same name (in the same club played for) unless
+two different licences tell the players apart; `tournaments.csv_import` uses the same rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from tournaments import csv_import
+from tournaments.access import require_organiser
+from tournaments.models import Club, Player
+from tournaments.services.common import (
+    Errors,
+    raise_errors,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class NewPlayer:
+    """A player created on the spot while registering (not yet in the club's list)."""
+
+    last_name: str
+    first_name: str
+    licence: str = ""
+    affiliation: str = ""
+
+
+def player_errors(
+    club: Club, last_name: str, first_name: str, licence: str, affiliation: str, exclude_pk: int | None
+) -> Errors:
+    """Empty names, and duplicates by the import's rule: same licence, or same name unless licences differ."""
+    errors: Errors = {}
+    if not last_name.strip():
+        errors["last_name"] = [_("Give the last name.")]
+    if not first_name.strip():
+        errors["first_name"] = [_("Give the first name.")]
+    if errors:
+        return errors
+    others = Player.objects.filter(club=club).exclude(pk=exclude_pk)
+    if licence.strip():
+        twin = others.filter(licence__iexact=licence.strip()).first()
+        if twin is not None:
+            errors["licence"] = [_("Licence already given to %(player)s.") % {"player": twin.full_name}]
+            return errors
+    club_label = affiliation.strip() or club.name
+    key = csv_import.name_key(last_name, first_name, club_label)
+    for other in others.filter(last_name__iexact=last_name.strip()):
+        same_name = csv_import.name_key(other.last_name, other.first_name, other.club_label) == key
+        if same_name and csv_import.same_person(other.licence, licence.strip()):
+            errors["last_name"] = [
+                _("%(player)s is already in the club: give a licence number to tell them apart.")
+                % {"player": other.full_name}
+            ]
+            break
+    return errors
+
+
+@transaction.atomic
+def player_create(
+    *,
+    by: AbstractBaseUser,
+    club: Club,
+    last_name: str,
+    first_name: str,
+    licence: str = "",
+    affiliation: str = "",
+    email: str = "",
+    phone: str = "",
+) -> Player:
+    require_organiser(by, club)
+    raise_errors(player_errors(club, last_name, first_name, licence, affiliation, None))
+    return Player.objects.create(
+        club=club,
+        last_name=last_name.strip(),
+        first_name=first_name.strip(),
+        licence=licence.strip(),
+        affiliation=csv_import.affiliation_for(affiliation.strip(), club.name, club.slug),
+        email=email.strip(),
+        phone=phone.strip(),
+    )
+
+
+@transaction.atomic
+def player_update(
+    *,
+    by: AbstractBaseUser,
+    player: Player,
+    last_name: str,
+    first_name: str,
+    licence: str = "",
+    affiliation: str = "",
+    email: str = "",
+    phone: str = "",
+) -> Player:
+    require_organiser(by, player.club)
+    raise_errors(player_errors(player.club, last_name, first_name, licence, affiliation, player.pk))
+    player.last_name, player.first_name = last_name.strip(), first_name.strip()
+    player.licence = licence.strip()
+    player.affiliation = csv_import.affiliation_for(affiliation.strip(), player.club.name, player.club.slug)
+    player.email, player.phone = email.strip(), phone.strip()
+    player.save()
+    return player
+
+
+def players_import_preview(*, by: AbstractBaseUser, club: Club, text: str) -> csv_import.ImportPreview:
+    """What importing `text` would do: every row checked against the file and the club's players."""
+    require_organiser(by, club)
+    known = [
+        csv_import.KnownPlayer(p.last_name, p.first_name, p.licence, p.club_label, f"{p.full_name} ({p.licence})")
+        if p.licence
+        else csv_import.KnownPlayer(p.last_name, p.first_name, p.licence, p.club_label, p.full_name)
+        for p in Player.objects.filter(club=club).select_related("club")
+    ]
+    return csv_import.parse_players(text, club_name=club.name, club_slug=club.slug, known=known)
+
+
+@transaction.atomic
+def players_import(*, by: AbstractBaseUser, club: Club, text: str) -> list[Player]:
+    """Create the new players of a valid file; one bad row and nothing is written."""
+    # Serialise imports into one club, so two uploads of the same file cannot both pass
+    # the duplicate check before either has written.
+    Club.objects.select_for_update().get(pk=club.pk)
+    preview = players_import_preview(by=by, club=club, text=text)
+    if not preview.valid:
+        messages = list(preview.file_errors) + [
+            _("Line %(line)s: %(error)s") % {"line": row.line, "error": error}
+            for row in preview.bad_rows
+            for error in row.errors
+        ]
+        raise ValidationError({NON_FIELD_ERRORS: messages})
+    players = [
+        Player(
+            club=club,
+            last_name=row.last_name,
+            first_name=row.first_name,
+            licence=row.licence,
+            affiliation=csv_import.affiliation_for(row.club, club.name, club.slug),
+        )
+        for row in preview.to_import
+    ]
+    return Player.objects.bulk_create(players)

@@ -1,0 +1,209 @@
+"""Registration, check-in (*pointage*), withdrawals (*abandon*), late arrivals, forbidden meetings."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import NON_FIELD_ERRORS
+from django.db import transaction
+from django.db.models import Max
+from django.utils.translation import gettext as _
+
+from tournaments import csv_import
+from tournaments.access import require_organiser
+from tournaments.models import Bye, Competitor, ForbiddenPair, Player, Tournament
+from tournaments.services.common import (
+    Errors,
+    Status,
+    last_round_number,
+    raise_errors,
+    refresh_standings_after_commit,
+    refusal,
+    status_label,
+)
+from tournaments.services.players import NewPlayer, player_errors
+
+
+def _players_per_competitor(tournament: Tournament) -> int:
+    return 2 if tournament.format == Tournament.Format.TEAMS else 1
+
+
+def _check_can_join(tournament: Tournament) -> None:
+    """Registration is open, or the tournament runs and round 2 is not drawn yet (late arrival)."""
+    if tournament.status in (Status.DRAFT, Status.FINISHED):
+        raise refusal(
+            _("Registration is not open (the tournament is “%(status)s”).")
+            % {"status": status_label(tournament.status)}
+        )
+    if tournament.status == Status.RUNNING and last_round_number(tournament) >= 2:
+        raise refusal(_("Too late: round 2 is drawn. Late arrivals join before round 2."))
+
+
+def _join_late(tournament: Tournament, competitor: Competitor) -> None:
+    """Seat a late arrival from the next round on, with a 'late' bye for every round missed."""
+    last = last_round_number(tournament)
+    competitor.joined_round = last + 1
+    for rnd in tournament.rounds.filter(number__lte=last):
+        Bye.objects.get_or_create(round=rnd, competitor=competitor, defaults={"reason": "late"})
+    if last:
+        refresh_standings_after_commit(tournament)
+
+
+@transaction.atomic
+def competitor_register(
+    *,
+    by: AbstractBaseUser,
+    tournament: Tournament,
+    players: Sequence[Player | NewPlayer],
+    name: str = "",
+    checked_in: bool = False,
+) -> Competitor:
+    """Register a team (two players) or a player; new players join the club's list on the way.
+
+    Errors about the n-th player are keyed `player_<n>` (from 1).
+    """
+    require_organiser(by, tournament.club)
+    tournament = Tournament.objects.select_for_update().select_related("club").get(pk=tournament.pk)
+    _check_can_join(tournament)
+    size = _players_per_competitor(tournament)
+    if len(players) != size:
+        raise refusal(_("A team is two players.") if size == 2 else _("Register one player at a time in this format."))
+    chosen = _registration_players(tournament, players)
+    number = (tournament.competitors.aggregate(n=Max("number"))["n"] or 0) + 1
+    labels = {p.club_label for p in chosen}
+    competitor = Competitor.objects.create(
+        tournament=tournament,
+        number=number,
+        name=name.strip()[:200] or _default_name(chosen),
+        club=tournament.club,
+        affiliation=labels.pop() if len(labels) == 1 else "",
+        status=Competitor.Status.CHECKED_IN if checked_in or tournament.status == Status.RUNNING else "registered",
+    )
+    competitor.players.set(chosen)
+    if tournament.status == Status.RUNNING:
+        _join_late(tournament, competitor)
+        competitor.save(update_fields=["joined_round"])
+    return competitor
+
+
+def _registration_players(tournament: Tournament, players: Sequence[Player | NewPlayer]) -> list[Player]:
+    errors: Errors = {}
+    taken = set(
+        Player.objects.filter(competitors__tournament=tournament)
+        .exclude(competitors__status=Competitor.Status.WITHDRAWN)
+        .values_list("pk", flat=True)
+    )
+    for index, player in enumerate(players, start=1):
+        key = f"player_{index}"
+        if isinstance(player, NewPlayer):
+            problems = player_errors(
+                tournament.club, player.last_name, player.first_name, player.licence, player.affiliation, None
+            )
+            if problems:
+                errors[key] = [message for messages in problems.values() for message in messages]
+        elif player.club_id != tournament.club_id:
+            errors[key] = [_("Only the club's players can be registered.")]
+        elif player.pk in taken:
+            errors[key] = [_("%(player)s is already registered.") % {"player": player.full_name}]
+    existing = [p.pk for p in players if isinstance(p, Player)]
+    if len(existing) != len(set(existing)):
+        errors[NON_FIELD_ERRORS] = [_("The same player twice.")]
+    raise_errors(errors)
+    chosen: list[Player] = []
+    for player in players:
+        if isinstance(player, NewPlayer):
+            affiliation = csv_import.affiliation_for(
+                player.affiliation.strip(), tournament.club.name, tournament.club.slug
+            )
+            player = Player.objects.create(
+                club=tournament.club,
+                last_name=player.last_name.strip(),
+                first_name=player.first_name.strip(),
+                licence=player.licence.strip(),
+                affiliation=affiliation,
+            )
+        chosen.append(player)
+    return chosen
+
+
+def _default_name(players: Sequence[Player]) -> str:
+    if len(players) == 1:
+        return players[0].full_name
+    return " – ".join(p.last_name for p in players)
+
+
+def _lock_competitor(by: AbstractBaseUser, competitor: Competitor) -> tuple[Tournament, Competitor]:
+    """The competitor and its tournament as the database has them now, both locked."""
+    # The caller's objects may be stale (the tournament started since they were loaded):
+    # every rule below reads fresh rows.
+    tournament = Tournament.objects.select_for_update().select_related("club").get(pk=competitor.tournament_id)
+    require_organiser(by, tournament.club)
+    return tournament, Competitor.objects.select_for_update().select_related("tournament").get(pk=competitor.pk)
+
+
+@transaction.atomic
+def competitor_check_in(*, by: AbstractBaseUser, competitor: Competitor, present: bool = True) -> Competitor:
+    """Mark a competitor present (*pointage*) or not; once rounds are drawn, present means a late arrival."""
+    tournament, competitor = _lock_competitor(by, competitor)
+    if tournament.status not in (Status.REGISTRATION, Status.RUNNING):
+        raise refusal(_("Check-in is done while registration is open or the tournament runs."))
+    if competitor.status == Competitor.Status.WITHDRAWN:
+        raise refusal(_("%(name)s has withdrawn.") % {"name": competitor.name})
+    played = competitor.seats.exists() or competitor.byes.exists()
+    if present and competitor.status != Competitor.Status.CHECKED_IN:
+        if tournament.status == Status.RUNNING and last_round_number(tournament) >= competitor.joined_round:
+            _check_can_join(tournament)
+            _join_late(tournament, competitor)
+        competitor.status = Competitor.Status.CHECKED_IN
+    elif not present and competitor.status == Competitor.Status.CHECKED_IN:
+        if played:
+            raise refusal(_("%(name)s has already played: withdraw them instead.") % {"name": competitor.name})
+        competitor.status = Competitor.Status.REGISTERED
+    competitor.save(update_fields=["status", "joined_round"])
+    return competitor
+
+
+@transaction.atomic
+def competitor_withdraw(*, by: AbstractBaseUser, competitor: Competitor) -> Competitor:
+    """Withdraw (*abandon*): the results stay, and the competitor is never drawn again."""
+    tournament, competitor = _lock_competitor(by, competitor)
+    if tournament.status not in (Status.REGISTRATION, Status.RUNNING):
+        raise refusal(_("Withdrawals are recorded while registration is open or the tournament runs."))
+    if competitor.status == Competitor.Status.WITHDRAWN:
+        raise refusal(_("%(name)s has already withdrawn.") % {"name": competitor.name})
+    competitor.status = Competitor.Status.WITHDRAWN
+    competitor.withdrawn_after_round = last_round_number(tournament)
+    competitor.save(update_fields=["status", "withdrawn_after_round"])
+    if competitor.withdrawn_after_round:
+        refresh_standings_after_commit(tournament)
+    return competitor
+
+
+@transaction.atomic
+def forbidden_pair_add(
+    *, by: AbstractBaseUser, tournament: Tournament, first: Competitor, second: Competitor, reason: str = ""
+) -> ForbiddenPair:
+    """Keep two competitors apart in every draw from now on (family, same household...)."""
+    require_organiser(by, tournament.club)
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.status == Status.FINISHED:
+        raise refusal(_("The tournament is finished."))
+    if first.tournament_id != tournament.pk or second.tournament_id != tournament.pk:
+        raise refusal(_("Both must be competitors of this tournament."))
+    if first.pk == second.pk:
+        raise refusal(_("Choose two different competitors."), "second")
+    # Stored in one order, so that (A, B) and (B, A) are the same pair for the database.
+    low, high = sorted((first, second), key=lambda c: c.pk)
+    pair, created = ForbiddenPair.objects.get_or_create(
+        tournament=tournament, first=low, second=high, defaults={"reason": reason.strip()[:200]}
+    )
+    if not created:
+        raise refusal(_("These two are already kept apart."), "second")
+    return pair
+
+
+@transaction.atomic
+def forbidden_pair_remove(*, by: AbstractBaseUser, pair: ForbiddenPair) -> None:
+    require_organiser(by, pair.tournament.club)
+    pair.delete()

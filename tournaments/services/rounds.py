@@ -1,0 +1,138 @@
+"""Rounds: draw (through the bridge, `tournaments.pairing`), draw again, close."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from scoring.models import Hand, TableResult
+from tournaments import pairing
+from tournaments.access import require_organiser
+from tournaments.models import Bye, Competitor, Round, Seat, Table, Tournament
+from tournaments.services.common import (
+    Status,
+    refresh_standings_after_commit,
+    refusal,
+    table_size,
+)
+
+
+def _new_seed() -> int:
+    return secrets.randbelow(2**31)
+
+
+def _lock_running(tournament: Tournament) -> Tournament:
+    tournament = Tournament.objects.select_for_update().select_related("club").get(pk=tournament.pk)
+    if tournament.status != Status.RUNNING:
+        raise refusal(_("The tournament is not running: start it first."))
+    return tournament
+
+
+@transaction.atomic
+def round_draw(*, by: AbstractBaseUser, tournament: Tournament, seed: int | None = None) -> Round:
+    """Draw the next round: round 1 at random, later ones by the tournament's method."""
+    require_organiser(by, tournament.club)
+    tournament = _lock_running(tournament)
+    last = tournament.rounds.order_by("-number").first()
+    if last is not None and last.status != Round.Status.CLOSED:
+        raise refusal(_("Round %(number)s is still in play: close it first.") % {"number": last.number})
+    number = last.number + 1 if last is not None else 1
+    if number > tournament.rounds_planned:
+        raise refusal(_("All %(count)s planned rounds are drawn.") % {"count": tournament.rounds_planned})
+    method = Tournament.PairingMethod.RANDOM if number == 1 else tournament.pairing_method
+    rnd = Round(tournament=tournament, number=number, method=method, seed=_new_seed() if seed is None else seed)
+    return _draw_or_explain(rnd)
+
+
+def _draw_or_explain(rnd: Round) -> Round:
+    present = len(pairing.eligible(rnd.tournament, rnd.number))
+    needed = table_size(rnd.tournament)
+    if present < needed:
+        raise refusal(
+            _("%(present)s competitors present: at least %(needed)s are needed for one table.")
+            % {"present": present, "needed": needed}
+        )
+    rnd = pairing.draw_round(rnd)
+    # A new round starts the live ranking's next column, and its byes score by the policy.
+    refresh_standings_after_commit(rnd.tournament)
+    return rnd
+
+
+def _hands_entered(rnd: Round) -> bool:
+    return (
+        Hand.objects.filter(table__round=rnd).exists()
+        or TableResult.objects.filter(table__round=rnd, donnes_played__gt=0).exists()
+    )
+
+
+@transaction.atomic
+def round_redraw(*, by: AbstractBaseUser, round: Round, seed: int | None = None) -> Round:
+    """Draw a round again, before any hand of it is entered (its table links change)."""
+    require_organiser(by, round.tournament.club)
+    _lock_running(round.tournament)
+    rnd = Round.objects.select_for_update().get(pk=round.pk)
+    if rnd.status != Round.Status.OPEN:
+        raise refusal(_("Round %(number)s is closed.") % {"number": rnd.number})
+    if _hands_entered(rnd):
+        raise refusal(
+            _("Hands of round %(number)s are entered: it can no longer be drawn again.") % {"number": rnd.number}
+        )
+    Seat.objects.filter(round=rnd).delete()
+    Table.objects.filter(round=rnd).delete()
+    # Late arrivals' byes belong to the round they missed, whatever its draw.
+    Bye.objects.filter(round=rnd).exclude(reason="late").delete()
+    rnd.seed = _new_seed() if seed is None else seed
+    rnd.drawn_at = timezone.now()
+    return _draw_or_explain(rnd)
+
+
+@transaction.atomic
+def round_close(*, by: AbstractBaseUser, round: Round, force: bool = False) -> Round:
+    """Close a round whose parties are all finished; `force` ends the others as they stand.
+
+    A forced table keeps its totals; it is won by the side with the most points, except
+    that a side with a withdrawn competitor loses by forfeit (*forfait*).
+    """
+    require_organiser(by, round.tournament.club)
+    _lock_running(round.tournament)
+    rnd = Round.objects.select_for_update().get(pk=round.pk)
+    if rnd.status != Round.Status.OPEN:
+        raise refusal(_("Round %(number)s is already closed.") % {"number": rnd.number})
+    tables = list(rnd.tables.prefetch_related("seats__competitor"))
+    results = {r.table_id: r for r in TableResult.objects.filter(table__round=rnd)}
+    unfinished = [t for t in tables if t.pk not in results or not results[t.pk].finished]
+    if unfinished and not force:
+        raise refusal(
+            _("Tables still playing: %(tables)s. Wait for them, or force the close.")
+            % {"tables": ", ".join(str(t.number) for t in unfinished)}
+        )
+    sides = rnd.tournament.sides_per_table
+    for table in unfinished:
+        result = results.get(table.pk) or TableResult(table=table, totals=[0] * sides)
+        result.winner_side = _forced_winner(table, list(result.totals or [0] * sides), sides)
+        result.finished = result.forced = True
+        result.save()
+    rnd.status = Round.Status.CLOSED
+    rnd.closed_at = timezone.now()
+    rnd.forced = bool(unfinished)
+    rnd.save(update_fields=["status", "closed_at", "forced"])
+    refresh_standings_after_commit(rnd.tournament)
+    return rnd
+
+
+def _forced_winner(table: Table, totals: list[Any], sides: int) -> int | None:
+    totals = (totals + [0] * sides)[:sides]
+    forfeits = {s.side for s in table.seats.all() if s.competitor.status == Competitor.Status.WITHDRAWN}
+    standing = [side for side in range(sides) if side not in forfeits]
+    # A side left alone by forfeits wins whatever the points; otherwise the points decide
+    # among the sides still there, and a tie has no winner.
+    if len(standing) <= 1:
+        return standing[0] if standing else None
+    best = max(totals[side] for side in standing)
+    leaders = [side for side in standing if totals[side] == best]
+    return leaders[0] if len(leaders) == 1 else None

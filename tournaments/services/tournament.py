@@ -1,0 +1,251 @@
+"""A tournament's settings and its status: draft -> registration -> running -> finished."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+import engine
+from tournaments import games
+from tournaments.access import require_organiser
+from tournaments.models import Club, Competitor, Round, Tournament
+from tournaments.services.common import (
+    Errors,
+    Status,
+    raise_errors,
+    refusal,
+    status_label,
+    table_size,
+)
+
+# Fixed once rounds are drawn: changing them would change every score already entered.
+LOCKED_WHEN_RUNNING = ("game", "format", "end_rule", "end_value", "rule_options", "criteria")
+EDITABLE_WHEN_FINISHED = ("name", "date", "is_public")
+TOURNAMENT_FIELDS = (
+    "name",
+    "date",
+    "game",
+    "format",
+    "rounds_planned",
+    "end_rule",
+    "end_value",
+    "pairing_method",
+    "criteria",
+    "bye_policy",
+    "bye_points",
+    "separate_clubs_rounds",
+    "rule_options",
+    "is_public",
+    "confirmation_required",
+)
+MAX_ROUNDS = 30
+
+
+def _option_errors(game_code: str, rule_options: Mapping[str, Any]) -> tuple[dict[str, Any], Errors]:
+    """The game's options resolved by the engine, and an error per option it refuses."""
+    game = engine.get_game(game_code)
+    errors: Errors = {}
+    for name, value in rule_options.items():
+        try:
+            game.resolve_options({name: value})
+        except engine.OptionError:
+            known = {spec.name for spec in game.option_specs}
+            message = (
+                _("This value is not allowed for this game.")
+                if name in known
+                else _("The game %(game)s has no option “%(option)s”.") % {"game": game_code, "option": name}
+            )
+            errors.setdefault(f"option_{name}" if name in known else "rule_options", []).append(message)
+    if errors:
+        return {}, errors
+    return game.resolve_options(dict(rule_options)), {}
+
+
+def _clean_tournament(values: dict[str, Any]) -> dict[str, Any]:
+    """Fill the game's defaults in `values` and check every field; raises ValidationError."""
+    errors: Errors = {}
+    if not str(values.get("name") or "").strip():
+        errors["name"] = [_("Give the tournament a name.")]
+    values["name"] = str(values.get("name") or "").strip()[:200]
+    if not isinstance(values.get("date"), datetime.date):
+        errors["date"] = [_("Give the date.")]
+    game = values.get("game")
+    if game not in engine.GAMES:
+        errors["game"] = [_("Choose a game.")]
+        raise_errors(errors)
+    formats = games.formats_for(game)
+    values["format"] = values.get("format") or formats[0]
+    if values["format"] not in formats:
+        errors["format"] = [
+            _("This game is played in these formats only: %(formats)s.")
+            % {"formats": ", ".join(str(Tournament.Format(f).label) for f in formats)}
+        ]
+    if not 1 <= int(values.get("rounds_planned") or 0) <= MAX_ROUNDS:
+        errors["rounds_planned"] = [_("Between 1 and %(max)s rounds.") % {"max": MAX_ROUNDS}]
+    errors.update(_end_errors(values, game))
+    if values.get("pairing_method") not in Tournament.PairingMethod.values:
+        errors["pairing_method"] = [_("Choose how later rounds are drawn.")]
+    errors.update(_criteria_errors(values, game))
+    if values.get("bye_policy") not in Tournament.ByePolicy.values:
+        errors["bye_policy"] = [_("Choose what a bye is worth.")]
+    values["bye_points"] = int(values.get("bye_points") or 0)
+    if values["bye_points"] < 0:
+        errors["bye_points"] = [_("A bye cannot be worth fewer than 0 points.")]
+    values["separate_clubs_rounds"] = int(values.get("separate_clubs_rounds") or 0)
+    if not 0 <= values["separate_clubs_rounds"] <= int(values.get("rounds_planned") or 0):
+        errors["separate_clubs_rounds"] = [_("Between 0 and the number of rounds.")]
+    options, option_errors = _option_errors(game, values.get("rule_options") or {})
+    errors.update(option_errors)
+    values["rule_options"] = options
+    raise_errors(errors)
+    return values
+
+
+def _end_errors(values: dict[str, Any], game: str) -> Errors:
+    end_rule = values.get("end_rule") or Tournament.EndRule.DONNES
+    values["end_rule"] = end_rule
+    if end_rule not in Tournament.EndRule.values:
+        return {"end_rule": [_("Choose how a partie ends.")]}
+    if not values.get("end_value"):
+        values["end_value"] = games.default_end_value(game, end_rule)
+    if values["end_value"] is None:
+        return {"end_value": [_("This game has no usual target score: give one.")]}
+    low, high = (1, 100) if end_rule == Tournament.EndRule.DONNES else (100, 10_000)
+    if not low <= int(values["end_value"]) <= high:
+        return {"end_value": [_("Between %(low)s and %(high)s.") % {"low": low, "high": high}]}
+    return {}
+
+
+def _criteria_errors(values: dict[str, Any], game: str) -> Errors:
+    criteria = list(values.get("criteria") or games.default_criteria(game))
+    values["criteria"] = criteria
+    if any(key not in games.CRITERIA_LABELS for key in criteria) or len(set(criteria)) != len(criteria):
+        return {"criteria": [_("Choose the ranking criteria among parties won, total points, points difference.")]}
+    return {}
+
+
+def _unique_slug(name: str, date: datetime.date) -> str:
+    base = slugify(f"{name} {date.isoformat()}")[:70] or "tournoi"
+    slug, n = base, 1
+    while Tournament.objects.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    by: AbstractBaseUser,
+    club: Club,
+    name: str,
+    date: datetime.date,
+    game: str,
+    format: str = "",
+    rounds_planned: int = 4,
+    end_rule: str = Tournament.EndRule.DONNES,
+    end_value: int | None = None,
+    pairing_method: str = Tournament.PairingMethod.SWISS,
+    criteria: Sequence[str] | None = None,
+    bye_policy: str = Tournament.ByePolicy.AVERAGE_WIN,
+    bye_points: int = 0,
+    separate_clubs_rounds: int = 0,
+    rule_options: Mapping[str, Any] | None = None,
+    is_public: bool = True,
+    confirmation_required: bool = False,
+) -> Tournament:
+    """A new tournament in draft, the game's defaults filled in where nothing was given."""
+    require_organiser(by, club)
+    values = _clean_tournament(
+        {
+            "name": name,
+            "date": date,
+            "game": game,
+            "format": format,
+            "rounds_planned": rounds_planned,
+            "end_rule": end_rule,
+            "end_value": end_value,
+            "pairing_method": pairing_method,
+            "criteria": criteria,
+            "bye_policy": bye_policy,
+            "bye_points": bye_points,
+            "separate_clubs_rounds": separate_clubs_rounds,
+            "rule_options": dict(rule_options or {}),
+            "is_public": is_public,
+            "confirmation_required": confirmation_required,
+        }
+    )
+    slug = _unique_slug(values["name"], values["date"])
+    return Tournament.objects.create(club=club, slug=slug, created_by=by, status=Status.DRAFT, **values)
+
+
+@transaction.atomic
+def tournament_update(*, by: AbstractBaseUser, tournament: Tournament, **changes: Any) -> Tournament:
+    """Change the fields given; what the tournament's status fixes cannot change (see module doc)."""
+    require_organiser(by, tournament.club)
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    unknown = set(changes) - set(TOURNAMENT_FIELDS)
+    if unknown:
+        raise TypeError(f"tournament_update: unknown fields {sorted(unknown)}")
+    current = {field: getattr(tournament, field) for field in TOURNAMENT_FIELDS}
+    if "game" in changes and changes["game"] != tournament.game and "rule_options" not in changes:
+        # Options belong to a game: another game starts from its own defaults.
+        changes["rule_options"] = {}
+    values = _clean_tournament({**current, **changes})
+    changed = [field for field in TOURNAMENT_FIELDS if values[field] != current[field]]
+    errors: Errors = {}
+    if tournament.status in (Status.RUNNING, Status.FINISHED):
+        for field in changed:
+            if field in LOCKED_WHEN_RUNNING:
+                errors[field] = [_("Fixed once the tournament is running.")]
+    if tournament.status == Status.FINISHED:
+        for field in changed:
+            if field not in EDITABLE_WHEN_FINISHED:
+                errors.setdefault(field, [_("The tournament is finished.")])
+    drawn = tournament.rounds.count()
+    if values["rounds_planned"] < drawn:
+        errors["rounds_planned"] = [_("%(count)s rounds are already drawn.") % {"count": drawn}]
+    raise_errors(errors)
+    for field in changed:
+        setattr(tournament, field, values[field])
+    tournament.save()
+    return tournament
+
+
+# Which status may follow which; any other change is refused.
+TRANSITIONS: dict[str, tuple[str, ...]] = {
+    Status.DRAFT: (Status.REGISTRATION,),
+    Status.REGISTRATION: (Status.DRAFT, Status.RUNNING),
+    Status.RUNNING: (Status.FINISHED,),
+    Status.FINISHED: (),
+}
+
+
+@transaction.atomic
+def tournament_set_status(*, by: AbstractBaseUser, tournament: Tournament, status: str) -> Tournament:
+    require_organiser(by, tournament.club)
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if status not in TRANSITIONS.get(tournament.status, ()):
+        raise refusal(
+            _("A tournament cannot go from “%(current)s” to “%(wanted)s”.")
+            % {"current": tournament.get_status_display(), "wanted": status_label(status)}
+        )
+    if status == Status.DRAFT and tournament.competitors.exists():
+        raise refusal(_("Players are registered: registration stays open."))
+    if status == Status.RUNNING:
+        present = tournament.competitors.filter(status=Competitor.Status.CHECKED_IN).count()
+        if present < table_size(tournament):
+            raise refusal(
+                _("At least %(count)s competitors must be checked in to start.") % {"count": table_size(tournament)}
+            )
+    if status == Status.FINISHED and tournament.rounds.filter(status=Round.Status.OPEN).exists():
+        raise refusal(_("Close the round in play first."))
+    tournament.status = status
+    tournament.save(update_fields=["status", "updated_at"])
+    return tournament
