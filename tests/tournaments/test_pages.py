@@ -324,3 +324,11 @@ def test_nothing_a_director_can_send_makes_the_server_fail(organiser_client, run
         response = getattr(organiser_client, method)(url, data)
         assert response.status_code == status, (url, data, response.status_code)
     assert Tournament.objects.get(pk=tournament.pk).status == "running"
+
+
+def test_the_dashboard_speaks_english_when_asked(organiser_client, running, organiser) -> None:
+    tournament, _ = running(2)
+    organiser_client.post(reverse("set_language"), {"language": "en", "next": "/"})
+    html = page(organiser_client.get(reverse("manage:dashboard", args=[tournament.pk])))
+    assert "Draw round 1" in html and "Check-in" in html
+    assert "Tirage" not in html
