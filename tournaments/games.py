@@ -125,7 +125,13 @@ def option_fields(game_code: str) -> list[OptionField]:
 
 def option_summary(game_code: str, options: dict[str, Any]) -> list[tuple[str, str]]:
     """(label, chosen value's label) for each option of the game, the defaults filled in."""
-    resolved = engine.get_game(game_code).resolve_options(options)
+    game = engine.get_game(game_code)
+    try:
+        resolved = game.resolve_options(options)
+    except engine.OptionError:
+        # Stored options are checked on the way in; an engine that later drops a value
+        # must not break the dashboard: show the defaults rather than fail.
+        resolved = game.resolve_options({})
     return [
         (field.label, dict(field.choices).get(resolved[field.name], str(resolved[field.name])))
         for field in option_fields(game_code)
