@@ -319,6 +319,9 @@ def test_nothing_a_director_can_send_makes_the_server_fail(organiser_client, run
         ("get", reverse("manage:tournament_create", args=[tournament.club.pk]), {"game": "poker"}, 200),
         ("post", reverse("manage:players_import", args=[tournament.club.pk]), {}, 200),
         ("post", reverse("manage:players_import", args=[tournament.club.pk]), {"text": ""}, 200),
+        ("get", f"/manage/tournament/{10**20}/", {}, 404),
+        ("post", f"/manage/tournament/{tournament.pk}/rounds/{10**20}/close/", {}, 404),
+        ("get", f"/t/{tournament.slug}/round/{10**20}/draw/", {}, 404),
     ]
     for method, url, data, status in bad:
         response = getattr(organiser_client, method)(url, data)
