@@ -279,11 +279,15 @@ def warn_about_accounts(out: TextIO) -> None:
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="./run --venue", description=__doc__.split("\n\n")[1])
     parser.add_argument("--host", help="the address to serve on (default: found on the local network)")
-    parser.add_argument("--port", type=int, default=int(os.environ.get("PORT") or 8000))
+    parser.add_argument(
+        "--port", type=int, default=int(os.environ.get("PORT") or 8000), help="the port (default: $PORT or 8000)"
+    )
     parser.add_argument(
         "--embedded", action="store_true", help="do not look for PostgreSQL or Redis: SQLite and in-process tasks"
     )
-    parser.add_argument("--secret-file", type=Path, default=DEFAULT_SECRET_FILE)
+    parser.add_argument(
+        "--secret-file", type=Path, default=DEFAULT_SECRET_FILE, help="where the SECRET_KEY is kept (.venue-secret)"
+    )
     parser.add_argument("--log-file", type=Path, default=DEFAULT_LOG_FILE, help="where gunicorn and the worker log")
     return parser.parse_args(argv)
 
