@@ -104,6 +104,15 @@ def _database_url_for_tests() -> str:
     return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
+def _forget_broker_pool(app: object) -> None:
+    """Close and drop every broker pool: kombu's registry would hand a closed one back."""
+    from kombu import pools
+
+    pools.reset()
+    app._pool = None  # type: ignore[attr-defined]
+    app.amqp._producer_pool = None  # type: ignore[attr-defined]
+
+
 @pytest.fixture
 def celery_worker(transactional_db: None) -> Iterator[WorkerProcess]:
     """A real Celery worker process on Redis, consuming a queue private to this test.
@@ -118,6 +127,9 @@ def celery_worker(transactional_db: None) -> Iterator[WorkerProcess]:
     queue = f"atout-test-{uuid.uuid4().hex[:8]}"
     saved = {key: app.conf.get(key) for key in ("broker_url", "task_always_eager", "task_default_queue")}
     app.conf.update(broker_url=broker, task_always_eager=False, task_default_queue=queue)
+    # Even eager tasks open a (lazy) producer pool on the broker configured then; Celery
+    # keeps it for good, so it is dropped here and the next send connects to Redis.
+    _forget_broker_pool(app)
     worker = WorkerProcess(broker, database_url, queue)
     worker.start()
     try:
@@ -125,4 +137,4 @@ def celery_worker(transactional_db: None) -> Iterator[WorkerProcess]:
     finally:
         worker.stop()
         app.conf.update(saved)
-        app.pool.force_close_all()
+        _forget_broker_pool(app)
