@@ -49,7 +49,7 @@ class RequestIdMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         request_id = sane_request_id(request.headers.get(REQUEST_ID_HEADER)) or new_request_id()
-        request.request_id = request_id  # type: ignore[attr-defined]
+        request.request_id = request_id
         token = request_id_var.set(request_id)
         started = time.perf_counter()
         try:

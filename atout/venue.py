@@ -101,16 +101,17 @@ def postgres_answers(url: str) -> bool:
     import psycopg
 
     parts = urlsplit(url)
-    params = {
-        "host": parts.hostname or "127.0.0.1",
-        "port": parts.port or 5432,
-        "user": parts.username or "postgres",
-        "password": parts.password or None,
-        "connect_timeout": 2,
-    }
     name = parts.path.lstrip("/") or "atout"
     try:
-        with psycopg.connect(dbname="postgres", autocommit=True, **params) as conn:
+        with psycopg.connect(
+            host=parts.hostname or "127.0.0.1",
+            port=parts.port or 5432,
+            user=parts.username or "postgres",
+            password=parts.password or None,
+            dbname="postgres",
+            autocommit=True,
+            connect_timeout=2,
+        ) as conn:
             exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
             if not exists:
                 conn.execute(f'CREATE DATABASE "{name}"')
