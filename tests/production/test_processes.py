@@ -192,3 +192,46 @@ def test_a_background_task_is_completed_by_the_worker_with_the_request_id(stack:
     assert job["task"] == "atout.heartbeat" and job["outcome"] == "success"
     assert job["task_id"] == task_id
     assert job["request_id"] == "req-from-web-7"
+
+
+def test_a_bulk_recalculation_is_completed_by_the_worker(stack: Stack) -> None:
+    env = stack.web.env
+    # The demo concours (24 teams, round 1 drawn), its round played through the referee's
+    # service, then "recalculate everything" queued for the workers, as the director's button does.
+    manage(env, "demo")
+    (slug,) = stack.postgres.query(
+        stack.database, "SELECT slug FROM tournaments_tournament WHERE game = 'belote_classique'"
+    )[0]
+    manage(env, "simulate_round", str(slug))
+    queued = manage(env, "rebuild_standings", "--tournament", str(slug), "--queue")
+    assert "queued" in queued.stdout
+    deadline = time.monotonic() + 120
+    job: tuple[object, ...] = ()
+    while time.monotonic() < deadline:
+        (job,) = stack.postgres.query(
+            stack.database,
+            "SELECT status, kind, total, progress, tournament_id, started_at, finished_at"
+            " FROM scoring_job ORDER BY id DESC LIMIT 1",
+        )
+        if job[0] in {"done", "failed"}:
+            break
+        time.sleep(0.5)
+    status, kind, total, progress, tournament_id, started_at, finished_at = job
+    assert (status, kind) == ("done", "rescore"), job
+    assert isinstance(total, int) and total > 0 and progress == total
+    # The new ranking was swapped in by the job: a snapshot built while it ran.
+    (built_at,) = stack.postgres.query(
+        stack.database,
+        "SELECT max(built_at) FROM scoring_standingssnapshot WHERE tournament_id = %s",
+        (tournament_id,),
+    )[0]
+    assert built_at is not None and started_at <= built_at <= finished_at
+    # The worker logged the job with its tournament.
+    lines = [
+        line
+        for line in read_log_lines(stack.worker.log_path)
+        if line.get("logger") == "atout.job" and line.get("task") == "scoring.job_run"
+    ]
+    assert lines and lines[-1]["outcome"] == "success" and lines[-1]["tournament_id"] == tournament_id
+    # The ranking page, read from the new snapshot, answers.
+    assert stack.get(f"/t/{slug}/", HTTPS).status == 200
