@@ -58,5 +58,6 @@ urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
-    re_path(r"^.*$", not_found),
+    # [\s\S]: a path with a newline in it names nothing either.
+    re_path(r"^[\s\S]*\Z", not_found),
 ]

@@ -97,7 +97,7 @@ class TournamentsView(PublicListView):
         operation_id="tournament_list",
         summary="The public tournaments, newest first; filter by club, game, status, dates",
         parameters=[*CONDITIONAL, TournamentQuerySerializer],
-        responses=conditional_responses(TournamentSummarySerializer(many=True), errors(400, 401)),
+        responses=conditional_responses(TournamentSummarySerializer(many=True), errors(400, 401, 404)),
         tags=["tournaments"],
     )
     def get(self, request: Request) -> Response:

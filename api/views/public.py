@@ -51,6 +51,8 @@ class PublicView(ConditionalGetMixin, ApiView):
 
 
 class PublicListView(ConditionalGetMixin, ApiView, generics.GenericAPIView):  # type: ignore[misc]
+    """A paged list: a page past the last one is a 404 (DRF's paginator says so)."""
+
     permission_classes = [permissions.AllowAny]
     pagination_class = ApiPagination
 
@@ -226,7 +228,7 @@ class ClubListView(PublicListView):
         operation_id="club_list",
         summary="The clubs (their slugs filter the tournaments)",
         parameters=CONDITIONAL,
-        responses=ok(ClubSerializer(many=True)),
+        responses=ok(ClubSerializer(many=True), 404),
         tags=["clubs"],
     )
     def get(self, request: Request) -> Response:
@@ -238,7 +240,7 @@ class SeasonListView(PublicListView):
         operation_id="season_list",
         summary="The season rankings",
         parameters=CONDITIONAL,
-        responses=ok(SeasonSummarySerializer(many=True)),
+        responses=ok(SeasonSummarySerializer(many=True), 404),
         tags=["seasons"],
     )
     def get(self, request: Request) -> Response:
