@@ -38,7 +38,7 @@ from scoring.services import (
     hand_submit,
     hand_undo_last,
 )
-from scoring.table_selectors import HandCheck, SideInfo, TableSheet, hand_check, table_sheet
+from scoring.table_selectors import HandCheck, SideInfo, TableSheet, hand_check, table_sheet, table_sides
 from tournaments.models import Table
 
 NEW, CORRECT = "new", "correct"
@@ -185,25 +185,23 @@ def sheet_part(request: HttpRequest, table: Table) -> HttpResponse:
 @referee_table
 def validate(request: HttpRequest, table: Table) -> HttpResponse:
     """The engine's opinion while the referee types: only the error slots are swapped."""
-    sheet = table_sheet(table)
-    mode = _mode(request)
-    form = _bound(table, sheet.sides, request.POST)
-    check = hand_check(table, form.raw(), replace_last=mode == CORRECT)
+    sides = table_sides(table)
+    form = _bound(table, sides, request.POST)
+    check = hand_check(table, form.raw(), replace_last=_mode(request) == CORRECT)
     # Fields not filled in yet are not errors while typing; the submit says so.
     form.add_rule_errors(check.errors, skip_required=True)
-    context = _context(request, table, sheet, form=form, mode=mode, preview=_preview(check, sheet.sides))
-    context["slots_oob"] = True
-    return render(request, "scoring/referee_entry.html", context)
+    context = {"form": form, "preview": _preview(check, sides), "slots_oob": True}
+    return render(request, "scoring/referee_checks.html", context)
 
 
 @require_POST
 @referee_table
 def submit(request: HttpRequest, table: Table) -> HttpResponse:
-    sheet = table_sheet(table)
-    form = _bound(table, sheet.sides, request.POST)
+    sides = table_sides(table)
+    form = _bound(table, sides, request.POST)
     if not (form.is_valid() and form.require_side()):
         form.add_rule_errors(hand_check(table, form.raw()).errors)
-        return _respond(request, _context(request, table, sheet, form=form))
+        return _respond(request, _context(request, table, table_sheet(table, sides), form=form))
     try:
         outcome = hand_submit(
             table=table,
@@ -211,12 +209,12 @@ def submit(request: HttpRequest, table: Table) -> HttpResponse:
             idempotency_key=form.cleaned_data.get("idempotency_key") or None,
             expected_number=_expected(form),
             via=Hand.Via.REFEREE,
-            author_label=_author_label(form, sheet.sides),
+            author_label=_author_label(form, sides),
             entered_side=form.entered_side,
         )
     except HandRefused as refused:
         form.add_rule_errors(refused.errors)
-        sheet = table_sheet(table)
+        sheet = table_sheet(table, sides)
         if sheet.finished:
             # No form any more: say why this entry was not stored.
             notice = {"kind": "error", "text": " ".join(rule_error_text(error) for error in refused.errors)}
@@ -224,7 +222,7 @@ def submit(request: HttpRequest, table: Table) -> HttpResponse:
         if any(error.code == "sheet_changed" for error in refused.errors):
             form = _renumbered(table, sheet, form, request.POST)
         return _respond(request, _context(request, table, sheet, form=form))
-    sheet = table_sheet(table)
+    sheet = table_sheet(table, sides)
     hand = outcome.hand
     assert hand is not None
     if outcome.conflict:

@@ -108,16 +108,17 @@ def _result_values(result: TableResult) -> tuple[Any, ...]:
 
 
 @transaction.atomic(savepoint=False)
-def table_result_refresh(table: Table) -> tuple[TableResult, bool]:
+def table_result_refresh(table: Table, hands: Iterable[Hand] | None = None) -> tuple[TableResult, bool]:
     """Rewrite the table's TableResult from its counted hands; returns it and whether it changed.
 
     Called by the services inside their transaction, after they locked the table row,
-    so two writers never interleave here. A result the director forced (`forced`) is
+    so two writers never interleave here; they may pass the table's hands they hold
+    already (all of them, as stored now). A result the director forced (`forced`) is
     left as it is: the director's decision outranks the hands until they lift it.
     """
     tournament = table.round.tournament
     game = tournament_game(tournament)
-    hands = counted_hands(tournament, Hand.objects.filter(table=table))
+    hands = counted_hands(tournament, Hand.objects.filter(table=table) if hands is None else hands)
     result = partie_play(tournament, [hand.raw for hand in hands])
     stored, created = TableResult.objects.get_or_create(table=table, defaults={"totals": [0] * len(game.sides)})
     if stored.forced:

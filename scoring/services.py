@@ -140,9 +140,9 @@ def _revision(
     )
 
 
-def _refresh(table: Table) -> TableResult:
+def _refresh(table: Table, hands: Sequence[Hand] | None = None) -> TableResult:
     """Rewrite the TableResult; once committed, ask for the standings if it changed."""
-    result, changed = table_result_refresh(table)
+    result, changed = table_result_refresh(table, hands)
     if changed:
         tournament_id = table.round.tournament_id
         transaction.on_commit(lambda: standings_schedule_refresh(tournament_id=tournament_id))
@@ -256,15 +256,16 @@ def hand_submit(
     locked = _lock_table(table)
     tournament = locked.round.tournament
     key = (idempotency_key or "").strip() or None
-    if key is not None:
-        if len(key) > IDEMPOTENCY_KEY_MAX:
-            raise _refusal("bad_key", gettext_noop("This entry's key is too long; reload the page."))
-        stored = Hand.objects.filter(table=locked, idempotency_key=key).first()
-        if stored is not None:
-            return HandOutcome(hand=stored, replayed=True, result=TableResult.objects.filter(table=locked).first())
+    if key is not None and len(key) > IDEMPOTENCY_KEY_MAX:
+        raise _refusal("bad_key", gettext_noop("This entry's key is too long; reload the page."))
+    # Every hand of the table, read under the lock: the key check and the next number
+    # both come from this one read.
+    hands = _hands(locked)
+    stored = next((hand for hand in hands if key is not None and hand.idempotency_key == key), None)
+    if stored is not None:
+        return HandOutcome(hand=stored, replayed=True, result=TableResult.objects.filter(table=locked).first())
     if via != Hand.Via.DIRECTOR:
         _require_open(locked.round)
-    hands = _hands(locked)
     number = hands[-1].number + 1 if hands else 1
     if expected_number is not None and expected_number != number:
         taken = next((hand for hand in hands if hand.number == expected_number), None)
@@ -294,7 +295,7 @@ def hand_submit(
     )
     _revision(hand, HandRevision.Action.CREATE, before=None, after=_snapshot(hand), author=entered_by,
               author_label=author_label)  # fmt: skip
-    return HandOutcome(hand=hand, created=True, result=_refresh(locked))
+    return HandOutcome(hand=hand, created=True, result=_refresh(locked, [*hands, hand]))
 
 
 def _last_hand_for_referee(locked: Table, expected_number: int | None) -> tuple[list[Hand], Hand]:

@@ -17,8 +17,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Prefetch
-
 from engine.core import HandScore, Number, OptionError, RuleError, Side
 from engine.match import MatchResult
 from scoring.labels import contract_label, outcome_label
@@ -43,28 +41,26 @@ class SideInfo:
 
 
 def table_sides(table: Table) -> list[SideInfo]:
-    """The sides of a table in the game's order, named from its seats."""
+    """The sides of a table in the game's order, named from its seats (two small queries)."""
     game = tournament_game(table.round.tournament)
+    # Plain values, not model instances: this runs on every request of the referee's page.
     seats = list(
         Seat.objects.filter(table=table)
-        .select_related("competitor")
-        .prefetch_related(Prefetch("competitor__players"))
         .order_by("side", "position")
+        .values_list("side", "position", "competitor_id", "competitor__name")
     )
+    players: dict[int, list[str]] = {}
+    members = Competitor.players.through.objects.filter(competitor_id__in=[seat[2] for seat in seats])
+    for competitor_id, first, last in members.order_by("player__last_name", "player__first_name").values_list(
+        "competitor_id", "player__first_name", "player__last_name"
+    ):
+        players.setdefault(competitor_id, []).append(f"{first} {last}".strip())
     sides: list[SideInfo] = []
     for index, code in enumerate(game.sides):
-        own = [seat for seat in seats if seat.side == index]
-        competitors: list[Competitor] = [seat.competitor for seat in own]
-        names = tuple(player.full_name for c in competitors for player in c.players.all()) or tuple(
-            c.name for c in competitors
-        )
-        if len(competitors) == 1:
-            label = competitors[0].name
-        elif competitors:
-            label = " & ".join(c.name for c in competitors)
-        else:
-            label = str(code)
-        sides.append(SideInfo(index, code, label, names, "–".join(seat.position for seat in own)))
+        own = [seat for seat in seats if seat[0] == index]
+        names = tuple(name for seat in own for name in players.get(seat[2], [])) or tuple(seat[3] for seat in own)
+        label = " & ".join(seat[3] for seat in own) if own else str(code)
+        sides.append(SideInfo(index, code, label, names, "–".join(seat[1] for seat in own)))
     return sides
 
 
@@ -103,9 +99,12 @@ class TableSheet:
     points_to_target: list[Number] | None
     tie_break_donne: bool
     next_number: int
-    # What counts for the standings (the confirmed prefix when confirmation is asked).
-    counted: TableResult | None
     problems: list[RuleError] = field(default_factory=list)
+
+    @property
+    def counted(self) -> TableResult | None:
+        """What counts for the standings (the confirmed prefix when confirmation is asked)."""
+        return TableResult.objects.filter(table=self.table).first()
 
     @property
     def last(self) -> SheetRow | None:
@@ -134,10 +133,10 @@ def _taker_label(raw: Any, sides: list[SideInfo]) -> str:
     return ""
 
 
-def table_sheet(table: Table) -> TableSheet:
+def table_sheet(table: Table, sides: list[SideInfo] | None = None) -> TableSheet:
     """The table sheet of `table`, as entered (see the module docstring)."""
     tournament = table.round.tournament
-    sides = table_sides(table)
+    sides = sides if sides is not None else table_sides(table)
     hands = list(Hand.objects.filter(table=table).order_by("number"))
     try:
         result: MatchResult | None = partie_play(tournament, [hand.raw for hand in hands])
@@ -178,7 +177,6 @@ def table_sheet(table: Table) -> TableSheet:
         points_to_target=list(result.points_to_target or []) if result is not None and result.end else None,
         tie_break_donne=bool(result and result.tie_break_donne),
         next_number=hands[-1].number + 1 if hands else 1,
-        counted=TableResult.objects.filter(table=table).first(),
         problems=list(result.errors) if result is not None else [],
     )
 
