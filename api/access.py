@@ -23,7 +23,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 from rest_framework import exceptions, permissions
 from rest_framework.authentication import BaseAuthentication
 from rest_framework.request import Request
@@ -91,7 +91,7 @@ class TableTokenAuthentication(BaseAuthentication):
 class HasTableToken(permissions.BasePermission):
     """The request carries a table secret the referee gate accepted."""
 
-    message = _lazy("Send the table's secret in the X-Table-Token header.")
+    message = gettext_lazy("Send the table's secret in the X-Table-Token header.")
 
     def has_permission(self, request: Request, view: Any) -> bool:
         return isinstance(request.auth, TableAccess)
