@@ -68,3 +68,23 @@ def test_a_tournament_without_an_open_round_is_a_clear_error() -> None:
         simulate(table.round.tournament.slug)
     with pytest.raises(CommandError, match="no tournament"):
         simulate("nowhere")
+
+
+def test_the_demo_concours_gets_round_1_partly_played_and_a_rerun_changes_nothing() -> None:
+    call_command("demo", stdout=StringIO())
+    out = simulate_demo()
+    assert "round 1:" in out
+    tables = Table.objects.filter(round__number=1, round__tournament__game="belote_classique")
+    counts = sorted(Hand.objects.filter(table=table).count() for table in tables)
+    assert counts[0] < 12 and sum(counts) > 0, "partly played: some tables not finished, some hands in"
+    before = Hand.objects.count()
+    assert "0 donnes added" in simulate_demo()
+    assert Hand.objects.count() == before
+    Round.objects.filter(tournament__game="belote_classique", number=1).update(status=Round.Status.CLOSED)
+    assert "nothing to simulate" in simulate_demo()
+
+
+def simulate_demo() -> str:
+    out = StringIO()
+    call_command("simulate_round", "--demo", "--round", "1", "--partial", stdout=out)
+    return out.getvalue()

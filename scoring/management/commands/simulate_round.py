@@ -8,6 +8,10 @@ Idempotent: each table's goal (how many donnes it should have) and each donne's 
 are drawn from a seed (the round's draw seed unless `--seed`), and only the donnes a
 table does not have yet are added; running it again adds nothing. With `--partial` the
 round is left partly played: some tables untouched, some halfway, some finished.
+
+`--demo` names the demo concours that `manage.py demo` creates (its address carries the
+day it was made); there, a round that is closed or missing is nothing to do rather than
+an error, so that `./run` can call it every time.
 """
 
 from __future__ import annotations
@@ -33,7 +37,9 @@ class Command(BaseCommand):
     help = "Fill the open round of a tournament with valid random hands, through the referee's service."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("slug", help="the tournament's public address (slug)")
+        parser.add_argument("slug", nargs="?", help="the tournament's public address (slug)")
+        parser.add_argument("--demo", action="store_true", help="the demo concours of `manage.py demo`")
+        parser.add_argument("--round", type=int, default=None, help="this round (default: the open one)")
         parser.add_argument("--tables", type=int, default=None, help="only the first N tables of the round")
         parser.add_argument(
             "--partial", action="store_true", help="leave the round partly played (some tables untouched or halfway)"
@@ -41,16 +47,28 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=None, help="the random seed (default: the round's draw seed)")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        slug: str = options["slug"]
         tables: int | None = options["tables"]
         partial: bool = options["partial"]
         seed: int | None = options["seed"]
-        tournament = Tournament.objects.filter(slug=slug).first()
+        demo: bool = options["demo"]
+        tournament = self.tournament(options["slug"], demo)
         if tournament is None:
-            raise CommandError(f"no tournament at {slug!r}")
-        rnd = Round.objects.filter(tournament=tournament, status=Round.Status.OPEN).order_by("-number").first()
+            if demo:
+                self.stdout.write("no demo concours: nothing to simulate")
+                return
+            raise CommandError(f"no tournament at {options['slug']!r}")
+        rounds = Round.objects.filter(tournament=tournament, status=Round.Status.OPEN)
+        if options["round"] is not None:
+            rounds = rounds.filter(number=options["round"])
+        rnd = rounds.order_by("-number").first()
         if rnd is None:
-            raise CommandError(f"{tournament.name}: no round is open")
+            if demo:
+                self.stdout.write(f"{tournament.name}: that round is not open: nothing to simulate")
+                return
+            raise CommandError(
+                f"{tournament.name}: no round is open"
+                + (f" numbered {options['round']}" if options["round"] is not None else "")
+            )
         seed = rnd.seed if seed is None else seed
         game = tournament_game(tournament)
         chosen = list(Table.objects.filter(round=rnd).select_related("round__tournament").order_by("number"))
@@ -62,8 +80,19 @@ class Command(BaseCommand):
             added, played, finished = self.play_table(game, tournament, table, seed, goal)
             added_total += added
             state = "finished" if finished else f"{played} donnes"
-            self.stdout.write(f"table {table.number}: {added} donnes added ({state})")
+            if options["verbosity"] >= 2:
+                self.stdout.write(f"table {table.number}: {added} donnes added ({state})")
         self.stdout.write(f"{tournament.name}, round {rnd.number}: {added_total} donnes added")
+
+    @staticmethod
+    def tournament(slug: str | None, demo: bool) -> Tournament | None:
+        if demo:
+            from tournaments.management.commands.demo import CLUB_SLUG, CONCOURS_NAME
+
+            return Tournament.objects.filter(club__slug=CLUB_SLUG, name=CONCOURS_NAME).first()
+        if not slug:
+            raise CommandError("give the tournament's address (SLUG), or --demo")
+        return Tournament.objects.filter(slug=slug).first()
 
     @staticmethod
     def goal(tournament: Tournament, table: Table, seed: int) -> int | None:
