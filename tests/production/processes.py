@@ -18,6 +18,8 @@ import socket
 import subprocess
 import sys
 import time
+import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -26,7 +28,7 @@ import psycopg
 import pytest
 from celery import Celery
 
-from tests.conftest import IN_CI, ROOT
+from tests.conftest import IN_CI, ROOT, require_redis
 
 RESULTS = ROOT / "test-results"
 # Variables of the test process that must not reach a production-like process.
@@ -212,3 +214,81 @@ def read_log_lines(path: Path) -> list[dict[str, object]]:
             except ValueError:
                 continue
     return lines
+
+
+# What a TLS proxy adds to every request it forwards (the stack runs BEHIND_TLS_PROXY).
+HTTPS = {"X-Forwarded-Proto": "https"}
+
+
+@dataclass
+class Stack:
+    """A running production-like Atout: gunicorn and a Celery worker on a database of its own."""
+
+    port: int
+    database: str
+    queue: str
+    broker: str
+    static_root: Path
+    postgres: PostgresServer
+    web: Process
+    worker: Process
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def get(self, path: str, headers: dict[str, str] | None = None) -> Response:
+        return http_get(self.port, path, headers)
+
+
+@contextlib.contextmanager
+def production_stack(static_root: Path, **settings: str) -> Iterator[Stack]:
+    """gunicorn and a Celery worker with DEBUG off, on a new PostgreSQL database and Redis.
+
+    The database is created and migrated here and dropped afterwards; static files are
+    collected into `static_root`; `settings` override the environment (e.g. to turn
+    BEHIND_TLS_PROXY off for a browser on plain HTTP). Skips outside CI when PostgreSQL or
+    Redis is missing, fails under CI.
+    """
+    postgres = PostgresServer.required()
+    broker = require_redis()
+    tag = uuid.uuid4().hex[:8]
+    database, queue = f"atout_prod_test_{tag}", f"atout-prod-{tag}"
+    port = free_port()
+    env = clean_env(
+        DEBUG="false",
+        SECRET_KEY=random_secret(),
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        DATABASE_URL=postgres.create_database(database),
+        CELERY_BROKER_URL=broker,
+        CELERY_QUEUE=queue,
+        CELERY_WORKER_CONCURRENCY="1",
+        CACHE_URL=broker,
+        STATIC_ROOT=str(static_root),
+        BEHIND_TLS_PROXY="true",
+        GUNICORN_BIND=f"127.0.0.1:{port}",
+        WEB_CONCURRENCY="2",
+        LOG_FORMAT="json",
+    )
+    env.update(settings)
+    web = Process(
+        f"gunicorn-{tag}", [sys.executable, "-m", "gunicorn", "-c", "python:atout.gunicorn_conf", "atout.wsgi"], env
+    )
+    worker = Process(
+        f"worker-prod-{tag}",
+        [sys.executable, "-m", "celery", "-A", "atout", "worker", "--loglevel", "INFO", "--without-gossip",
+         "--without-mingle", "-n", f"{queue}@%h"],
+        env,
+    )  # fmt: skip
+    try:
+        manage(env, "migrate", "--noinput")
+        manage(env, "collectstatic", "--noinput")
+        web.start()
+        worker.start()
+        web.wait_for_http(port)
+        worker.wait_for_output("ready.")
+        yield Stack(port, database, queue, broker, static_root, postgres, web, worker)
+    finally:
+        web.stop()
+        worker.stop()
+        postgres.drop_database(database)

@@ -9,94 +9,21 @@ play by sending X-Forwarded-Proto. Everything is driven over HTTP on 127.0.0.1.
 from __future__ import annotations
 
 import json
-import sys
 import time
-import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
 import pytest
 
 from atout.logs import request_id_var
-from tests.conftest import require_redis
-from tests.production.processes import (
-    PostgresServer,
-    Process,
-    clean_env,
-    free_port,
-    http_get,
-    manage,
-    random_secret,
-    read_log_lines,
-    send_task,
-)
+from tests.production.processes import HTTPS, Stack, manage, production_stack, read_log_lines, send_task
 
 pytestmark = pytest.mark.celery_worker
-
-HTTPS = {"X-Forwarded-Proto": "https"}
-
-
-@dataclass
-class Stack:
-    port: int
-    database: str
-    queue: str
-    broker: str
-    static_root: Path
-    postgres: PostgresServer
-    web: Process
-    worker: Process
-
-    def get(self, path: str, headers: dict[str, str] | None = None) -> Any:
-        return http_get(self.port, path, headers)
 
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    postgres = PostgresServer.required()
-    broker = require_redis()
-    tag = uuid.uuid4().hex[:8]
-    database, queue = f"atout_prod_test_{tag}", f"atout-prod-{tag}"
-    static_root = tmp_path_factory.mktemp("static")
-    port = free_port()
-    env = clean_env(
-        DEBUG="false",
-        SECRET_KEY=random_secret(),
-        ALLOWED_HOSTS="127.0.0.1,localhost",
-        DATABASE_URL=postgres.create_database(database),
-        CELERY_BROKER_URL=broker,
-        CELERY_QUEUE=queue,
-        CELERY_WORKER_CONCURRENCY="1",
-        CACHE_URL=broker,
-        STATIC_ROOT=str(static_root),
-        BEHIND_TLS_PROXY="true",
-        GUNICORN_BIND=f"127.0.0.1:{port}",
-        WEB_CONCURRENCY="2",
-        LOG_FORMAT="json",
-    )
-    web = Process(
-        f"gunicorn-{tag}", [sys.executable, "-m", "gunicorn", "-c", "python:atout.gunicorn_conf", "atout.wsgi"], env
-    )
-    worker = Process(
-        f"worker-prod-{tag}",
-        [sys.executable, "-m", "celery", "-A", "atout", "worker", "--loglevel", "INFO", "--without-gossip",
-         "--without-mingle", "-n", f"{queue}@%h"],
-        env,
-    )  # fmt: skip
-    try:
-        manage(env, "migrate", "--noinput")
-        manage(env, "collectstatic", "--noinput")
-        web.start()
-        worker.start()
-        web.wait_for_http(port)
-        worker.wait_for_output("ready.")
-        yield Stack(port, database, queue, broker, static_root, postgres, web, worker)
-    finally:
-        web.stop()
-        worker.stop()
-        postgres.drop_database(database)
+    with production_stack(tmp_path_factory.mktemp("static")) as running:
+        yield running
 
 
 def test_healthz_is_green_with_the_database_and_the_broker_checked(stack: Stack) -> None:
