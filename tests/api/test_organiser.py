@@ -36,6 +36,13 @@ def test_nobody_logged_in_gets_401_and_an_outsider_403(club, anonymous, outsider
     assert not Tournament.objects.exists()
 
 
+def test_refusals_speak_the_callers_language(club, outsider_api) -> None:
+    french = outsider_api.post(f"{API}/tournaments/", NEW, format="json").json()["errors"][0]["message"]
+    english = outsider_api.post(f"{API}/tournaments/", NEW, format="json", HTTP_ACCEPT_LANGUAGE="en").json()
+    assert french.startswith("Vous ne pouvez pas")
+    assert english["errors"][0]["message"].startswith("You may not")
+
+
 def test_the_session_of_the_site_works_too_with_its_csrf_check(organiser) -> None:
     client = APIClient(enforce_csrf_checks=True)
     client.force_login(organiser)
