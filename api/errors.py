@@ -35,6 +35,7 @@ from django.utils.translation import gettext as _
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 
+from scoring.messages import rule_error_text
 from scoring.services import HandRefused
 
 log = logging.getLogger(__name__)
@@ -113,8 +114,6 @@ def django_validation_items(
 
 def hand_refusal_error(refused: HandRefused, prefix: str = "raw") -> ApiError:
     """A scoring refusal as 400 (the entry breaks a rule) or 409 (the table's state refuses it)."""
-    from scoring.messages import rule_error_text
-
     items = []
     for error in refused.errors:
         if error.code in STATE_CODES or error.field in ("reason", "side"):

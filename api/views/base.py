@@ -43,6 +43,6 @@ def errors(*statuses: int) -> dict[int, OpenApiResponse]:
         403: "These credentials may not do this (another club's tournament, a withdrawn table secret).",
         404: "Not found (or not visible to this caller).",
         409: "The tournament's state refuses this now (round in play, partie over, donne already stored).",
-        429: "Too many wrong table secrets from this address: wait (Retry-After).",
+        429: "Too many wrong table secrets from this address: wait a few minutes.",
     }
     return {code: OpenApiResponse(ErrorSerializer, description=descriptions[code]) for code in statuses}

@@ -114,14 +114,10 @@ class TournamentsView(PublicListView):
         data = _valid(TournamentCreateSerializer, request)
         club = Club.objects.filter(slug=data.pop("club")).first()
         if club is None:
-            raise ApiError(400, [item("club", "unknown_club", _unknown("club"))])
+            raise ApiError(400, [item("club", "unknown_club", _("No club has this slug."))])
         with refusals():
             tournament = services.tournament_create(by=_user(request), club=club, **data)
         return Response(_detail(tournament), status=status.HTTP_201_CREATED)
-
-
-def _unknown(what: str) -> str:
-    return {"club": _("No club has this slug."), "player": _("No player has this id.")}[what]
 
 
 def _valid(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
@@ -191,7 +187,7 @@ def _players(tournament: Tournament, given: list[dict[str, Any]]) -> list[Player
             # which tells an outsider nothing either.
             player = Player.objects.filter(pk=values["id"], club=tournament.club).first()
             if player is None:
-                raise ApiError(400, [item(f"players.{index}.id", "unknown_player", _unknown("player"))])
+                raise ApiError(400, [item(f"players.{index}.id", "unknown_player", _("No player has this id."))])
             chosen.append(player)
         else:
             chosen.append(
