@@ -50,7 +50,9 @@ def number_input(*, decimal: bool = False) -> forms.TextInput:
 
 
 def radio(choices: Iterable[tuple[Any, Any]], label: Any) -> forms.ChoiceField:
-    return forms.ChoiceField(choices=list(choices), label=label, required=False, widget=forms.RadioSelect)
+    # Labels made plain strings once, not resolved again for every chip drawn.
+    plain = [(value, str(text)) for value, text in choices]
+    return forms.ChoiceField(choices=plain, label=label, required=False, widget=forms.RadioSelect)
 
 
 class HandForm(forms.Form):
@@ -167,6 +169,18 @@ class HandForm(forms.Form):
         return list(self.fields)
 
 
+class MenuField(forms.CharField):
+    """A drop-down menu whose values the engine checks (an announcement's kind, card, suit).
+
+    A ChoiceField would check them too, at the cost of normalising its choices for each
+    of the eighteen menus of every form; the engine already names a wrong value.
+    """
+
+    def __init__(self, *, menu: list[tuple[str, str]], **kwargs: Any) -> None:
+        super().__init__(required=False, max_length=16, **kwargs)
+        self.menu = menu
+
+
 def _int_or_none(value: Any) -> int | None:
     try:
         return int(value)
@@ -188,13 +202,12 @@ class AnnouncementsMixin:
         kinds = [("", "—")] + [(kind, str(ANNOUNCEMENT_LABELS[kind])) for kind in annonces.KINDS]
         ranks = [("", "—")] + [(rank, RANK_LABELS[rank]) for rank in annonces.RANKS]
         suits = [("", "—")] + [(suit, SUIT_SYMBOLS[suit]) for suit in annonces.SUITS]
+        labels = (_("announcement"), _("top card"), _("suit"))
         for side in self.sides:
             for row in range(ANNOUNCEMENT_ROWS):
                 prefix = f"ann_{side.code}_{row}"
-                fields = self.fields
-                fields[f"{prefix}_kind"] = forms.ChoiceField(choices=kinds, required=False, label=_("announcement"))
-                fields[f"{prefix}_high"] = forms.ChoiceField(choices=ranks, required=False, label=_("top card"))
-                fields[f"{prefix}_suit"] = forms.ChoiceField(choices=suits, required=False, label=_("suit"))
+                for key, menu, label in zip(("kind", "high", "suit"), (kinds, ranks, suits), labels, strict=True):
+                    self.fields[f"{prefix}_{key}"] = MenuField(menu=menu, label=label)
 
     def announcement_grid(self) -> list[tuple[SideInfo, list[list[forms.BoundField]]]]:
         """For the template: per side, its rows of (kind, top card, suit) fields."""

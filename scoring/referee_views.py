@@ -20,7 +20,6 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -148,13 +147,8 @@ def _context(
 
 def _respond(request: HttpRequest, context: dict[str, Any], *, status: int = 200) -> HttpResponse:
     """The full page, or for htmx the entry form with the score and sheet out of band."""
-    if not request.htmx:
-        return render(request, "scoring/referee.html", context, status=status)
-    parts = [render_to_string("scoring/referee_entry.html", context, request)]
-    oob = {**context, "swap_oob": True}
-    parts.append(render_to_string("scoring/referee_score.html", oob, request))
-    parts.append(render_to_string("scoring/referee_sheet.html", oob, request))
-    return HttpResponse("".join(parts), status=status)
+    template = "scoring/referee_swap.html" if request.htmx else "scoring/referee.html"
+    return render(request, template, context, status=status)
 
 
 def _stored_notice(hand: Hand, sheet: TableSheet, text: str) -> dict[str, Any]:
@@ -175,10 +169,7 @@ def table_page(request: HttpRequest, table: Table) -> HttpResponse:
 def sheet_part(request: HttpRequest, table: Table) -> HttpResponse:
     """The sheet alone (polled by the page, so that two phones at a table agree)."""
     sheet = table_sheet(table)
-    context = _context(request, table, sheet, form=None)
-    body = render_to_string("scoring/referee_sheet.html", context, request)
-    body += render_to_string("scoring/referee_score.html", {**context, "swap_oob": True}, request)
-    return HttpResponse(body)
+    return render(request, "scoring/referee_sheet_swap.html", _context(request, table, sheet, form=None))
 
 
 @require_POST
@@ -222,7 +213,7 @@ def submit(request: HttpRequest, table: Table) -> HttpResponse:
         if any(error.code == "sheet_changed" for error in refused.errors):
             form = _renumbered(table, sheet, form, request.POST)
         return _respond(request, _context(request, table, sheet, form=form))
-    sheet = table_sheet(table, sides)
+    sheet = table_sheet(table, sides, outcome.hands)
     hand = outcome.hand
     assert hand is not None
     if outcome.conflict:
@@ -336,9 +327,6 @@ def confirm(request: HttpRequest, table: Table, number: int) -> HttpResponse:
         else:
             messages.success(request, _("Donne %(number)s is confirmed.") % {"number": number})
         return redirect("referee:table", token=table.token)
-    sheet = table_sheet(table)
-    context = _context(request, table, sheet, form=None)
+    context = _context(request, table, table_sheet(table), form=None)
     context["sheet_error"] = error
-    body = render_to_string("scoring/referee_sheet.html", context, request)
-    body += render_to_string("scoring/referee_score.html", {**context, "swap_oob": True}, request)
-    return HttpResponse(body)
+    return render(request, "scoring/referee_sheet_swap.html", context)

@@ -23,7 +23,7 @@ write that changes a TableResult asks for a standings refresh once it has commit
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -74,7 +74,9 @@ class HandOutcome:
     replayed: bool = False
     conflict: bool = False
     result: TableResult | None = None
-    warnings: tuple[str, ...] = field(default_factory=tuple)
+    # The table's hands once the write is done (when the service read them anyway), so
+    # that the page showing the sheet needs not read them again.
+    hands: tuple[Hand, ...] | None = None
 
 
 def _refusal(code: str, template: str, field_path: str = "", **params: Any) -> HandRefused:
@@ -295,7 +297,8 @@ def hand_submit(
     )
     _revision(hand, HandRevision.Action.CREATE, before=None, after=_snapshot(hand), author=entered_by,
               author_label=author_label)  # fmt: skip
-    return HandOutcome(hand=hand, created=True, result=_refresh(locked, [*hands, hand]))
+    hands.append(hand)
+    return HandOutcome(hand=hand, created=True, result=_refresh(locked, hands), hands=tuple(hands))
 
 
 def _last_hand_for_referee(locked: Table, expected_number: int | None) -> tuple[list[Hand], Hand]:

@@ -14,6 +14,7 @@ Terms:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,7 +23,7 @@ from engine.match import MatchResult
 from scoring.labels import contract_label, outcome_label
 from scoring.models import Hand, TableResult
 from scoring.results import hand_errors, partie_play, tournament_game
-from tournaments.models import Competitor, Seat, Table, Tournament
+from tournaments.models import Seat, Table, Tournament
 
 
 @dataclass(frozen=True)
@@ -41,20 +42,30 @@ class SideInfo:
 
 
 def table_sides(table: Table) -> list[SideInfo]:
-    """The sides of a table in the game's order, named from its seats (two small queries)."""
+    """The sides of a table in the game's order, named from its seats (one query)."""
     game = tournament_game(table.round.tournament)
-    # Plain values, not model instances: this runs on every request of the referee's page.
-    seats = list(
+    # One query of plain values, not model instances: this runs on every request of the
+    # referee's page. A competitor with several players comes back once per player.
+    rows = (
         Seat.objects.filter(table=table)
-        .order_by("side", "position")
-        .values_list("side", "position", "competitor_id", "competitor__name")
+        .order_by("side", "position", "competitor__players__last_name", "competitor__players__first_name")
+        .values_list(
+            "side",
+            "position",
+            "competitor_id",
+            "competitor__name",
+            "competitor__players__first_name",
+            "competitor__players__last_name",
+        )
     )
+    seats: list[tuple[int, str, int, str]] = []
     players: dict[int, list[str]] = {}
-    members = Competitor.players.through.objects.filter(competitor_id__in=[seat[2] for seat in seats])
-    for competitor_id, first, last in members.order_by("player__last_name", "player__first_name").values_list(
-        "competitor_id", "player__first_name", "player__last_name"
-    ):
-        players.setdefault(competitor_id, []).append(f"{first} {last}".strip())
+    for side, position, competitor_id, name, first, last in rows:
+        if competitor_id not in players:
+            players[competitor_id] = []
+            seats.append((side, position, competitor_id, name))
+        if first is not None or last is not None:
+            players[competitor_id].append(f"{first or ''} {last or ''}".strip())
     sides: list[SideInfo] = []
     for index, code in enumerate(game.sides):
         own = [seat for seat in seats if seat[0] == index]
@@ -133,11 +144,15 @@ def _taker_label(raw: Any, sides: list[SideInfo]) -> str:
     return ""
 
 
-def table_sheet(table: Table, sides: list[SideInfo] | None = None) -> TableSheet:
-    """The table sheet of `table`, as entered (see the module docstring)."""
+def table_sheet(table: Table, sides: list[SideInfo] | None = None, hands: Sequence[Hand] | None = None) -> TableSheet:
+    """The table sheet of `table`, as entered (see the module docstring).
+
+    `sides` and `hands` (all of the table's, in donne order) save their queries when the
+    caller holds them already.
+    """
     tournament = table.round.tournament
     sides = sides if sides is not None else table_sides(table)
-    hands = list(Hand.objects.filter(table=table).order_by("number"))
+    hands = list(hands) if hands is not None else list(Hand.objects.filter(table=table).order_by("number"))
     try:
         result: MatchResult | None = partie_play(tournament, [hand.raw for hand in hands])
     except OptionError:

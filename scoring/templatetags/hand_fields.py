@@ -8,12 +8,12 @@ field's name, id and value, so a refused entry comes back exactly as it was type
 
 from __future__ import annotations
 
-from typing import Any
+from html import escape
 
 from django import template
 from django.forms import BoundField
 from django.utils.html import format_html, format_html_join
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 
 register = template.Library()
 
@@ -32,29 +32,39 @@ def chips(field: BoundField) -> SafeString:
     """Radio buttons (or checkboxes, for a multiple choice) as big labels to tap."""
     kind = "checkbox" if getattr(field.field.widget, "allow_multiple_selected", False) else "radio"
     chosen = _chosen(field)
-    rows: list[tuple[Any, ...]] = []
-    for index, (value, label) in enumerate(field.field.choices):
-        checked = " checked" if str(value) in chosen else ""
-        rows.append((kind, field.html_name, value, f"{field.auto_id}_{index}", checked, label))
-    return format_html(
-        '<div class="chips">{}</div>',
-        format_html_join(
-            "",
-            '<label class="chip"><input type="{}" name="{}" value="{}" id="{}"{}><span>{}</span></label>',
-            rows,
-        ),
+    name, auto_id = escape(field.html_name), escape(field.auto_id or field.html_name)
+    # The standard library's escape: these strings are plain, and this runs for every chip.
+    labels = "".join(
+        f'<label class="chip"><input type="{kind}" name="{name}" value="{escape(str(value))}" id="{auto_id}_{index}"'
+        f"{' checked' if str(value) in chosen else ''}><span>{escape(str(label))}</span></label>"
+        for index, (value, label) in enumerate(field.field.choices)
     )
+    return mark_safe(f'<div class="chips">{labels}</div>')
 
 
 @register.simple_tag
 def choice_select(field: BoundField) -> SafeString:
+    """A drop-down menu (a MenuField's menu, or a ChoiceField's choices)."""
     chosen = _chosen(field)
-    options = format_html_join(
-        "",
-        '<option value="{}"{}>{}</option>',
-        ((value, " selected" if str(value) in chosen else "", label) for value, label in field.field.choices),
+    menu = getattr(field.field, "menu", None) or field.field.choices
+    options = "".join(
+        f'<option value="{escape(str(value))}"{" selected" if str(value) in chosen else ""}>'
+        f"{escape(str(label))}</option>"
+        for value, label in menu
     )
-    return format_html('<select name="{}" id="{}">{}</select>', field.html_name, field.auto_id, options)
+    return format_html('<select name="{}" id="{}">{}</select>', field.html_name, field.auto_id, mark_safe(options))
+
+
+@register.simple_tag
+def error_slot(field: BoundField, oob: bool = False) -> SafeString:
+    """The slot beside a field where its errors go (swapped alone by the check while typing)."""
+    errors = "".join(f'<p class="error">{escape(str(error))}</p>' for error in field.errors)
+    return format_html(
+        '<div class="field-errors" id="err-{}"{} aria-live="polite">{}</div>',
+        field.html_name,
+        mark_safe(' hx-swap-oob="true"') if oob else "",
+        mark_safe(errors),
+    )
 
 
 @register.simple_tag

@@ -174,7 +174,7 @@ def test_with_htmx_the_form_comes_back_fresh_and_the_score_and_sheet_follow_out_
     response = post(client, table, ENTRIES["belote_classique"][0], number=1, HTTP_HX_REQUEST="true")
     page = text(response)
     assert response.status_code == 200
-    assert page.startswith('<section id="entry"')
+    assert page.lstrip().startswith('<section id="entry"')
     assert '<section id="score" class="score" hx-swap-oob="true"' in page
     assert 'id="sheet" class="sheet" hx-swap-oob="true"' in page
     assert "La donne 1 est enregistrée." in page and "Donne 2" in page
