@@ -36,9 +36,10 @@ RADII: tuple[int | None, ...] = (2, 6, 20, None)
 MAX_REPAIR_PASSES = 50
 MAX_POLISH_PASSES = 10
 POLISH_RADIUS = 2
-# The iterated local search, while repeats remain, stops after this many swaps tried
-# in all (about 0.3 s); its kicks reach tables within KICK_RADIUS.
-SHAKE_WORK = 30_000
+# The repair and the iterated local search stop after this many swaps tried in all
+# (0.3 to 0.6 s), which only a field where repeats cannot be avoided reaches; kicks
+# reach tables within KICK_RADIUS.
+WORK_LIMIT = 100_000
 # Companions tried by the depth-first search for fewer repeats (about 0.1 s).
 BACKTRACK_NODES = 50_000
 KICK_RADIUS = 3
@@ -59,6 +60,7 @@ class TableCosts(ABC):
 
     def __init__(self, costs: CostModel) -> None:
         self.costs = costs
+        self._n = costs.size
         self._pairs: dict[int, tuple[int, int]] = {}
 
     def pair(self, i: int, j: int) -> tuple[int, int]:
@@ -67,14 +69,16 @@ class TableCosts(ABC):
         Partners do not face each other: their rematch does not count, an earlier
         partnership does.
         """
-        key = i * self.costs.size + j if i < j else j * self.costs.size + i
+        key = i * self._n + j if i < j else j * self._n + i
         found = self._pairs.get(key)
         if found is None:
-            costs = self.costs
-            rematch = costs.rematch(i, j)
-            facing = costs.quality(i, j) + costs.conflict(i, j) + rematch
-            found = self._pairs[key] = (facing, costs.partner_again(i, j) - rematch)
+            found = self._pairs[key] = self._price(i, j)
         return found
+
+    def _price(self, i: int, j: int) -> tuple[int, int]:
+        costs = self.costs
+        rematch = costs.rematch(i, j)
+        return costs.quality(i, j) + costs.conflict(i, j) + rematch, costs.partner_again(i, j) - rematch
 
     def penalty(self, i: int, j: int) -> tuple[int, int]:
         """Like `pair`, repeats and conflicts only."""
@@ -337,7 +341,7 @@ class LocalSearch:
         tables = len(self.groups)
         best_total = self.total()
         best = self.snapshot()
-        while self.work < SHAKE_WORK and tables > 1:
+        while self.work < WORK_LIMIT and tables > 1:
             stuck = [k for k in range(tables) if conflicted(self.group_costs[k])]
             if not stuck:
                 return
@@ -370,7 +374,7 @@ class LocalSearch:
         for _ in range(MAX_REPAIR_PASSES):
             improved = False
             for k in range(tables):
-                if not conflicted(self.group_costs[k]):
+                if not conflicted(self.group_costs[k]) or self.work >= WORK_LIMIT:
                     continue
                 for radius in radii:
                     if self.improve_table(k, radius):
