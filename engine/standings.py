@@ -313,23 +313,27 @@ def _records(results: Iterable[PartieResult], competitors: Iterable[str]) -> dic
     seen: set[tuple[int, str]] = set()
     for result in results:
         _check_result(result)
-        if (result.round, result.competitor) in seen:
-            raise ValueError(f"competitor {result.competitor!r} has two results in round {result.round}")
-        seen.add((result.round, result.competitor))
-        record = records.setdefault(result.competitor, Record(result.competitor))
+        competitor, outcome = result.competitor, result.outcome
+        key = (result.round, competitor)
+        if key in seen:
+            raise ValueError(f"competitor {competitor!r} has two results in round {result.round}")
+        seen.add(key)
+        record = records.get(competitor)
+        if record is None:
+            record = records[competitor] = Record(competitor)
         record.results.append(result)
         record.points_for += result.points_for
         if result.points_against is None:
-            record.missing_against = record.missing_against or result.outcome != "bye"
+            record.missing_against = record.missing_against or outcome != "bye"
         else:
             record.points_against += result.points_against
-        if result.outcome == "bye":
+        if outcome == "bye":
             record.byes += 1
         elif result.finished:
             record.played += 1
-            if result.outcome == "win":
+            if outcome == "win":
                 record.wins += 1
-            elif result.outcome == "draw":
+            elif outcome == "draw":
                 record.draws += 1
             else:
                 record.losses += 1
@@ -339,6 +343,28 @@ def _records(results: Iterable[PartieResult], competitors: Iterable[str]) -> dic
 
 
 def _check_result(result: PartieResult) -> None:
+    # The common case in one expression; the detailed checks only when it fails.
+    against = result.points_against
+    if (
+        type(result.competitor) is str
+        and result.competitor
+        and type(result.round) is int
+        and result.round >= 1
+        and result.outcome in OUTCOMES
+        and type(result.points_for) in _PLAIN_NUMBERS
+        and math.isfinite(result.points_for)
+        and (against is None or (type(against) in _PLAIN_NUMBERS and math.isfinite(against)))
+        and bool(result.opponents) != (result.outcome == "bye")
+        and result.competitor not in result.opponents
+    ):
+        return
+    _explain_bad_result(result)
+
+
+_PLAIN_NUMBERS = (int, float)
+
+
+def _explain_bad_result(result: PartieResult) -> None:
     _check_id(result.competitor, "competitor")
     where = f"competitor {result.competitor!r}, round {result.round!r}"
     if isinstance(result.round, bool) or not isinstance(result.round, int) or result.round < 1:
