@@ -9,6 +9,10 @@ score difference a whole draw could add up, so the search first makes repeats an
 conflicts as few as possible, then gives the byes to the right competitors, then keeps
 tables close in the standings. A repeated mêlée partner weighs a hundred rematches:
 partners are never drawn together twice while anything else is possible.
+
+"Close in the standings" is the squared score difference, scaled by the spread of the
+scores, plus the distance in places, a far smaller term that follows the given order
+among equal scores (and is all there is to a random draw, whose order is a shuffle).
 """
 
 from __future__ import annotations
@@ -21,9 +25,6 @@ from engine.pairing.model import Competitor
 # One rematch, one forbidden meeting, one same-club meeting.
 REPEAT = 10**15
 CONFLICT = REPEAT
-# Each further earlier meeting of the same pair: a pair met twice costs a little more
-# than a pair met once, without ever outweighing a second repeated pair.
-REPEAT_AGAIN = REPEAT // 1000
 PARTNER_REPEAT = 100 * REPEAT
 # Byes: below any repeat, above any table's score difference.
 BYE_UNIT = 10**13
@@ -32,6 +33,11 @@ SCORE_UNIT = 10**9
 
 
 def repeat_penalty(meetings: int, unit: int) -> int:
+    """The cost of meeting again after `meetings` earlier meetings.
+
+    Each earlier meeting past the first adds a thousandth: a pair met twice costs a
+    little more than a pair met once, never as much as a second repeated pair.
+    """
     return 0 if meetings <= 0 else unit + (meetings - 1) * (unit // 1000)
 
 

@@ -5,13 +5,21 @@ two) at least cost is hard in general, so:
 
 - when the number of possible draws is small (`EXACT_LIMIT`), every draw is tried,
   with branch and bound, and the cheapest is kept;
-- otherwise a first draw walks down the order and seats each player with the next
-  players it has not met (a greedy start), then a local search swaps players between
-  tables: every table holding a repeat or a conflict tries each swap with the tables
-  near it, in widening circles, and takes the best one that lowers the total; a
-  player sitting out can swap with a seated one who is equally entitled to the bye.
-  A last pass swaps players between neighbouring tables wherever that brings tables
-  closer in the standings.
+- otherwise:
+  1. a greedy start walks down the order and seats each player with the next players
+     it has not met;
+  2. repair: every table holding a repeat or a conflict tries each swap of one player
+     with the tables near it, in widening circles, and takes the best one that lowers
+     the total; a player sitting out can swap with a seated one equally entitled to
+     the bye;
+  3. if repeats remain, a depth-first search with a budget looks for a seating with
+     fewer (`LocalSearch.backtrack`), then an iterated local search kicks conflicted
+     tables and repairs again (`LocalSearch.shake`);
+  4. polish: swaps between neighbouring tables wherever that brings tables closer in
+     the standings.
+
+The searches are bounded by counts of moves tried, never by the clock, so the same
+request always gives the same draw.
 
 A table's cost is the sum of the costs of every two players at it; for mêlée it is the
 cheapest of the three ways to split the four into two pairs of partners

@@ -6,14 +6,20 @@ competitor out is matched to a *phantom* node, reachable only from those allowed
 out, at the cost of their bye.
 
 The exact matching (Edmonds' blossom algorithm, from networkx) takes cubic time: about
-0.1 s for 64 competitors but seconds for a few hundred in pure Python. So the search
-starts from the order itself, neighbours paired two by two, which is already the best
-draw when nothing is repeated (scores are sorted, and a cost that grows with the score
-difference is least for neighbours). Then every table holding a repeat or a conflict is
-re-drawn exactly together with the tables around it in the order, in windows that widen
-until the repeat is gone. Each window's exact draw costs no more than the one it
-replaces, so the draw only ever improves; up to `EXACT_LIMIT` competitors, one window
-holds everyone and the draw is the exact optimum.
+0.1 s for 64 competitors but seconds for a few hundred in pure Python. Up to
+`EXACT_LIMIT` competitors one exact matching draws everyone. Beyond, the search works
+along the order in three steps:
+
+1. a greedy start: down the order, each competitor still waiting meets the next one it
+   has not met (neighbours in a sorted order are the cheapest pairs, so with no repeat
+   this is already the best draw);
+2. repair: each table still holding a repeat or a conflict is re-drawn exactly together
+   with the tables around it, in windows that widen until the repeat is gone;
+3. polish: the same exact re-draw around the tables that skipped someone to meet a
+   different score, to narrow the score differences the first two steps left.
+
+An exact re-draw of a window never costs more than what it replaces, so the draw only
+ever improves.
 """
 
 from __future__ import annotations
@@ -111,11 +117,22 @@ class PairSearch:
         return tables
 
     def polish(self, tables: list[Pair]) -> list[Pair]:
-        """Re-draw exactly around the tables whose sides have different scores."""
+        """Re-draw exactly around the tables that skipped someone to meet a different score.
+
+        Neighbours in the order are already the best pairs they can be; a table whose
+        sides have someone seated between them, and different scores, is where the
+        greedy start or the repair may have left score differences to narrow.
+        """
         score = self.costs.score
         for radius in POLISH_RADII:
             tables.sort()
-            uneven = [k for k, (a, b) in enumerate(tables) if b == self.phantom or score[a] != score[b]]
+            seated = sorted(v for t in tables for v in t if self.phantom not in t)
+            place = {v: k for k, v in enumerate(seated)}
+            uneven = [
+                k
+                for k, (a, b) in enumerate(tables)
+                if b == self.phantom or (place[b] - place[a] > 1 and score[a] != score[b])
+            ]
             for low, high in windows(uneven, radius, len(tables), POLISH_WINDOW_TABLES):
                 tables[low:high] = self.solve(tables[low:high])
         return tables
