@@ -28,28 +28,24 @@ and at which version, and scores again the tables that moved meanwhile.
 from __future__ import annotations
 
 import datetime
-import json
 import os
 import time
-from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
-from django.db import InterfaceError, OperationalError, connection, transaction
+from django.db import InterfaceError, OperationalError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 import engine
-from engine.core import Game, OptionError
-from engine.match import End, MatchResult, play
-from scoring import standings
-from scoring.messages import rule_error_text
-from scoring.models import Hand, HandRevision, Job, TableResult
+from engine.core import OptionError
+from scoring import rescoring, standings
+from scoring.models import Hand, Job
+from scoring.rescoring import TableOutcome, TableScorer
 from tournaments.access import require_organiser
 from tournaments.models import Table, Tournament
 
@@ -296,10 +292,10 @@ def _tournament_job(job: Job) -> None:
         options = game.resolve_options(config["rule_options"] or {})
     except OptionError as error:
         raise JobFailed(str(error)) from None
-    work = load_tables(tournament.pk) if job.kind == Job.Kind.RESCORE else []
+    work = rescoring.load_tables(tournament.pk) if job.kind == Job.Kind.RESCORE else []
     total = sum(len(table.hands) for table in work)
     Job.objects.filter(pk=job.pk).update(total=total)
-    scorer = TableScorer(game, partie_end(tournament), options, tournament.confirmation_required)
+    scorer = TableScorer(game, rescoring.partie_end(tournament), options, tournament.confirmation_required)
     outcomes: dict[int, TableOutcome] = {}
     meter = _Progress(job.pk, total)
     for table in work:
@@ -332,132 +328,6 @@ class _Progress:
         Job.objects.filter(pk=self.job_id).update(progress=self.done, heartbeat_at=timezone.now())
 
 
-# -- scoring (pure, over the engine) ---------------------------------------------------
-
-
-def partie_end(tournament: Tournament) -> End:
-    if tournament.end_rule == Tournament.EndRule.TARGET:
-        return End(target=tournament.end_value)
-    return End(donnes=tournament.end_value)
-
-
-@dataclass(slots=True)
-class StoredHand:
-    """A hand as read for re-scoring: its raw entry and what is stored for it now."""
-
-    id: int
-    number: int
-    raw: Any
-    status: str
-    version: int
-    stored: dict[str, Any]
-    options: Any
-
-
-@dataclass(slots=True)
-class TableWork:
-    table_id: int
-    round_number: int
-    table_number: int
-    hands: list[StoredHand] = field(default_factory=list)
-
-    def key(self) -> tuple[tuple[int, int], ...]:
-        return tuple((hand.id, hand.version) for hand in self.hands)
-
-
-@dataclass(slots=True)
-class TableOutcome:
-    """A table scored again: the hands whose stored score changes, and the new result."""
-
-    work: TableWork
-    changed: list[tuple[StoredHand, dict[str, Any]]]
-    result: dict[str, Any] | None
-    errors: list[str]
-
-
-HAND_COLUMNS = ("id", "table_id", "number", "raw", "status", "version", "scores", "outcome", "reserve_in",
-                "reserve_out", "extra", "options")  # fmt: skip
-SCORE_FIELDS = ("scores", "outcome", "reserve_in", "reserve_out", "extra")
-
-
-def load_tables(tournament_id: int, table_ids: Iterable[int] | None = None) -> list[TableWork]:
-    """Every table of the tournament with its hands in donne order: two queries."""
-    tables = Table.objects.filter(round__tournament_id=tournament_id)
-    if table_ids is not None:
-        tables = tables.filter(pk__in=list(table_ids))
-    work = {
-        pk: TableWork(pk, round_number, number)
-        for pk, round_number, number in tables.order_by("round__number", "number").values_list(
-            "pk", "round__number", "number"
-        )
-    }
-    hands = (
-        Hand.objects.filter(table_id__in=list(work))
-        if table_ids is not None
-        else Hand.objects.filter(table__round__tournament_id=tournament_id)
-    )
-    for row in hands.order_by("table_id", "number").values_list(*HAND_COLUMNS).iterator(chunk_size=4000):
-        pk, table_id, number, raw, status, version, *stored, options = row
-        work[table_id].hands.append(
-            StoredHand(pk, number, raw, status, version, dict(zip(SCORE_FIELDS, stored, strict=True)), options)
-        )
-    return list(work.values())
-
-
-class TableScorer:
-    """Scores tables' hands with one game, end and set of options (the engine's partie).
-
-    The same reading as scoring.results: every hand is scored in donne order through the
-    whole partie (pending hands too, so their carry is right); the table result counts
-    the confirmed prefix when the tournament asks the other side to confirm.
-    """
-
-    def __init__(self, game: Game, end: End, options: Mapping[str, Any], confirmation: bool) -> None:
-        self.game, self.end, self.options, self.confirmation = game, end, dict(options), confirmation
-
-    def score(self, work: TableWork) -> TableOutcome:
-        if not work.hands:
-            return TableOutcome(work, [], None, [])
-        result = play(self.game, [hand.raw for hand in work.hands], self.end, self.options)
-        if result.errors:
-            return TableOutcome(work, [], None, [self._describe(work, error) for error in result.errors])
-        changed = []
-        reserve = 0
-        for hand, score in zip(work.hands, result.scores, strict=True):
-            fields = {
-                "scores": list(score.scores),
-                "outcome": score.outcome,
-                "reserve_in": reserve,
-                "reserve_out": score.reserve_out,
-                "extra": {k: list(v) if isinstance(v, tuple) else v for k, v in score.extra.items()},
-            }
-            reserve = score.reserve_out
-            if fields != hand.stored or hand.options != self.options:
-                changed.append((hand, fields))
-        return TableOutcome(work, changed, self._result(work, result), [])
-
-    def _result(self, work: TableWork, result: MatchResult) -> dict[str, Any]:
-        counted = len(work.hands)
-        if self.confirmation:
-            counted = next(
-                (i for i, hand in enumerate(work.hands) if hand.status != Hand.Status.CONFIRMED), len(work.hands)
-            )
-        if counted < len(work.hands):
-            result = play(self.game, [hand.raw for hand in work.hands[:counted]], self.end, self.options)
-        return {
-            "totals": list(result.totals),
-            "donnes_played": result.donnes_played,
-            "reserve": result.reserve,
-            "finished": result.finished,
-            "winner_side": None if result.winner is None else self.game.sides.index(result.winner),
-        }
-
-    def _describe(self, work: TableWork, error: Any) -> str:
-        parts = error.field.split(".")
-        number = int(parts[1]) + 1 if len(parts) > 1 and parts[1].isdigit() else 0
-        return f"R{work.round_number} T{work.table_number} #{number}: {rule_error_text(error)}"
-
-
 def _raise_errors(outcomes: Iterable[TableOutcome]) -> None:
     errors = [error for outcome in outcomes for error in outcome.errors]
     if errors:
@@ -480,6 +350,7 @@ def _swap(
 ) -> None:
     tournament_id = job.tournament_id
     assert tournament_id is not None
+    rescoring.tune_transaction()
     standings.standings_lock(tournament_id=tournament_id)
     locked = Job.objects.select_for_update().filter(pk=job.pk).first()
     if locked is None or locked.status != Job.Status.RUNNING:
@@ -495,13 +366,8 @@ def _swap(
         # Every table, as the referees' services lock one: hands stop moving until commit.
         list(Table.objects.select_for_update().filter(round__tournament_id=tournament_id).values_list("pk"))
         _catch_up(tournament_id, scorer, outcomes)
-        _write_hands(
-            [outcome for outcome in outcomes.values() if outcome.changed],
-            options,
-            author_id=job.created_by_id,
-            label=f"job {job.pk}",
-        )
-        _write_results([outcome for outcome in outcomes.values() if outcome.result is not None])
+        rescoring.write_hands(list(outcomes.values()), options, author_id=job.created_by_id, label=f"job {job.pk}")
+        rescoring.write_results(list(outcomes.values()))
     changed = [name for name in CONFIG_FIELDS if getattr(tournament, name) != config[name]]
     for name in changed:
         setattr(tournament, name, config[name] if name != "rule_options" else dict(options))
@@ -517,149 +383,14 @@ def _swap(
 
 def _catch_up(tournament_id: int, scorer: TableScorer, outcomes: dict[int, TableOutcome]) -> None:
     """Score again the tables whose hands moved since the score phase read them."""
-    current: dict[int, list[tuple[int, int]]] = defaultdict(list)
-    rows = Hand.objects.filter(table__round__tournament_id=tournament_id).order_by("table_id", "number")
-    for table_id, pk, version in rows.values_list("table_id", "pk", "version"):
-        current[table_id].append((pk, version))
-    moved = [
-        table_id
-        for table_id in set(current) | set(outcomes)
-        if table_id not in outcomes or tuple(current.get(table_id, ())) != outcomes[table_id].work.key()
-    ]
+    moved = rescoring.moved_tables({table_id: outcome.work for table_id, outcome in outcomes.items()}, tournament_id)
     if not moved:
         return
-    for work in load_tables(tournament_id, moved):
+    for table_id in moved:
+        outcomes.pop(table_id, None)
+    for work in rescoring.load_tables(tournament_id, moved):
         outcomes[work.table_id] = scorer.score(work)
     _raise_errors(outcomes[table_id] for table_id in moved if table_id in outcomes)
-
-
-def _write_hands(
-    outcomes: Sequence[TableOutcome], options: Mapping[str, Any], *, author_id: int | None, label: str
-) -> None:
-    changed = [(outcome.work, hand, fields) for outcome in outcomes for hand, fields in outcome.changed]
-    if not changed:
-        return
-    now = timezone.now()
-    options_json = json.dumps(dict(options))
-    revisions = [
-        (
-            work.table_id,
-            hand.id,
-            hand.number,
-            HandRevision.Action.RESCORE,
-            json.dumps(_revision_side(hand.stored, hand.options, hand)),
-            json.dumps(_revision_side(fields, dict(options), hand)),
-            gettext_noop("Re-scored with the tournament's rule options"),
-            author_id,
-            label,
-            now,
-        )
-        for work, hand, fields in changed
-    ]
-    if connection.vendor == "postgresql":
-        _pg_update_hands(changed, options_json, now)
-        _pg_copy(
-            "scoring_handrevision",
-            ("table_id", "hand_id", "number", "action", "before", "after", "reason", "author_id", "author_label", "at"),
-            revisions,
-        )
-        return
-    hands = []
-    for _work, stored, fields in changed:
-        hand = Hand(pk=stored.id, options=dict(options), version=stored.version + 1, updated_at=now, **fields)
-        hands.append(hand)
-    Hand.objects.bulk_update(hands, [*SCORE_FIELDS, "options", "version", "updated_at"], batch_size=500)
-    HandRevision.objects.bulk_create(
-        [
-            HandRevision(
-                table_id=t, hand_id=h, number=n, action=a, before=json.loads(b), after=json.loads(af), reason=r,
-                author_id=au, author_label=al,
-            )
-            for t, h, n, a, b, af, r, au, al, _at in revisions
-        ],
-        batch_size=500,
-    )  # fmt: skip
-
-
-def _revision_side(fields: Mapping[str, Any], options: Any, hand: StoredHand) -> dict[str, Any]:
-    # The shape scoring.services keeps in a revision's before/after.
-    return {"number": hand.number, "raw": hand.raw, "status": hand.status, "options": options, **fields}
-
-
-def _pg_update_hands(changed: Sequence[tuple[TableWork, StoredHand, dict[str, Any]]], options: str, now: Any) -> None:
-    """One UPDATE for every changed hand (unnest of column arrays), not one per hand."""
-    ids, scores, outcomes, reserve_in, reserve_out, extra = [], [], [], [], [], []
-    for _work, hand, fields in changed:
-        ids.append(hand.id)
-        scores.append(json.dumps(fields["scores"]))
-        outcomes.append(fields["outcome"])
-        reserve_in.append(fields["reserve_in"])
-        reserve_out.append(fields["reserve_out"])
-        extra.append(json.dumps(fields["extra"]))
-    with connection.cursor() as cursor:
-        cursor.execute(
-            """
-            UPDATE scoring_hand AS h
-               SET scores = v.scores::jsonb, outcome = v.outcome, reserve_in = v.reserve_in,
-                   reserve_out = v.reserve_out, extra = v.extra::jsonb, options = %s::jsonb,
-                   version = h.version + 1, updated_at = %s
-              FROM unnest(%s::bigint[], %s::text[], %s::text[], %s::int[], %s::int[], %s::text[])
-                   AS v(id, scores, outcome, reserve_in, reserve_out, extra)
-             WHERE h.id = v.id
-            """,
-            [options, now, ids, scores, outcomes, reserve_in, reserve_out, extra],
-        )
-
-
-def _pg_copy(table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
-    """COPY rows into `table`: thousands of revisions in one round trip (psycopg 3)."""
-    with connection.cursor() as cursor:
-        raw = cursor.cursor
-        with raw.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
-            for row in rows:
-                copy.write_row(row)
-
-
-def _write_results(outcomes: Sequence[TableOutcome]) -> None:
-    """Rewrite the results of the tables scored, except those the director forced."""
-    if not outcomes:
-        return
-    by_table = {outcome.work.table_id: outcome.result for outcome in outcomes if outcome.result is not None}
-    existing = dict(TableResult.objects.filter(table_id__in=list(by_table)).values_list("table_id", "forced"))
-    missing = [table_id for table_id in by_table if table_id not in existing]
-    if missing:
-        TableResult.objects.bulk_create([TableResult(table_id=table_id, **by_table[table_id]) for table_id in missing])
-    update = [table_id for table_id, forced in existing.items() if not forced]
-    if not update:
-        return
-    now = timezone.now()
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute(
-                """
-                UPDATE scoring_tableresult AS r
-                   SET totals = v.totals::jsonb, donnes_played = v.donnes_played, reserve = v.reserve,
-                       finished = v.finished, winner_side = v.winner_side, updated_at = %s
-                  FROM unnest(%s::bigint[], %s::text[], %s::int[], %s::int[], %s::bool[], %s::int[])
-                       AS v(table_id, totals, donnes_played, reserve, finished, winner_side)
-                 WHERE r.table_id = v.table_id AND NOT r.forced
-                """,
-                [
-                    now,
-                    update,
-                    [json.dumps(by_table[t]["totals"]) for t in update],
-                    [by_table[t]["donnes_played"] for t in update],
-                    [by_table[t]["reserve"] for t in update],
-                    [by_table[t]["finished"] for t in update],
-                    [by_table[t]["winner_side"] for t in update],
-                ],
-            )
-        return
-    TableResult.objects.bulk_update(
-        [TableResult(table_id=t, updated_at=now, **by_table[t]) for t in update],
-        ["totals", "donnes_played", "reserve", "finished", "winner_side", "updated_at"],
-        batch_size=500,
-    )
 
 
 # -- after the swap --------------------------------------------------------------------
@@ -673,6 +404,7 @@ def stragglers_rescore(*, tournament_id: int) -> int:
     then the hands whose options differ from the tournament's are found and scored again.
     """
     with transaction.atomic():
+        rescoring.tune_transaction()
         tournament = Tournament.objects.get(pk=tournament_id)
         game = engine.get_game(tournament.game)
         options = game.resolve_options(tournament.rule_options or {})
@@ -684,10 +416,10 @@ def stragglers_rescore(*, tournament_id: int) -> int:
         )
         if not stale:
             return 0
-        scorer = TableScorer(game, partie_end(tournament), options, tournament.confirmation_required)
-        outcomes = [scorer.score(work) for work in load_tables(tournament_id, stale)]
+        scorer = TableScorer(game, rescoring.partie_end(tournament), options, tournament.confirmation_required)
+        outcomes = [scorer.score(work) for work in rescoring.load_tables(tournament_id, stale)]
         outcomes = [outcome for outcome in outcomes if not outcome.errors]
-        _write_hands([outcome for outcome in outcomes if outcome.changed], options, author_id=None, label="late entry")
-        _write_results(outcomes)
+        changed = rescoring.write_hands(outcomes, options, author_id=None, label="late entry")
+        rescoring.write_results(outcomes)
         transaction.on_commit(lambda: standings.standings_schedule_refresh(tournament_id=tournament_id))
-        return sum(len(outcome.changed) for outcome in outcomes)
+        return changed

@@ -20,11 +20,12 @@ from collections.abc import Callable
 from typing import Any
 
 import segno
-from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.cache import get_conditional_response, patch_vary_headers
+from django.utils.functional import cached_property
 from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
@@ -37,8 +38,6 @@ from tournaments.models import Bye, Tournament
 # Seconds between two polls of a live partial; slower once the tournament is over.
 POLL_SECONDS = 3
 POLL_SECONDS_FINISHED = 30
-# Rendered partials are kept this long per (page, version, language).
-RENDER_CACHE_SECONDS = 600
 
 
 def _etag(*parts: object) -> str:
@@ -49,26 +48,13 @@ def _poll(tournament: Tournament) -> int:
     return POLL_SECONDS_FINISHED if tournament.status == Tournament.Status.FINISHED else POLL_SECONDS
 
 
-def _live(
-    request: HttpRequest,
-    etag: str,
-    template: str,
-    context: Callable[[], dict[str, Any]],
-    cache_key: str | None = None,
-) -> HttpResponse:
+def _live(request: HttpRequest, etag: str, template: str, context: Callable[[], dict[str, Any]]) -> HttpResponse:
     """The partial alone (304 when the ETag still holds), for htmx's polling."""
-    not_modified = get_conditional_response(request, etag=etag)
-    if not_modified is not None:
-        response = not_modified
-    else:
-        body = cache.get(cache_key) if cache_key else None
-        if body is None:
-            values = context()
-            values.update(etag=etag, live_headers=json.dumps({"If-None-Match": etag}))
-            body = render_to_string(template, values, request)
-            if cache_key:
-                cache.set(cache_key, body, RENDER_CACHE_SECONDS)
-        response = HttpResponse(body)
+    response = get_conditional_response(request, etag=etag)
+    if response is None:
+        values = context()
+        values.update(etag=etag, live_headers=json.dumps({"If-None-Match": etag}))
+        response = HttpResponse(render_to_string(template, values, request))
     response["ETag"] = etag
     # Always ask again (the ETag makes asking cheap); never a stale ranking from a cache.
     response["Cache-Control"] = "no-cache"
@@ -87,29 +73,45 @@ def _base_context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
     return {"tournament": tournament, "poll_seconds": _poll(tournament), "live": True, **extra}
 
 
-def _ranking_context(tournament: Tournament, snapshot: StandingsSnapshot | None, **extra: Any) -> dict[str, Any]:
-    criteria = snapshot.criteria if snapshot is not None else list(tournament.criteria or [])
-    return _base_context(
-        tournament,
-        snapshot=snapshot,
-        rows=snapshot.rows if snapshot is not None else [],
-        columns=columns_for(criteria),
-        **extra,
-    )
+class Ranking:
+    """A ranking for the templates, read from the database only if a template asks.
+
+    `version` is known without reading the snapshot (the tournament carries the live
+    version), so a cached rendering of that version never loads the rows at all.
+    """
+
+    def __init__(self, tournament: Tournament, version: int, load: Callable[[], StandingsSnapshot | None]) -> None:
+        self.tournament, self.version, self._load = tournament, version, load
+
+    @cached_property
+    def snapshot(self) -> StandingsSnapshot | None:
+        return self._load()
+
+    @cached_property
+    def columns(self) -> list[dict[str, Any]]:
+        criteria = self.snapshot.criteria if self.snapshot is not None else list(self.tournament.criteria or [])
+        return columns_for(criteria)
+
+
+def _live_ranking(tournament: Tournament) -> Ranking:
+    return Ranking(tournament, tournament.standings_version or 0, lambda: selectors.live_snapshot(tournament))
+
+
+def _ranking_context(tournament: Tournament, ranking: Ranking, **extra: Any) -> dict[str, Any]:
+    competitor_base = reverse("public:ranking", kwargs={"slug": tournament.slug}) + "c/"
+    return _base_context(tournament, ranking=ranking, competitor_base=competitor_base, **extra)
 
 
 # -- ranking ----------------------------------------------------------------------------
 
 
 def _ranking_partial(request: HttpRequest, tournament: Tournament, etag: str, *, projector: bool) -> HttpResponse:
-    version = tournament.standings_version or 0
-    key = f"atout:ranking:{tournament.pk}:{version}:{get_language()}:{tournament.status}:{int(projector)}"
+    ranking = _live_ranking(tournament)
     return _live(
         request,
         etag,
         "scoring/public/ranking_table.html",
-        lambda: _ranking_context(tournament, selectors.live_snapshot(tournament), projector=projector),
-        cache_key=key,
+        lambda: _ranking_context(tournament, ranking, projector=projector),
     )
 
 
@@ -124,8 +126,9 @@ def ranking(request: HttpRequest, slug: str) -> HttpResponse:
     etag = _ranking_etag(tournament)
     if request.htmx:
         return _ranking_partial(request, tournament, etag, projector=False)
-    snapshot = selectors.live_snapshot(tournament)
-    context = _ranking_context(tournament, snapshot, rounds=selectors.snapshot_rounds(tournament), after=None)
+    context = _ranking_context(
+        tournament, _live_ranking(tournament), rounds=selectors.snapshot_rounds(tournament), after=None
+    )
     return _page(request, "scoring/public/ranking.html", context, etag)
 
 
@@ -136,7 +139,8 @@ def ranking_after(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     snapshot = selectors.snapshot_after_round(tournament, number)
     if snapshot is None:
         raise Http404("no ranking after this round")
-    context = _ranking_context(tournament, snapshot, rounds=selectors.snapshot_rounds(tournament), after=number)
+    ranking = Ranking(tournament, snapshot.version, lambda: snapshot)
+    context = _ranking_context(tournament, ranking, rounds=selectors.snapshot_rounds(tournament), after=number)
     context["live"] = False
     return _page(request, "scoring/public/ranking.html", context, _etag("after", snapshot.version))
 
@@ -148,8 +152,7 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
     etag = _ranking_etag(tournament)
     if request.htmx:
         return _ranking_partial(request, tournament, etag, projector=True)
-    snapshot = selectors.live_snapshot(tournament)
-    context = _ranking_context(tournament, snapshot, projector=True)
+    context = _ranking_context(tournament, _live_ranking(tournament), projector=True)
     return _page(request, "scoring/public/projector.html", context, etag)
 
 
@@ -206,7 +209,12 @@ def competitor(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             tournament,
             row=row,
             parties=selectors.parties_of(row, names),
-            columns=columns_for(snapshot.criteria if snapshot else []),
+            columns=[
+                {**column, "value": value}
+                for column, value in zip(
+                    columns_for(snapshot.criteria if snapshot else []), row.get("values") or [], strict=False
+                )
+            ],
             snapshot=snapshot,
         )
 
@@ -255,7 +263,6 @@ def ranking_csv(request: HttpRequest, slug: str) -> HttpResponse:
 def ranking_print(request: HttpRequest, slug: str) -> HttpResponse:
     """The ranking laid out for paper: no navigation, no polling."""
     tournament = selectors.visible_tournament(slug, request.user)
-    snapshot = selectors.live_snapshot(tournament)
-    context = _ranking_context(tournament, snapshot)
+    context = _ranking_context(tournament, _live_ranking(tournament))
     context["live"] = False
     return render(request, "scoring/public/ranking_print.html", context)

@@ -54,7 +54,7 @@ from django.utils.translation import gettext_lazy as _
 
 import engine.standings as engine_standings
 from scoring.models import StandingsRefresh, StandingsSnapshot, TableResult
-from tournaments.models import Bye, Competitor, Round, Seat, Tournament
+from tournaments.models import Bye, Competitor, Round, Seat, Table, Tournament
 
 # Versions kept per `after_round` (the live ranking's and each round's); older ones go,
 # looked for every PRUNE_EVERY versions rather than on every hand.
@@ -118,47 +118,78 @@ class Loaded:
     rounds: list[int]
     entries: dict[int, dict[int, Entry]]  # round -> competitor -> entry
     round_digests: dict[int, str]
+    # The engine's partie results of each round, built once for every ranking asked.
+    parties: dict[int, list[engine_standings.PartieResult]] = field(default_factory=dict)
+
+    def round_parties(self, number: int) -> list[engine_standings.PartieResult]:
+        if number not in self.parties:
+            made = (_partie(competitor_id, entry) for competitor_id, entry in self.entries.get(number, {}).items())
+            self.parties[number] = [partie for partie in made if partie is not None]
+        return self.parties[number]
 
 
 def _half_up(value: float) -> int:
     return int(Decimal(str(value)).quantize(Decimal(1), rounding=ROUND_HALF_UP))
 
 
+SEATS_SQL = """
+    SELECT t.id, t.number, r.number, s.side, s.competitor_id, CAST(res.totals AS TEXT), res.finished, res.winner_side
+      FROM {seat} s
+      JOIN {table} t ON t.id = s.table_id
+      JOIN {round} r ON r.id = s.round_id
+      LEFT JOIN {result} res ON res.table_id = t.id
+     WHERE r.tournament_id = %s
+     ORDER BY r.number, t.number, s.side, s.position
+"""
+
+
+def _seat_rows(tournament_id: int) -> list[tuple[Any, ...]]:
+    """Every seat with its table, round and the table's result: one query, plain tuples.
+
+    Written in SQL rather than through the ORM: the live refresh reads it after every
+    stored hand, and building model rows or decoding JSON through the field for ~2,000
+    seats costs more than the rest of the refresh.
+    """
+    sql = SEATS_SQL.format(
+        seat=Seat._meta.db_table,
+        table=Table._meta.db_table,
+        round=Round._meta.db_table,
+        result=TableResult._meta.db_table,
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [tournament_id])
+        return cursor.fetchall()
+
+
 def load(tournament: Tournament) -> Loaded:
-    """Competitors, rounds, seats, results and byes of a tournament: five queries."""
+    """Competitors, rounds, seats with their table's result, and byes: four queries."""
     competitors = list(
         Competitor.objects.filter(tournament=tournament)
         .order_by("number")
         .values_list("pk", "number", "name", "status", "joined_round", "withdrawn_after_round")
     )
     rounds = list(Round.objects.filter(tournament=tournament).order_by("number").values_list("number", flat=True))
-    seats: dict[int, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
-    table_round: dict[int, tuple[int, int]] = {}
-    for table_id, table_number, round_number, competitor_id, side in (
-        Seat.objects.filter(round__tournament=tournament)
-        .order_by("table_id", "side", "position")
-        .values_list("table_id", "table__number", "round__number", "competitor_id", "side")
-    ):
-        seats[table_id][side].append(competitor_id)
-        table_round[table_id] = (round_number, table_number)
-    results = {
-        table_id: (totals, finished, winner)
-        for table_id, totals, finished, winner in TableResult.objects.filter(
-            table__round__tournament=tournament
-        ).values_list("table_id", "totals", "finished", "winner_side")
-    }
+    seat_rows = _seat_rows(tournament.pk)
     byes = list(
-        Bye.objects.filter(round__tournament=tournament).values_list("round__number", "competitor_id", "reason")
+        Bye.objects.filter(round__tournament=tournament)
+        .order_by("round__number", "competitor_id")
+        .values_list("round__number", "competitor_id", "reason")
     )
+    # table id -> (round, table number, totals, finished, winner, {side: [competitors]})
+    tables: dict[int, tuple[int, int, list[Any], bool, int | None, dict[int, list[int]]]] = {}
+    by_round: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
+    for row in seat_rows:
+        table_id, table_number, round_number, side, competitor_id, totals, finished, winner = row
+        by_round[round_number].append(row)
+        if table_id not in tables:
+            tables[table_id] = (round_number, table_number, json.loads(totals) if totals else [], bool(finished),
+                                winner, {})  # fmt: skip
+        tables[table_id][5].setdefault(side, []).append(competitor_id)
     entries: dict[int, dict[int, Entry]] = {number: {} for number in rounds}
     winners: dict[int, list[float]] = defaultdict(list)
-    for table_id, sides in seats.items():
-        round_number, table_number = table_round[table_id]
-        totals, finished, winner = results.get(table_id, ([], False, None))
-        totals = list(totals or [])
+    for round_number, table_number, totals, finished, winner, sides in tables.values():
         for side, members in sides.items():
             own = totals[side] if side < len(totals) else 0
-            others = [t for s, t in enumerate(totals) if s != side]
             if not finished:
                 result = "pending"
             elif winner is None:
@@ -168,21 +199,16 @@ def load(tournament: Tournament) -> Loaded:
             if finished and winner == side:
                 winners[round_number].append(own)
             opponents = [c for s, m in sides.items() if s != side for c in m]
+            # At a table of three, what the two others scored between them.
+            against = sum(totals) - own if side < len(totals) else 0
             for competitor_id in members:
                 entries.setdefault(round_number, {})[competitor_id] = Entry(
-                    round=round_number,
-                    table=table_number,
-                    side=side,
-                    result=result,
-                    points=own,
-                    # At a table of three, what the two others scored between them.
-                    against=sum(others),
-                    opponents=opponents,
-                    partners=[c for c in members if c != competitor_id],
-                    finished=finished,
-                )
+                    round_number, table_number, side, result, own, against, opponents,
+                    [c for c in members if c != competitor_id], finished,
+                )  # fmt: skip
     policy = tournament.bye_policy
-    for round_number, competitor_id, _reason in byes:
+    for round_number, competitor_id, reason in byes:
+        by_round[round_number].append((competitor_id, reason))
         if policy == Tournament.ByePolicy.NONE:
             entry = Entry(round=round_number, table=None, side=None, result="absent", points=0, against=0)
         else:
@@ -195,14 +221,9 @@ def load(tournament: Tournament) -> Loaded:
                 round=round_number, table=None, side=None, result="bye", points=points, against=0, finished=True
             )
         entries.setdefault(round_number, {})[competitor_id] = entry
-    digests = {
-        number: _digest(sorted((c, _entry_key(e)) for c, e in entries.get(number, {}).items())) for number in rounds
-    }
+    # A round's digest hashes the rows read for it, as read: cheaper than its entries.
+    digests = {number: hashlib.sha256(repr(by_round.get(number, [])).encode()).hexdigest() for number in rounds}
     return Loaded(tournament, competitors, rounds, entries, digests)
-
-
-def _entry_key(entry: Entry) -> tuple[Any, ...]:
-    return (entry.table, entry.side, entry.result, entry.points, entry.against, entry.opponents, entry.partners)
 
 
 def _digest(value: Any) -> str:
@@ -233,7 +254,8 @@ def rebuild_locked(tournament: Tournament, *, force: bool = False) -> StandingsS
     Each round's snapshot is rewritten when a result of rounds 1..n changed, lowest
     round first, so that the live snapshot (the last round's) is always the newest
     version. `force` writes the live snapshot even when its input did not change (a
-    job marks the switch to new criteria with a new version). Returns the live snapshot.
+    job marks the switch to new criteria with a new version). Returns the new live
+    snapshot, or None when nothing changed.
     """
     loaded = load(tournament)
     criteria, match_points = _config(tournament)
@@ -264,7 +286,7 @@ def rebuild_locked(tournament: Tournament, *, force: bool = False) -> StandingsS
         if not up_to_date:
             writes.append((after_round, digest))
     if not writes:
-        return StandingsSnapshot.objects.filter(tournament=tournament).order_by("-version").first()
+        return None
     snapshots = []
     for offset, (after_round, digest) in enumerate(writes, start=1):
         rows = rank_rows(loaded, after_round, criteria, match_points)
@@ -335,8 +357,7 @@ def standings_rebuild(*, tournament_id: int) -> StandingsSnapshot:
     """
     standings_lock(tournament_id=tournament_id)
     tournament = Tournament.objects.get(pk=tournament_id)
-    rebuild_locked(tournament, force=True)
-    snapshot = StandingsSnapshot.objects.filter(tournament=tournament).order_by("-version").first()
+    snapshot = rebuild_locked(tournament, force=True)
     assert snapshot is not None
     return snapshot
 
@@ -463,12 +484,7 @@ def rank_rows(
 ) -> list[dict[str, Any]]:
     """The snapshot rows of the ranking counting rounds 1..after_round (all when None)."""
     rounds = [n for n in loaded.rounds if after_round is None or n <= after_round]
-    results = []
-    for number in rounds:
-        for competitor_id, entry in loaded.entries.get(number, {}).items():
-            partie = _partie(competitor_id, entry)
-            if partie is not None:
-                results.append(partie)
+    results = [partie for number in rounds for partie in loaded.round_parties(number)]
     known = {c[0]: c for c in loaded.competitors}
     standings = engine_standings.rank(
         results, _criterion_specs(criteria, match_points), competitors=[str(pk) for pk in known]
@@ -511,18 +527,24 @@ def rank_rows(
             "values": [values.get(key) for key in criteria],
             "rounds": history,
         }
-        row.setdefault("match_points", _match_points(standing, match_points))
         rows.append(row)
+    if "match_points" not in criteria:
+        # Shown and served by the API whatever the criteria: computed once for everyone.
+        by_competitor = _match_points(standings, match_points)
+        for row in rows:
+            row["match_points"] = by_competitor[str(row["competitor"])]
     # Equal competitors share a rank; within it, list them by number as the room knows them.
     rows.sort(key=lambda row: (row["rank"], row["number"]))
     return rows
 
 
-def _match_points(standing: engine_standings.Standing, scheme: Mapping[str, Any]) -> Any:
-    points = engine_standings.MatchPoints(
+def _match_points(standings: Sequence[engine_standings.Standing], scheme: Mapping[str, Any]) -> dict[str, Any]:
+    """Every competitor's match points by the tournament's scheme (the engine's criterion)."""
+    criterion = engine_standings.MatchPoints(
         {k: v for k, v in scheme.items() if k in engine_standings.MatchPoints.allowed_params}
     )
-    record = engine_standings.Record(
-        standing.competitor, wins=standing.wins, draws=standing.draws, losses=standing.losses, byes=standing.byes
-    )
-    return points.values({standing.competitor: record}, [standing.competitor])[standing.competitor]
+    records = {
+        s.competitor: engine_standings.Record(s.competitor, wins=s.wins, draws=s.draws, losses=s.losses, byes=s.byes)
+        for s in standings
+    }
+    return criterion.values(records, records)

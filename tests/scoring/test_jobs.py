@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from atout.celery import app as celery_app
-from scoring import jobs
+from scoring import jobs, rescoring
 from scoring.models import Hand, HandRevision, Job, StandingsSnapshot, TableResult
 from scoring.services import hand_submit
 from scoring.tasks import job_run as job_run_task
@@ -172,7 +172,7 @@ def test_a_job_whose_worker_died_is_taken_over_by_a_retry(played: Table, monkeyp
 def test_a_hand_entered_while_the_job_scores_is_rescored_too(
     played: Table, django_capture_on_commit_callbacks, monkeypatch
 ) -> None:
-    real_load = jobs.load_tables
+    real_load = rescoring.load_tables
     other = Table.objects.get(round=played.round, number=2)
 
     def load_then_a_referee_enters_a_hand(tournament_id, table_ids=None):
@@ -181,7 +181,7 @@ def test_a_hand_entered_while_the_job_scores_is_rescored_too(
             hand_submit(table=other, raw={"taker": "B", "contract": "spades", "points": {"A": 40, "B": 122}})
         return work
 
-    monkeypatch.setattr(jobs, "load_tables", load_then_a_referee_enters_a_hand)
+    monkeypatch.setattr(rescoring, "load_tables", load_then_a_referee_enters_a_hand)
     change(played.round.tournament, django_capture_on_commit_callbacks, rule_options={"rounding": "nearest_ten"})
     late = Hand.objects.get(table=other, number=4)
     assert (list(late.scores), late.options["rounding"]) == ([40, 120], "nearest_ten")
@@ -222,7 +222,7 @@ def test_only_the_club_organisers_reach_the_standings_page(played: Table, client
     assert "rounding" in body and "criterion_1" in body
 
 
-def test_the_director_changes_an_option_and_watches_the_job(
+def test_the_director_changes_an_option_and_watches_the_job_until_it_is_done(
     played: Table, client: Client, django_capture_on_commit_callbacks
 ) -> None:
     tournament = played.round.tournament
@@ -235,9 +235,19 @@ def test_the_director_changes_an_option_and_watches_the_job(
     assert response.status_code == 302
     assert Job.objects.get().status == "done"
     jobs_partial = client.get(page(played, "jobs"), headers={"HX-Request": "true"}).content.decode()
-    assert "<html" not in jobs_partial and "6" in jobs_partial
+    assert "<html" not in jobs_partial and "Terminé" in jobs_partial and "6 donnes sur 6" in jobs_partial
+    # Nothing left running: the partial stops polling.
+    assert "hx-trigger" not in jobs_partial
     tournament.refresh_from_db()
     assert tournament.rule_options["rounding"] == "nearest_ten"
+
+
+def test_the_job_partial_polls_while_a_job_waits_or_runs(played: Table, client: Client) -> None:
+    tournament = played.round.tournament
+    client.force_login(director_of(tournament))
+    jobs.job_launch(tournament=tournament, rescore=True, enqueue=False)
+    waiting = client.get(page(played, "jobs"), headers={"HX-Request": "true"}).content.decode()
+    assert 'hx-trigger="every 1s"' in waiting and "En attente" in waiting
 
 
 def test_a_form_with_a_criterion_twice_is_shown_again_with_the_error(played: Table, client: Client) -> None:

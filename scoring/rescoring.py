@@ -1,0 +1,401 @@
+"""Re-scoring many tables at once: hands read in bulk, scored by the engine, written in bulk.
+
+The same reading of a partie as scoring.results (`table_result_refresh`), which serves
+one table at a time inside the referees' services; a job re-scoring a whole tournament
+(scoring/jobs.py) needs the bulk version of it: two queries to read 10,000 hands, one
+statement to write the changed ones with a revision each.
+
+Terms:
+
+- *table work*: one table's hands in donne order, as read (`TableWork`).
+- *outcome*: what scoring a table gives: each hand's new score fields, the table's new
+  result, or the rule errors that stop the partie (`TableOutcome`).
+- *fingerprint*: per table, (number of hands, sum of their ids, sum of their versions,
+  latest update): it changes whenever a hand is added, removed or rewritten, which tells
+  the job which tables moved while it was scoring.
+
+On PostgreSQL the comparison of new and stored scores happens in the database: the new
+fields of every hand go in as arrays, and one statement updates the hands whose score or
+options differ and writes their `rescore` revision with the old and new values (a
+data-modifying CTE), so no stored score travels to Python and back. Elsewhere (SQLite)
+the comparison is done here and the ORM writes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import connection, transaction
+from django.utils import timezone
+from django.utils.translation import gettext_noop
+
+from engine.core import Game, RuleError
+from engine.match import End, MatchResult, play
+from scoring.messages import rule_error_text
+from scoring.models import Hand, HandRevision, TableResult
+from tournaments.models import Round, Table, Tournament
+
+SCORE_FIELDS = ("scores", "outcome", "reserve_in", "reserve_out", "extra")
+Fingerprint = tuple[int, int, int, str]
+
+
+def partie_end(tournament: Tournament) -> End:
+    if tournament.end_rule == Tournament.EndRule.TARGET:
+        return End(target=tournament.end_value)
+    return End(donnes=tournament.end_value)
+
+
+@dataclass(slots=True)
+class StoredHand:
+    """A hand as read for re-scoring; `stored` (its score fields and options) off PostgreSQL only."""
+
+    id: int
+    number: int
+    raw: Any
+    status: str
+    version: int
+    updated_at: str
+    stored: dict[str, Any] | None = None
+
+
+@dataclass(slots=True)
+class TableWork:
+    table_id: int
+    round_number: int
+    table_number: int
+    hands: list[StoredHand] = field(default_factory=list)
+
+    def fingerprint(self) -> Fingerprint:
+        return (
+            len(self.hands),
+            sum(hand.id for hand in self.hands),
+            sum(hand.version for hand in self.hands),
+            max((hand.updated_at for hand in self.hands), default=""),
+        )
+
+
+@dataclass(slots=True)
+class TableOutcome:
+    """A table scored again: each hand with its new score fields, the table's new result."""
+
+    work: TableWork
+    scored: list[tuple[StoredHand, dict[str, Any]]]
+    result: dict[str, Any] | None
+    errors: list[str]
+
+
+HANDS_SQL = """
+    SELECT h.id, h.table_id, h.number, CAST(h.raw AS TEXT), h.status, h.version, CAST(h.updated_at AS TEXT),
+           t.number, r.number
+      FROM {hand} h
+      JOIN {table} t ON t.id = h.table_id
+      JOIN {round} r ON r.id = t.round_id
+     WHERE r.tournament_id = %s {only}
+     ORDER BY h.table_id, h.number
+"""
+FINGERPRINTS_SQL = """
+    SELECT h.table_id, COUNT(*), SUM(h.id), SUM(h.version), CAST(MAX(h.updated_at) AS TEXT)
+      FROM {hand} h
+      JOIN {table} t ON t.id = h.table_id
+      JOIN {round} r ON r.id = t.round_id
+     WHERE r.tournament_id = %s
+     GROUP BY h.table_id
+"""
+
+
+def _sql(template: str, only: str = "") -> str:
+    return template.format(hand=Hand._meta.db_table, table=Table._meta.db_table, round=Round._meta.db_table, only=only)
+
+
+def tune_transaction() -> None:
+    """Settings for the bulk statements of the current transaction (PostgreSQL only).
+
+    The planner's row estimates for arrays passed as parameters are far off, which
+    makes it compile the statements with JIT (~100 ms, more than running them) and
+    sort in temporary files; both are turned off for this transaction only.
+    """
+    if connection.vendor == "postgresql" and connection.in_atomic_block:
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL jit = off")
+            cursor.execute("SET LOCAL work_mem = '64MB'")
+
+
+def load_tables(tournament_id: int, table_ids: Iterable[int] | None = None) -> list[TableWork]:
+    """The tournament's tables that have hands, each with its hands in donne order: one query.
+
+    Plain SQL, the raw entries decoded once here: this is the read of a 10,000-hand
+    re-scoring, and the ORM's per-row work would cost more than the scoring itself.
+    """
+    params: list[Any] = [tournament_id]
+    only = ""
+    if table_ids is not None:
+        ids = list(table_ids)
+        only = "AND h.table_id IN (" + ", ".join(["%s"] * len(ids)) + ")" if ids else "AND FALSE"
+        params += ids
+    work: dict[int, TableWork] = {}
+    with transaction.atomic(), connection.cursor() as cursor:
+        tune_transaction()
+        cursor.execute(_sql(HANDS_SQL, only), params)
+        for pk, table_id, number, raw, status, version, updated, table_number, round_number in cursor.fetchall():
+            table = work.get(table_id)
+            if table is None:
+                table = work[table_id] = TableWork(table_id, round_number, table_number)
+            table.hands.append(StoredHand(pk, number, json.loads(raw), status, version, str(updated)))
+    if connection.vendor != "postgresql":
+        _attach_stored(work)
+    return list(work.values())
+
+
+def _attach_stored(work: dict[int, TableWork]) -> None:
+    """Off PostgreSQL, the comparison is made here: read what each hand stores now."""
+    by_id = {hand.id: hand for table in work.values() for hand in table.hands}
+    columns = ("pk", *SCORE_FIELDS, "options")
+    for pk, *values in Hand.objects.filter(pk__in=list(by_id)).values_list(*columns).iterator(chunk_size=2000):
+        by_id[pk].stored = dict(zip((*SCORE_FIELDS, "options"), values, strict=True))
+
+
+def fingerprints(tournament_id: int) -> dict[int, Fingerprint]:
+    """Every table's fingerprint as the database has it now (one grouped query)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_sql(FINGERPRINTS_SQL), [tournament_id])
+        return {
+            table_id: (int(count), int(ids), int(versions), str(updated))
+            for table_id, count, ids, versions, updated in cursor.fetchall()
+        }
+
+
+class TableScorer:
+    """Scores tables' hands with one game, end and set of options (the engine's partie).
+
+    As scoring.results reads a partie: every hand is scored in donne order through the
+    whole partie (pending hands too, so that their carry is right); the table result
+    counts the confirmed prefix when the tournament asks the other side to confirm.
+    """
+
+    def __init__(self, game: Game, end: End, options: Mapping[str, Any], confirmation: bool) -> None:
+        self.game, self.end, self.options, self.confirmation = game, end, dict(options), confirmation
+
+    def score(self, work: TableWork) -> TableOutcome:
+        if not work.hands:
+            return TableOutcome(work, [], None, [])
+        result = play(self.game, [hand.raw for hand in work.hands], self.end, self.options)
+        if result.errors:
+            return TableOutcome(work, [], None, [self._describe(work, error) for error in result.errors])
+        scored = []
+        reserve = 0
+        for hand, score in zip(work.hands, result.scores, strict=True):
+            scored.append(
+                (
+                    hand,
+                    {
+                        "scores": list(score.scores),
+                        "outcome": score.outcome,
+                        "reserve_in": reserve,
+                        "reserve_out": score.reserve_out,
+                        "extra": {k: list(v) if isinstance(v, tuple) else v for k, v in score.extra.items()},
+                    },
+                )
+            )
+            reserve = score.reserve_out
+        return TableOutcome(work, scored, self._result(work, result), [])
+
+    def _result(self, work: TableWork, result: MatchResult) -> dict[str, Any]:
+        counted = len(work.hands)
+        if self.confirmation:
+            counted = next(
+                (i for i, hand in enumerate(work.hands) if hand.status != Hand.Status.CONFIRMED), len(work.hands)
+            )
+        if counted < len(work.hands):
+            result = play(self.game, [hand.raw for hand in work.hands[:counted]], self.end, self.options)
+        return {
+            "totals": list(result.totals),
+            "donnes_played": result.donnes_played,
+            "reserve": result.reserve,
+            "finished": result.finished,
+            "winner_side": None if result.winner is None else self.game.sides.index(result.winner),
+        }
+
+    def _describe(self, work: TableWork, error: RuleError) -> str:
+        parts = error.field.split(".")
+        number = int(parts[1]) + 1 if len(parts) > 1 and parts[1].isdigit() else 0
+        return f"R{work.round_number} T{work.table_number} #{number}: {rule_error_text(error)}"
+
+
+# -- writing ---------------------------------------------------------------------------
+
+# Stored in English like the services' reasons; the history page translates it.
+REVISION_REASON = gettext_noop("Re-scored with the tournament's rule options")
+
+PG_WRITE_HANDS = """
+    WITH v AS (
+        SELECT * FROM unnest(%(ids)s::bigint[], %(scores)s::text[], %(outcomes)s::text[], %(reserve_in)s::int[],
+                             %(reserve_out)s::int[], %(extra)s::text[])
+                 AS v(id, scores, outcome, reserve_in, reserve_out, extra)
+    ),
+    old AS (
+        SELECT h.id, h.table_id, h.number, h.raw, h.status, h.scores, h.outcome, h.reserve_in, h.reserve_out,
+               h.options
+          FROM {hand} h JOIN v ON v.id = h.id
+         WHERE h.scores IS DISTINCT FROM v.scores::jsonb OR h.outcome IS DISTINCT FROM v.outcome
+            OR h.reserve_in <> v.reserve_in OR h.reserve_out <> v.reserve_out
+            OR h.extra IS DISTINCT FROM v.extra::jsonb OR h.options IS DISTINCT FROM %(options)s::jsonb
+    ),
+    changed AS (
+        UPDATE {hand} h
+           SET scores = v.scores::jsonb, outcome = v.outcome, reserve_in = v.reserve_in,
+               reserve_out = v.reserve_out, extra = v.extra::jsonb, options = %(options)s::jsonb,
+               version = h.version + 1, updated_at = %(now)s
+          FROM v, old
+         WHERE h.id = v.id AND old.id = v.id
+     RETURNING h.id
+    )
+    INSERT INTO {revision} (table_id, hand_id, number, action, before, after, reason, author_id, author_label, at)
+    SELECT old.table_id, old.id, old.number, 'rescore',
+           jsonb_build_object('number', old.number, 'raw', old.raw, 'scores', old.scores, 'outcome', old.outcome,
+                              'reserve_in', old.reserve_in, 'reserve_out', old.reserve_out, 'status', old.status,
+                              'options', old.options),
+           jsonb_build_object('number', old.number, 'raw', old.raw, 'scores', v.scores::jsonb,
+                              'outcome', v.outcome, 'reserve_in', v.reserve_in, 'reserve_out', v.reserve_out,
+                              'status', old.status, 'options', %(options)s::jsonb),
+           %(reason)s, %(author)s, %(label)s, %(now)s
+      FROM old JOIN v ON v.id = old.id JOIN changed ON changed.id = old.id
+"""
+
+
+def write_hands(
+    outcomes: Sequence[TableOutcome], options: Mapping[str, Any], *, author_id: int | None, label: str
+) -> int:
+    """Store the new scores of the hands whose score or options changed; returns how many.
+
+    Each changed hand gets version + 1 and a `rescore` revision, as the services keep
+    one for every change (same before/after shape as scoring.services).
+    """
+    scored = [(hand, fields) for outcome in outcomes for hand, fields in outcome.scored]
+    if not scored:
+        return 0
+    tables = {hand.id: outcome.work.table_id for outcome in outcomes for hand, _fields in outcome.scored}
+    now = timezone.now()
+    if connection.vendor == "postgresql":
+        params = {
+            "ids": [hand.id for hand, _f in scored],
+            "scores": [json.dumps(f["scores"]) for _h, f in scored],
+            "outcomes": [f["outcome"] for _h, f in scored],
+            "reserve_in": [f["reserve_in"] for _h, f in scored],
+            "reserve_out": [f["reserve_out"] for _h, f in scored],
+            "extra": [json.dumps(f["extra"]) for _h, f in scored],
+            "options": json.dumps(dict(options)),
+            "now": now,
+            "reason": REVISION_REASON,
+            "author": author_id,
+            "label": label,
+        }
+        sql = PG_WRITE_HANDS.format(hand=Hand._meta.db_table, revision=HandRevision._meta.db_table)
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            return int(cursor.rowcount)
+    return _write_hands_portable(scored, tables, dict(options), now, author_id, label)
+
+
+def _write_hands_portable(
+    scored: list[tuple[StoredHand, dict[str, Any]]],
+    tables: dict[int, int],
+    options: dict[str, Any],
+    now: Any,
+    author_id: int | None,
+    label: str,
+) -> int:
+    changed = []
+    for hand, fields in scored:
+        stored = hand.stored or {}
+        if {name: stored.get(name) for name in SCORE_FIELDS} != fields or stored.get("options") != options:
+            changed.append((hand, fields, stored))
+    Hand.objects.bulk_update(
+        [Hand(pk=h.id, options=options, version=h.version + 1, updated_at=now, **f) for h, f, _s in changed],
+        [*SCORE_FIELDS, "options", "version", "updated_at"],
+        batch_size=500,
+    )
+    HandRevision.objects.bulk_create(
+        [
+            HandRevision(
+                table_id=tables[hand.id],
+                hand_id=hand.id,
+                number=hand.number,
+                action=HandRevision.Action.RESCORE,
+                before=_revision_side(hand, stored, stored.get("options")),
+                after=_revision_side(hand, fields, options),
+                reason=REVISION_REASON,
+                author_id=author_id,
+                author_label=label,
+            )
+            for hand, fields, stored in changed
+        ],
+        batch_size=500,
+    )
+    return len(changed)
+
+
+def _revision_side(hand: StoredHand, fields: Mapping[str, Any], options: Any) -> dict[str, Any]:
+    # The shape scoring.services keeps in a revision's before and after.
+    scores = {name: fields.get(name) for name in SCORE_FIELDS if name != "extra"}
+    return {"number": hand.number, "raw": hand.raw, "status": hand.status, "options": options, **scores}
+
+
+PG_WRITE_RESULTS = """
+    UPDATE {result} AS r
+       SET totals = v.totals::jsonb, donnes_played = v.donnes_played, reserve = v.reserve,
+           finished = v.finished, winner_side = v.winner_side, updated_at = %s
+      FROM unnest(%s::bigint[], %s::text[], %s::int[], %s::int[], %s::bool[], %s::int[])
+           AS v(table_id, totals, donnes_played, reserve, finished, winner_side)
+     WHERE r.table_id = v.table_id AND NOT r.forced
+       AND (r.totals IS DISTINCT FROM v.totals::jsonb OR r.donnes_played <> v.donnes_played
+            OR r.reserve <> v.reserve OR r.finished <> v.finished
+            OR r.winner_side IS DISTINCT FROM v.winner_side)
+"""
+
+
+def write_results(outcomes: Sequence[TableOutcome]) -> None:
+    """Rewrite the results that changed, except those the director forced."""
+    by_table = {outcome.work.table_id: outcome.result for outcome in outcomes if outcome.result is not None}
+    if not by_table:
+        return
+    existing = set(TableResult.objects.filter(table_id__in=list(by_table)).values_list("table_id", flat=True))
+    missing = [table_id for table_id in by_table if table_id not in existing]
+    if missing:
+        TableResult.objects.bulk_create([TableResult(table_id=t, **by_table[t]) for t in missing])
+    update = [table_id for table_id in by_table if table_id in existing]
+    now = timezone.now()
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                PG_WRITE_RESULTS.format(result=TableResult._meta.db_table),
+                [
+                    now,
+                    update,
+                    [json.dumps(by_table[t]["totals"]) for t in update],
+                    [by_table[t]["donnes_played"] for t in update],
+                    [by_table[t]["reserve"] for t in update],
+                    [by_table[t]["finished"] for t in update],
+                    [by_table[t]["winner_side"] for t in update],
+                ],
+            )
+        return
+    forced = set(TableResult.objects.filter(table_id__in=update, forced=True).values_list("table_id", flat=True))
+    TableResult.objects.bulk_update(
+        [TableResult(table_id=t, updated_at=now, **by_table[t]) for t in update if t not in forced],
+        ["totals", "donnes_played", "reserve", "finished", "winner_side", "updated_at"],
+        batch_size=500,
+    )
+
+
+def moved_tables(before: Mapping[int, TableWork], tournament_id: int) -> list[int]:
+    """The tables whose hands changed since `before` was read (added, removed, rewritten)."""
+    now = fingerprints(tournament_id)
+    seen = {table_id: work.fingerprint() for table_id, work in before.items() if work.hands}
+    return sorted(table_id for table_id in set(now) | set(seen) if now.get(table_id) != seen.get(table_id))
+
+
+def group_errors(outcomes: Iterable[TableOutcome]) -> list[str]:
+    return [error for outcome in outcomes for error in outcome.errors]
