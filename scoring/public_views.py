@@ -122,10 +122,11 @@ def _ranking_etag(tournament: Tournament) -> str:
 @require_safe
 def ranking(request: HttpRequest, slug: str) -> HttpResponse:
     """The live ranking (the newest snapshot); its partial is `ranking_table.html`."""
+    if request.htmx:
+        tournament = selectors.polled_tournament(slug, request.user)
+        return _ranking_partial(request, tournament, _ranking_etag(tournament), projector=False)
     tournament = selectors.visible_tournament(slug, request.user)
     etag = _ranking_etag(tournament)
-    if request.htmx:
-        return _ranking_partial(request, tournament, etag, projector=False)
     context = _ranking_context(
         tournament, _live_ranking(tournament), rounds=selectors.snapshot_rounds(tournament), after=None
     )
@@ -148,10 +149,11 @@ def ranking_after(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @require_safe
 def projector(request: HttpRequest, slug: str) -> HttpResponse:
     """The ranking full screen in large type; it pages by itself (static/js/projector.js)."""
+    if request.htmx:
+        tournament = selectors.polled_tournament(slug, request.user)
+        return _ranking_partial(request, tournament, _ranking_etag(tournament), projector=True)
     tournament = selectors.visible_tournament(slug, request.user)
     etag = _ranking_etag(tournament)
-    if request.htmx:
-        return _ranking_partial(request, tournament, etag, projector=True)
     context = _ranking_context(tournament, _live_ranking(tournament), projector=True)
     return _page(request, "scoring/public/projector.html", context, etag)
 

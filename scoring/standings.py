@@ -54,6 +54,7 @@ from django.utils.translation import gettext_lazy as _
 
 import engine.standings as engine_standings
 from scoring.models import StandingsRefresh, StandingsSnapshot, TableResult
+from scoring.standings_selectors import forget_polled
 from tournaments.models import Bye, Competitor, Round, Seat, Table, Tournament
 
 # Versions kept per `after_round` (the live ranking's and each round's); older ones go,
@@ -301,6 +302,8 @@ def rebuild_locked(tournament: Tournament, *, force: bool = False) -> StandingsS
             )
         )
     StandingsSnapshot.objects.bulk_create(snapshots)
+    slug = tournament.slug
+    transaction.on_commit(lambda: forget_polled(slug))
     if len(snapshots) > 1 or snapshots[-1].version % PRUNE_EVERY == 0:
         _prune(tournament)
     return snapshots[-1]

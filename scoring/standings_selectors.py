@@ -8,6 +8,7 @@ scoring/standings.py stored.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from django.db.models import OuterRef, Subquery
@@ -36,6 +37,30 @@ def visible_tournament(slug: str, user: Any = None) -> Tournament:
     if tournament is None:
         raise Http404("no such public tournament")
     return tournament
+
+
+# Phones poll the same ranking every few seconds. Each web process keeps the public
+# tournament row it read (with its live version) for LIVE_TTL seconds, so that most polls
+# of an unchanged ranking answer 304 without a database round trip. A snapshot written in
+# this process forgets the row at once; one written by a worker shows within LIVE_TTL.
+LIVE_TTL = 1.0
+_polled: dict[str, tuple[float, Tournament]] = {}
+
+
+def polled_tournament(slug: str, user: Any = None) -> Tournament:
+    """`visible_tournament` for the polling partials, kept LIVE_TTL seconds when public."""
+    now = time.monotonic()
+    hit = _polled.get(slug)
+    if hit is not None and hit[0] > now:
+        return hit[1]
+    tournament = visible_tournament(slug, user)
+    if tournament.is_public and tournament.status != Tournament.Status.DRAFT:
+        _polled[slug] = (now + LIVE_TTL, tournament)
+    return tournament
+
+
+def forget_polled(slug: str) -> None:
+    _polled.pop(slug, None)
 
 
 def live_snapshot(tournament: Tournament) -> StandingsSnapshot | None:
