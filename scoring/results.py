@@ -108,13 +108,21 @@ def _result_values(result: TableResult) -> tuple[Any, ...]:
 
 
 @transaction.atomic(savepoint=False)
-def table_result_refresh(table: Table, hands: Iterable[Hand] | None = None) -> tuple[TableResult, bool]:
-    """Rewrite the table's TableResult from its counted hands; returns it and whether it changed.
+def table_result_refresh(table: Table, hands: Iterable[Hand] | None = None) -> TableResult:
+    """Rewrite the table's TableResult from its counted hands and return it.
 
-    Called by the services inside their transaction, after they locked the table row,
-    so two writers never interleave here; they may pass the table's hands they hold
-    already (all of them, as stored now). A result the director forced (`forced`) is
-    left as it is: the director's decision outranks the hands until they lift it.
+    `hands`, when given, are all the table's hands as stored now (a caller that holds
+    them saves a query). A result the director forced (`forced`) is left as it is: the
+    director's decision outranks the hands until they lift it.
+    """
+    return table_result_write(table, hands)[0]
+
+
+def table_result_write(table: Table, hands: Iterable[Hand] | None = None) -> tuple[TableResult, bool]:
+    """`table_result_refresh`, also saying whether the result changed (the standings care).
+
+    The services call it inside their transaction, after they locked the table row, so
+    two writers never interleave here.
     """
     tournament = table.round.tournament
     game = tournament_game(tournament)

@@ -38,7 +38,7 @@ from scoring.results import (
     hand_errors,
     partie_play,
     score_fields,
-    table_result_refresh,
+    table_result_write,
     tournament_game,
     tournament_options,
 )
@@ -144,7 +144,7 @@ def _revision(
 
 def _refresh(table: Table, hands: Sequence[Hand] | None = None) -> TableResult:
     """Rewrite the TableResult; once committed, ask for the standings if it changed."""
-    result, changed = table_result_refresh(table, hands)
+    result, changed = table_result_write(table, hands)
     if changed:
         tournament_id = table.round.tournament_id
         transaction.on_commit(lambda: standings_schedule_refresh(tournament_id=tournament_id))

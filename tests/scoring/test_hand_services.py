@@ -8,6 +8,7 @@ import pytest
 import engine
 from scoring import services
 from scoring.models import Hand, HandRevision, TableResult
+from scoring.results import table_result_refresh
 from scoring.services import (
     HandRefused,
     hand_confirm,
@@ -288,3 +289,13 @@ def test_a_withdrawn_link_can_be_renewed_with_a_new_secret() -> None:
     assert table_token_revoke(table=table).token_revoked
     renewed = table_token_renew(table=table)
     assert not renewed.token_revoked and renewed.token != old and len(renewed.token) >= 32
+
+
+def test_a_result_the_director_forced_is_left_as_it_is_by_later_hands() -> None:
+    table = make_table()
+    hand_submit(table=table, raw=HAND)
+    TableResult.objects.filter(table=table).update(forced=True, totals=[0, 500], finished=True, winner_side=1)
+    hand_submit(table=table, raw=HAND)
+    assert table_result_refresh(table).totals == [0, 500]
+    TableResult.objects.filter(table=table).update(forced=False)
+    assert table_result_refresh(table).totals == [204, 120]
