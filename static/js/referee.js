@@ -119,10 +119,19 @@
     }
   }
 
+  function newKey() {
+    if (window.crypto && typeof window.crypto.randomUUID === "function") { return window.crypto.randomUUID(); }
+    return Date.now().toString(36) + Math.random().toString(36).slice(2) + Math.random().toString(36).slice(2);
+  }
+
   function setUp() {
     var f = form();
     if (!f || f.dataset.ready) { return; }
     f.dataset.ready = "1";
+    // The server puts a fresh key in every new form; a form that comes without one (a
+    // page kept by the browser, say) gets one here, before anything can be sent.
+    var key = f.elements.namedItem("idempotency_key");
+    if (key && !key.value) { key.value = newKey(); }
     var entry = load(f);
     var fresh = !typed(values(f));
     if (entry && fresh) {
