@@ -9,6 +9,9 @@ from scoring.models import Hand, TableResult
 from tests.e2e.conftest import screenshot
 from tests.scoring.tables import make_table
 
+# A shared machine can be slow to answer: wait for a stored donne longer than the default.
+STORED_TIMEOUT = 30_000
+
 
 def tap(page, field: str, label: str) -> None:
     page.locator(f"#f-{field} label.chip", has_text=label).first.click()
@@ -30,7 +33,7 @@ def test_a_referee_enters_a_whole_partie_on_a_phone_including_a_refused_hand(pho
     assert page.locator("#id_points_defence").input_value() == "60"
     page.locator("#hand-preview").get_by_text("Si vous envoyez : C1 102 · C2 60.").wait_for()
     page.locator("#hand-form button[type=submit]").click()
-    page.get_by_text("La donne 1 est enregistrée.").wait_for()
+    page.get_by_text("La donne 1 est enregistrée.").wait_for(timeout=STORED_TIMEOUT)
     assert page.locator("#score .totals").inner_text().split() == ["C1", "102", "C2", "60"]
 
     # Donne 2: points that do not add up to 162 are refused beside the field, as typed.
@@ -47,7 +50,7 @@ def test_a_referee_enters_a_whole_partie_on_a_phone_including_a_refused_hand(pho
     screenshot(page, "referee-refused-hand")
     page.locator("#id_points_defence").fill("62")
     page.locator("#hand-form button[type=submit]").click()
-    page.get_by_text("La donne 2 est enregistrée.").wait_for()
+    page.get_by_text("La donne 2 est enregistrée.").wait_for(timeout=STORED_TIMEOUT)
 
     # Donne 3 ends the partie: the winner is shown and the form is gone.
     tap(page, "taker", "C1")
@@ -55,7 +58,7 @@ def test_a_referee_enters_a_whole_partie_on_a_phone_including_a_refused_hand(pho
     page.locator("#id_points_taker").fill("92")
     tap(page, "belote", "C1")
     page.locator("#hand-form button[type=submit]").click()
-    page.get_by_text("Partie terminée : C1 gagne.").wait_for()
+    page.get_by_text("Partie terminée : C1 gagne.").wait_for(timeout=STORED_TIMEOUT)
     assert page.locator("#hand-form").count() == 0
     rows = page.locator("#sheet tbody tr")
     assert rows.count() == 3
@@ -82,7 +85,7 @@ def test_a_donne_typed_without_a_connection_is_kept_and_sent_once_it_is_back(pho
     # A reload with no network would lose a plain form; here the entry waits in the phone.
     page.context.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
-    page.get_by_text("La donne 1 est enregistrée.").wait_for()
+    page.get_by_text("La donne 1 est enregistrée.").wait_for(timeout=STORED_TIMEOUT)
     hands = list(Hand.objects.filter(table=table))
     assert len(hands) == 1 and hands[0].raw == {"taker": "B", "contract": "diamonds", "points": {"B": 110, "A": 52}}
 
