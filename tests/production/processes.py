@@ -232,6 +232,7 @@ class Stack:
     postgres: PostgresServer
     web: Process
     worker: Process
+    env: dict[str, str]
 
     @property
     def url(self) -> str:
@@ -287,7 +288,7 @@ def production_stack(static_root: Path, **settings: str) -> Iterator[Stack]:
         worker.start()
         web.wait_for_http(port)
         worker.wait_for_output("ready.")
-        yield Stack(port, database, queue, broker, static_root, postgres, web, worker)
+        yield Stack(port, database, queue, broker, static_root, postgres, web, worker, env)
     finally:
         web.stop()
         worker.stop()
