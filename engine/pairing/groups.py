@@ -44,12 +44,15 @@ RADII: tuple[int | None, ...] = (2, 6, 20, None)
 MAX_REPAIR_PASSES = 50
 MAX_POLISH_PASSES = 10
 POLISH_RADIUS = 2
-# The repair and the iterated local search stop after this many swaps tried in all
-# (0.3 to 0.6 s), which only a field where repeats cannot be avoided reaches; kicks
-# reach tables within KICK_RADIUS.
-WORK_LIMIT = 100_000
-# Companions tried by the depth-first search for fewer repeats (about 0.1 s).
-BACKTRACK_NODES = 50_000
+# The repair and the iterated local search stop after pricing this many pairs in swaps
+# tried (0.3 to 0.4 s), which only a field where repeats cannot be avoided reaches;
+# kicks reach tables within KICK_RADIUS.
+WORK_LIMIT = 300_000
+# The depth-first search for fewer repeats: its work (companions tried, players looked
+# at; about 0.2 to 0.4 s), its restarts, and the largest field it runs on.
+BACKTRACK_WORK = 200_000
+BACKTRACK_RESTARTS = 10
+BACKTRACK_PLAYERS = 150
 KICK_RADIUS = 3
 # How far down the order the greedy start looks for a player not met before.
 GREEDY_LOOKAHEAD = 24
@@ -237,8 +240,10 @@ class LocalSearch:
         self.may_trade = frozenset(sit_out.pool) if sit_out.free else frozenset()
         self.groups: list[Group] = self.greedy_start()
         self.group_costs = [tables.cost(g) for g in self.groups]
-        # Swaps tried so far, which bounds the iterated local search.
+        # Pairs priced in swaps tried so far, which bounds the repair and the iterated
+        # local search.
         self.work = 0
+        self.pairs_per_table = tables.size * (tables.size - 1) // 2
 
     def greedy_start(self) -> list[Group]:
         size = self.shape.size
@@ -289,32 +294,52 @@ class LocalSearch:
     def backtrack(self) -> None:
         """Look for a seating with fewer repeats by depth-first search, within a budget.
 
-        At each step the standing player with the most players it should not meet is
+        At each step the standing player with the most players it should not face is
         seated first (the most constrained, as in constraint solving), with each choice
-        of companions, the nearest in the order first; a branch stops as soon as it has
-        as many repeats as the best seating known. Each allowed choice of byes is tried,
-        the cheapest first. A better seating replaces the current one, and the repair
-        and polish passes then improve it.
+        of companions, the nearest in the order first. A branch stops as soon as it
+        cannot beat the best seating known: what it has spent, plus one repeat for
+        every `size` standing players who no longer have enough players left to sit
+        with cleanly. Each allowed choice of byes is tried, the cheapest first. A better
+        seating replaces the current one, and the repair and polish passes improve it.
+        Only for fields up to BACKTRACK_PLAYERS: beyond, the repair rarely leaves a
+        repeat that can be avoided, and each step of the search costs too much.
         """
+        if self.costs.size > BACKTRACK_PLAYERS:
+            return
         size, units = self.shape.size, self.penalty_units
         best_units = sum(c // REPEAT for c in self.group_costs)
         everyone = range(self.costs.size)
-        avoid = [{j for j in everyone if j != i and self.shape.penalty(i, j)[0]} for i in everyone]
+        facing = [{j for j in everyone if j != i and self.shape.penalty(i, j)[0]} for i in everyone]
+        # Pairs that cost something in every seat (for mêlée: as partners and as opponents).
+        anywhere = [{j for j in facing[i] if self.shape.partial_penalty([i, j])} for i in everyone]
         found: tuple[list[Group], list[int]] | None = None
-        budget = BACKTRACK_NODES
+        budget = 0
+        # Pricing a table of four takes about twice as long as a table of three.
+        step = self.pairs_per_table // 3
         chosen: list[Group] = []
+        jitter: dict[int, float] = {}
+
+        def bound(standing: frozenset[int]) -> int:
+            # A player is stuck when fewer than size - 1 standing players may sit with it.
+            limit = len(standing) - size
+            stuck = sum(1 for i in standing if len(anywhere[i]) > limit and len(anywhere[i] & standing) > limit)
+            return -(-stuck // size)
 
         def search(standing: frozenset[int], spent: int, byes: list[int]) -> None:
             nonlocal best_units, found, budget
             if not standing:
                 best_units, found = spent, ([g.copy() for g in chosen], byes)
                 return
-            first = max(standing, key=lambda i: (len(avoid[i] & standing), -i))
-            others = sorted(standing - {first}, key=lambda j: (abs(j - first), j))
+            # Choosing whom to seat looks at every standing player: that is work too.
+            budget -= len(standing)
+            if spent + bound(standing) >= best_units:
+                return
+            first = max(standing, key=lambda i: (len(facing[i] & standing), -i))
+            others = sorted(standing - {first}, key=lambda j: (abs(j - first) + jitter.get(j, 0), j))
             for companions in itertools.combinations(others, size - 1):
                 if budget <= 0 or best_units == 0:
                     return
-                budget -= 1
+                budget -= step
                 group = sorted((first, *companions))
                 cost = units(group)
                 if spent + cost < best_units:
@@ -324,10 +349,15 @@ class LocalSearch:
 
         seated = frozenset(everyone).difference(self.sit_out.forced)
         pool = sorted(self.sit_out.pool, key=lambda i: (self.costs.bye_cost[i], i))
-        for sitting in itertools.combinations(pool, self.sit_out.free):
-            if budget <= 0 or best_units == 0:
-                break
-            search(seated.difference(sitting), 0, sorted(self.sit_out.forced + sitting))
+        # A deep search that went wrong early rarely recovers: restart a few times,
+        # shuffling the order of companions a little more each time.
+        for attempt in range(BACKTRACK_RESTARTS):
+            jitter = {i: self.rng.uniform(0, attempt) for i in everyone} if attempt else {}
+            budget = BACKTRACK_WORK // BACKTRACK_RESTARTS
+            for sitting in itertools.combinations(pool, self.sit_out.free):
+                if budget <= 0 or best_units == 0:
+                    break
+                search(seated.difference(sitting), 0, sorted(self.sit_out.forced + sitting))
         if found is not None:
             self.groups, self.byes = found
             self.group_costs = [self.shape.cost(g) for g in self.groups]
@@ -415,7 +445,8 @@ class LocalSearch:
         cost = self.shape.cost
         group, group_cost = self.groups[k], self.group_costs[k]
         best_delta, best_move = 0, None
-        self.work += (high - low) * len(group) ** 2
+        # Work counts pairs priced: a table of four has twice the pairs of a table of three.
+        self.work += (high - low) * len(group) ** 2 * self.pairs_per_table
         for u in range(low, high):
             if u == k:
                 continue

@@ -32,8 +32,9 @@ from engine.pairing.byes import SitOut
 from engine.pairing.costs import CostModel
 
 EXACT_LIMIT = 64
-# Half-widths, in tables, of the windows re-drawn around a repeat, tried in turn.
-RADII = (2, 6, 12, 20)
+# Half-widths, in tables, of the windows re-drawn around a repeat, tried in turn;
+# None: all the tables with a repeat together.
+RADII: tuple[int | None, ...] = (2, None, 6, 12, 20, None)
 # No window holds more tables than this (about 0.1 s for the exact matching).
 MAX_WINDOW_TABLES = 32
 # How far down the order the greedy start looks for an opponent not met before.
@@ -107,14 +108,31 @@ class PairSearch:
         return best
 
     def repair(self, tables: list[Pair]) -> list[Pair]:
+        """Re-draw the tables around each repeat, in widening windows.
+
+        Between the widths (`None` in RADII) the tables still holding a repeat are put
+        in one window however far apart they sit: two tables that each seat two players
+        of one club, one club per table, only mend each other.
+        """
         for radius in RADII:
-            tables.sort()
-            conflicted = [k for k, t in enumerate(tables) if self.costs.is_conflicted(self.cost(t))]
+            conflicted = self.conflicted(tables)
             if not conflicted:
                 break
-            for low, high in windows(conflicted, radius, len(tables)):
-                tables[low:high] = self.solve(tables[low:high])
+            if radius is None:
+                for start in range(0, len(conflicted), MAX_WINDOW_TABLES):
+                    chosen = conflicted[start : start + MAX_WINDOW_TABLES]
+                    for k, redrawn in zip(chosen, self.solve([tables[k] for k in chosen]), strict=True):
+                        tables[k] = redrawn
+            else:
+                for low, high in windows(conflicted, radius, len(tables)):
+                    tables[low:high] = self.solve(tables[low:high])
+        tables.sort()
         return tables
+
+    def conflicted(self, tables: list[Pair]) -> list[int]:
+        """Sort the tables in the order, and give the places of those with a repeat."""
+        tables.sort()
+        return [k for k, t in enumerate(tables) if self.costs.is_conflicted(self.cost(t))]
 
     def polish(self, tables: list[Pair]) -> list[Pair]:
         """Re-draw exactly around the tables that skipped someone to meet a different score.
