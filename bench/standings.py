@@ -1,0 +1,601 @@
+"""Standings on PostgreSQL: rebuild, re-score, live refresh, the public page, a season.
+
+A concours of 300 teams, 6 rounds of 12 donnes (150 tables a round, 10,800 hands), built
+in a database of its own (`atout_bench_standings`, created, migrated and dropped here).
+Figures, each the median of several runs:
+
+(a) rebuilding the standings from the stored scores (scoring.standings.standings_rebuild:
+    table results, seats and byes read, engine.standings, a snapshot written), beside one
+    plain SQL query summing the same hands per competitor (GROUP BY), in the same run;
+(b) re-scoring all 10,800 hands from their raw entries with a changed rule option and
+    rebuilding (a `rescore` job run in this process), as hands per second;
+(c) from storing one hand (scoring.services.hand_submit) to the live snapshot updated:
+    in-process (no broker: the refresh runs at the commit) and through a Celery worker
+    on Redis (the refresh queued at the commit), from the commit to the new version;
+(d) SQL queries and server time of the public ranking page (and of its htmx partial,
+    and of the partial's 304), for 30, 300 and 1,000 teams;
+(e) a season of `--season` such tournaments re-scored through Celery with `--workers`
+    worker processes (one task at a time each), from the launch to the season's ranking.
+
+Targets: (a) within 5x of the plain SQL; (b) >= 20,000 hands/s; (c) < 30 ms; (d) <= 10
+queries and 50 ms whatever the number of teams; (e) < 60 s.
+
+Run: `.venv/bin/python bench/standings.py` (PostgreSQL on 127.0.0.1:5432 and Redis on
+127.0.0.1:6379 as for the tests; `--help` for the knobs). Loopback only; everything it
+starts is stopped at the end, and a deadline (`--deadline`) stops it in any case.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import datetime
+import json
+import os
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+PYTHON = str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv" / "bin" / "python").exists() else sys.executable
+GAME = "belote_classique"
+
+
+class Deadline(Exception):
+    """The bench ran past --deadline: stop everything."""
+
+
+# -- the database ----------------------------------------------------------------------
+
+
+def database_url(base: str, name: str) -> str:
+    return urlsplit(base)._replace(path=f"/{name}").geturl()
+
+
+def admin_sql(base: str, *statements: str) -> None:
+    import psycopg
+
+    parts = urlsplit(base)
+    with psycopg.connect(
+        host=parts.hostname or "127.0.0.1", port=parts.port or 5432, user=parts.username or "postgres",
+        password=parts.password or None, dbname="postgres", autocommit=True, connect_timeout=5,
+    ) as conn:  # fmt: skip
+        for statement in statements:
+            conn.execute(statement)
+
+
+def setup_django(url: str, broker: str = "") -> None:
+    os.environ.update(DATABASE_URL=url, LOG_LEVEL="WARNING", DJANGO_SETTINGS_MODULE="atout.settings")
+    os.environ.pop("CELERY_BROKER_URL", None)
+    import django
+
+    django.setup()
+
+
+def migrate(url: str) -> None:
+    env = {**os.environ, "DATABASE_URL": url, "LOG_LEVEL": "WARNING"}
+    env.pop("CELERY_BROKER_URL", None)
+    for command in (["migrate", "--noinput"], ["compile_catalogues"]):
+        subprocess.run([PYTHON, "manage.py", *command], cwd=ROOT, env=env, check=True, capture_output=True, timeout=600)
+
+
+# -- building a concours ---------------------------------------------------------------
+
+
+class Parties:
+    """Scored parties of 12 donnes, drawn once and dealt out to every table."""
+
+    def __init__(self, donnes: int, count: int, seed: int = 7) -> None:
+        import engine
+        from engine.match import End, play
+
+        game = engine.get_game(GAME)
+        self.options = game.resolve_options({})
+        rng = random.Random(seed)
+        self.parties: list[tuple[list[dict[str, Any]], Any]] = []
+        for _ in range(count):
+            raws = [game.random_hand(rng) for _ in range(donnes)]
+            self.parties.append((raws, play(game, raws, End(donnes=donnes), self.options)))
+
+
+def build_concours(
+    club: Any, index: int, teams: int, rounds: int, parties: Parties, *, seed: int, players: list[int] | None = None
+) -> Any:
+    """A finished concours: `teams` teams, `rounds` random rounds, every partie played.
+
+    With `players` (ids, two a team), team i is players 2i and 2i+1: the same pairs
+    across a season's tournaments.
+    """
+    from django.db import connection
+
+    from scoring.models import TableResult
+    from tournaments.models import Competitor, Round, Seat, Table, Tournament
+
+    rng = random.Random(seed)
+    tournament = Tournament.objects.create(
+        club=club, name=f"Concours {index}", slug=f"concours-{index}", date=datetime.date(2026, 12, 5),
+        game=GAME, format="teams", rounds_planned=rounds, end_rule="donnes", end_value=12,
+        criteria=["wins", "points", "difference"], status="running", is_public=True,
+    )  # fmt: skip
+    competitors = Competitor.objects.bulk_create(
+        Competitor(tournament=tournament, number=i + 1, name=f"Équipe {i + 1}", status="checked_in")
+        for i in range(teams)
+    )
+    if players:
+        through = Competitor.players.through
+        through.objects.bulk_create(
+            through(competitor_id=competitor.pk, player_id=players[2 * i + k])
+            for i, competitor in enumerate(competitors)
+            for k in (0, 1)
+        )
+    hands: list[tuple[Any, ...]] = []
+    results: list[TableResult] = []
+    now = datetime.datetime.now(datetime.UTC)
+    for number in range(1, rounds + 1):
+        rnd = Round.objects.create(tournament=tournament, number=number, method="random", seed=number, status="closed")
+        order = list(competitors)
+        rng.shuffle(order)
+        tables = Table.objects.bulk_create(Table(round=rnd, number=i + 1) for i in range(teams // 2))
+        Seat.objects.bulk_create(
+            Seat(round=rnd, table=table, competitor=order[2 * i + side], side=side, position=("NS", "EW")[side])
+            for i, table in enumerate(tables)
+            for side in (0, 1)
+        )
+        for table in tables:
+            raws, match = parties.parties[rng.randrange(len(parties.parties))]
+            reserve = 0
+            for n, (raw, score) in enumerate(zip(raws, match.scores, strict=True), start=1):
+                hands.append(
+                    (table.pk, n, json.dumps(raw), json.dumps(parties.options), json.dumps(list(score.scores)),
+                     score.outcome, reserve, score.reserve_out, "{}", "confirmed", "simulation", 1, now, now)
+                )  # fmt: skip
+                reserve = score.reserve_out
+            winner = None if match.winner is None else ("A", "B").index(match.winner)
+            results.append(
+                TableResult(table=table, totals=list(match.totals), donnes_played=match.donnes_played,
+                            finished=match.finished, winner_side=winner)
+            )  # fmt: skip
+    columns = ("table_id", "number", "raw", "options", "scores", "outcome", "reserve_in", "reserve_out", "extra",
+               "status", "entered_via", "version", "created_at", "updated_at")  # fmt: skip
+    with (
+        connection.cursor() as cursor,
+        cursor.cursor.copy(f"COPY scoring_hand ({', '.join(columns)}) FROM STDIN") as copy,
+    ):
+        for row in hands:
+            copy.write_row(row)
+    TableResult.objects.bulk_create(results)
+    return tournament
+
+
+# -- measuring -------------------------------------------------------------------------
+
+
+def median_ms(run: Callable[[], Any], times: int) -> tuple[float, list[float]]:
+    samples = []
+    for _ in range(times):
+        started = time.perf_counter()
+        run()
+        samples.append((time.perf_counter() - started) * 1000)
+    return statistics.median(samples), samples
+
+
+def plain_sql_sum(tournament_id: int) -> list[tuple[int, Any]]:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            SELECT s.competitor_id, SUM((h.scores ->> s.side)::numeric)
+              FROM scoring_hand h
+              JOIN tournaments_seat s ON s.table_id = h.table_id
+              JOIN tournaments_round r ON r.id = s.round_id
+             WHERE r.tournament_id = %s
+             GROUP BY s.competitor_id
+            """,
+            [tournament_id],
+        )
+        return cursor.fetchall()
+
+
+def bench_rebuild(tournament: Any, repeat: int) -> dict[str, float]:
+    from scoring.models import StandingsSnapshot
+    from scoring.standings import standings_rebuild
+
+    StandingsSnapshot.objects.filter(tournament=tournament).delete()
+    cold, _ = median_ms(lambda: standings_rebuild(tournament_id=tournament.pk), 1)
+    rebuild, _ = median_ms(lambda: standings_rebuild(tournament_id=tournament.pk), repeat)
+    plain_sql_sum(tournament.pk)
+    sql, _ = median_ms(lambda: plain_sql_sum(tournament.pk), repeat)
+    # The two agree: the ranking's points are the hands summed per competitor.
+    snapshot = StandingsSnapshot.objects.filter(tournament=tournament).latest("version")
+    by_sql = {pk: float(total) for pk, total in plain_sql_sum(tournament.pk)}
+    assert all(by_sql[row["competitor"]] == row["points"] for row in snapshot.rows), "the ranking's points differ"
+    return {"cold_ms": cold, "rebuild_ms": rebuild, "sql_ms": sql, "ratio": rebuild / sql}
+
+
+def bench_rescore(tournament: Any, repeat: int) -> dict[str, float]:
+    from scoring import jobs
+    from scoring.models import Hand
+
+    hands = Hand.objects.filter(table__round__tournament=tournament).count()
+    samples = []
+    for run in range(repeat):
+        rounding = "nearest_ten" if run % 2 == 0 else "none"
+        job = jobs.job_launch(
+            tournament=tournament, config={"rule_options": {"rounding": rounding}}, rescore=True, enqueue=False
+        )
+        started = time.perf_counter()
+        done = jobs.job_run(job_id=job.pk)
+        samples.append(time.perf_counter() - started)
+        assert done is not None and done.status == "done", done and done.error
+    best = min(samples)
+    return {"hands": hands, "median_s": statistics.median(samples), "best_s": best,
+            "hands_per_s": hands / statistics.median(samples)}  # fmt: skip
+
+
+def _next_hand_table(tournament: Any) -> Any:
+    """A table of the last round, reopened, with its last donne taken back to enter again."""
+    from scoring.models import Hand, TableResult
+    from scoring.results import table_result_refresh
+    from tournaments.models import Round, Table
+
+    rnd = Round.objects.filter(tournament=tournament).order_by("-number").first()
+    Round.objects.filter(pk=rnd.pk).update(status="open")
+    table = Table.objects.select_related("round__tournament").filter(round=rnd).order_by("number").first()
+    Hand.objects.filter(table=table, number=12).delete()
+    TableResult.objects.filter(table=table).delete()
+    table_result_refresh(table)
+    return table
+
+
+def bench_hand_to_snapshot(tournament: Any, repeat: int, broker: str, worker_env: dict[str, str]) -> dict[str, Any]:
+    from django.db import transaction
+
+    from scoring.models import Hand, StandingsSnapshot
+    from scoring.results import table_result_refresh
+    from scoring.services import hand_submit
+    from scoring.standings import standings_rebuild
+
+    table = _next_hand_table(tournament)
+    raw = Hand.objects.filter(table=table, number=11).values_list("raw", flat=True).get()
+
+    def latest() -> int:
+        return (
+            StandingsSnapshot.objects.filter(tournament=tournament)
+            .order_by("-version")
+            .values_list("version", flat=True)[0]
+        )
+
+    def one(wait_for_worker: bool) -> tuple[float, float]:
+        # Back to eleven donnes, ranking included, so that the twelfth moves the ranking.
+        Hand.objects.filter(table=table, number=12).delete()
+        table_result_refresh(table)
+        standings_rebuild(tournament_id=tournament.pk)
+        before = latest()
+        marks: dict[str, float] = {}
+        started = time.perf_counter()
+        with transaction.atomic():
+            # Registered first, so it runs at the commit, before the services' refresh.
+            transaction.on_commit(lambda: marks.setdefault("commit", time.perf_counter()))
+            hand_submit(table=table, raw=raw, via="director")
+        if wait_for_worker:
+            while latest() == before:
+                time.sleep(0.0005)
+        done = time.perf_counter()
+        assert latest() > before, "the snapshot did not move"
+        return (done - marks["commit"]) * 1000, (done - started) * 1000
+
+    out: dict[str, Any] = {}
+    samples = [one(False) for _ in range(repeat)]
+    out["inprocess_commit_to_snapshot_ms"] = statistics.median(s[0] for s in samples)
+    out["inprocess_submit_to_snapshot_ms"] = statistics.median(s[1] for s in samples)
+    if broker:
+        with celery_workers(worker_env, 1, broker) as _workers:
+            one(True)
+            samples = [one(True) for _ in range(repeat)]
+        out["worker_commit_to_snapshot_ms"] = statistics.median(s[0] for s in samples)
+        out["worker_submit_to_snapshot_ms"] = statistics.median(s[1] for s in samples)
+        out["worker_p90_commit_to_snapshot_ms"] = sorted(s[0] for s in samples)[int(0.9 * len(samples))]
+    return out
+
+
+def bench_page(tournament: Any, repeat: int) -> dict[str, Any]:
+    from django.core.cache import cache
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    client = Client(HTTP_ACCEPT_LANGUAGE="fr")
+    url = f"/t/{tournament.slug}/"
+    out: dict[str, Any] = {}
+    # The first request after a new version renders the rows; later ones reuse that.
+    cold = []
+    for _ in range(3):
+        cache.clear()
+        started = time.perf_counter()
+        client.get(url)
+        cold.append((time.perf_counter() - started) * 1000)
+    out["page_cold_ms"] = statistics.median(cold)
+    for name, headers in (("page", {}), ("partial", {"HX-Request": "true"})):
+        client.get(url, headers=headers)
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(url, headers=headers)
+        assert response.status_code == 200
+        out[f"{name}_queries"] = len(queries)
+        out[f"{name}_ms"], _ = median_ms(lambda h=headers: client.get(url, headers=h), repeat)
+    etag = client.get(url, headers={"HX-Request": "true"})["ETag"]
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url, headers={"HX-Request": "true", "If-None-Match": etag}).status_code == 304
+    out["not_modified_queries"] = len(queries)
+    out["not_modified_ms"], _ = median_ms(
+        lambda: client.get(url, headers={"HX-Request": "true", "If-None-Match": etag}), repeat
+    )
+    return out
+
+
+@contextlib.contextmanager
+def celery_workers(env: dict[str, str], count: int, broker: str) -> Iterator[list[subprocess.Popen[bytes]]]:
+    """`count` worker processes on a private queue; this process sends to it meanwhile."""
+    from kombu import pools
+
+    from atout.celery import app
+
+    queue = f"bench-standings-{uuid.uuid4().hex[:6]}"
+    logs = ROOT / "bench-results"
+    logs.mkdir(exist_ok=True)
+    procs = []
+    worker_env = {**env, "CELERY_BROKER_URL": broker, "CELERY_QUEUE": queue}
+    for n in range(count):
+        log = (logs / f"standings-worker-{n}.log").open("wb")
+        procs.append(
+            subprocess.Popen(
+                [
+                    PYTHON,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "atout",
+                    "worker",
+                    "-P",
+                    "solo",
+                    "-Q",
+                    queue,
+                    "-n",
+                    f"{queue}-{n}@%h",
+                    "--without-gossip",
+                    "--without-mingle",
+                    "--without-heartbeat",
+                    "--loglevel",
+                    "WARNING",
+                ],
+                cwd=ROOT,
+                env=worker_env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        )
+    saved = {key: app.conf.get(key) for key in ("broker_url", "task_always_eager", "task_default_queue")}
+    app.conf.update(broker_url=broker, task_always_eager=False, task_default_queue=queue)
+    pools.reset()
+    app._pool = None
+    app.amqp._producer_pool = None
+    try:
+        # The workers are up when they answer a ping.
+        deadline = time.monotonic() + 60
+        while (
+            len(
+                app.control.ping(timeout=0.5, destination=[f"{queue}-{n}@{os.uname().nodename}" for n in range(count)])
+                or []
+            )
+            < count
+        ):
+            if time.monotonic() > deadline:
+                raise RuntimeError("the Celery workers did not start: see bench-results/standings-worker-*.log")
+        yield procs
+    finally:
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        app.conf.update(saved)
+        pools.reset()
+        app._pool = None
+        app.amqp._producer_pool = None
+
+
+def bench_season(club: Any, first: Any, count: int, teams: int, rounds: int, parties: Parties, workers: int,
+                 broker: str, env: dict[str, str]) -> dict[str, Any]:  # fmt: skip
+    from scoring import seasons
+    from scoring.models import Job, Season, SeasonSnapshot
+    from tournaments.models import Competitor, Player, Tournament
+
+    built = time.perf_counter()
+    players = [
+        p.pk
+        for p in Player.objects.bulk_create(
+            Player(club=club, last_name=f"Joueur {i}", first_name="") for i in range(2 * teams)
+        )
+    ]
+    through = Competitor.players.through
+    through.objects.filter(competitor__tournament=first).delete()
+    through.objects.bulk_create(
+        through(competitor_id=competitor.pk, player_id=players[2 * i + k])
+        for i, competitor in enumerate(first.competitors.order_by("number"))
+        for k in (0, 1)
+    )
+    tournaments = [first]
+    for index in range(2, count + 1):
+        tournaments.append(build_concours(club, index, teams, rounds, parties, seed=index, players=players))
+    build_s = time.perf_counter() - built
+    # Every hand's score changes: the stored ones were scored without rounding.
+    Tournament.objects.filter(pk__in=[t.pk for t in tournaments]).update(rule_options={"rounding": "nearest_ten"})
+    from scoring.models import Hand
+
+    Hand.objects.filter(table__round__tournament=first).update(options=parties.options)
+    season = Season.objects.create(club=club, name="Saison", slug="saison", scheme="placing")
+    season.tournaments.set(tournaments)
+    with celery_workers(env, workers, broker):
+        started = time.perf_counter()
+        job = seasons.season_rebuild_launch(season=season, rescore=True)
+        while Job.objects.filter(pk=job.pk).values_list("status", flat=True).get() not in ("done", "failed"):
+            time.sleep(0.05)
+        seconds = time.perf_counter() - started
+    job.refresh_from_db()
+    assert job.status == "done", job.error
+    rows = SeasonSnapshot.objects.filter(season=season).latest("version").rows
+    return {
+        "tournaments": count,
+        "hands": count * teams // 2 * rounds * 12,
+        "build_s": build_s,
+        "season_s": seconds,
+        "players": len(rows),
+        "failed_jobs": Job.objects.filter(kind="rescore", status="failed").count(),
+    }
+
+
+# -- main ------------------------------------------------------------------------------
+
+LINES = {
+    "a": "(a) rebuild {rebuild_ms:.1f} ms (the first, writing every round's snapshot: {cold_ms:.1f} ms); "
+    "plain SQL GROUP BY {sql_ms:.1f} ms; ratio {ratio:.2f}x (target <= 5x)",
+    "b": "(b) re-score {hands:,} hands and rebuild: {median_s:.3f} s median, {best_s:.3f} s best; "
+    "{hands_per_s:,.0f} hands/s (target >= 20,000)",
+    "c": "(c) hand -> snapshot, in-process: {inprocess_commit_to_snapshot_ms:.1f} ms from the commit "
+    "({inprocess_submit_to_snapshot_ms:.1f} ms from the call) (target < 30 ms)",
+    "c_worker": "(c) hand -> snapshot, through a Celery worker on Redis: {worker_commit_to_snapshot_ms:.1f} ms "
+    "from the commit (p90 {worker_p90_commit_to_snapshot_ms:.1f}; {worker_submit_to_snapshot_ms:.1f} ms from "
+    "the call)",
+    "d": "(d) {size:>5} teams: page {page_queries} queries, {page_ms:.1f} ms (first render of a new version "
+    "{page_cold_ms:.1f} ms); htmx partial {partial_queries} queries, {partial_ms:.1f} ms; its 304 "
+    "{not_modified_queries} queries, {not_modified_ms:.1f} ms (target <= 10 queries, 50 ms)",
+    "e": "(e) season of {tournaments} tournaments ({hands:,} hands) re-scored through Celery with {workers} "
+    "workers: {season_s:.1f} s (target < 60 s); {players} players ranked; {failed_jobs} jobs failed "
+    "(building the data took {build_s:.0f} s)",
+}
+
+
+def say(key: str, figures: dict[str, Any]) -> None:
+    print(LINES[key].format(**figures), flush=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument(
+        "--postgres", default=os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/atout"
+    )
+    parser.add_argument("--database", default="atout_bench_standings")
+    parser.add_argument(
+        "--redis", default="redis://127.0.0.1:6379/12", help="Celery broker ('' to skip the worker figures)"
+    )
+    parser.add_argument("--teams", type=int, default=300)
+    parser.add_argument("--rounds", type=int, default=6)
+    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--season", type=int, default=100, help="tournaments in the season (0 to skip)")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--deadline", type=float, default=1500, help="seconds before everything is stopped")
+    parser.add_argument("--keep", action="store_true", help="keep the bench database afterwards")
+    args = parser.parse_args()
+    if not args.postgres.startswith("postgres"):
+        print("bench/standings.py needs PostgreSQL: set DATABASE_URL or --postgres", file=sys.stderr)
+        return 2
+
+    def out_of_time(*_: Any) -> None:
+        raise Deadline(f"stopped after {args.deadline:.0f} s (--deadline)")
+
+    signal.signal(signal.SIGALRM, out_of_time)
+    signal.alarm(int(args.deadline))
+    url = database_url(args.postgres, args.database)
+    broker = args.redis if args.redis and redis_answers(args.redis) else ""
+    report: dict[str, Any] = {}
+    try:
+        print(f"==> database {args.database}: created and migrated")
+        admin_sql(
+            args.postgres,
+            f'DROP DATABASE IF EXISTS "{args.database}" WITH (FORCE)',
+            f'CREATE DATABASE "{args.database}"',
+        )
+        migrate(url)
+        setup_django(url)
+        from scoring.standings import standings_rebuild
+        from tournaments.models import Club
+
+        club = Club.objects.create(name="Club du banc d'essai", slug="banc")
+        parties = Parties(donnes=12, count=600)
+        tournament = build_concours(club, 1, args.teams, args.rounds, parties, seed=1)
+        hands = args.teams // 2 * args.rounds * 12
+        print(f"==> concours: {args.teams} teams, {args.rounds} rounds, {hands:,} hands")
+        analyze()
+        report["a"] = bench_rebuild(tournament, args.repeat)
+        say("a", report["a"])
+        report["b"] = bench_rescore(tournament, max(3, args.repeat // 2))
+        say("b", report["b"])
+        worker_env = {**os.environ, "DATABASE_URL": url, "LOG_LEVEL": "WARNING"}
+        report["c"] = bench_hand_to_snapshot(tournament, max(10, args.repeat * 3), broker, worker_env)
+        say("c", report["c"])
+        if "worker_commit_to_snapshot_ms" in report["c"]:
+            say("c_worker", report["c"])
+        report["d"] = {}
+        for size in (30, args.teams, 1000):
+            if size == args.teams:
+                target = tournament
+            else:
+                target = build_concours(club, 1000 + size, size, 1, parties, seed=size)
+            standings_rebuild(tournament_id=target.pk)
+            report["d"][size] = bench_page(target, args.repeat * 3)
+            say("d", {"size": size, **report["d"][size]})
+        if args.season and broker:
+            report["e"] = bench_season(
+                club, tournament, args.season, args.teams, args.rounds, parties, args.workers, broker, worker_env
+            )
+            say("e", {**report["e"], "workers": args.workers})
+        elif args.season:
+            print("(e) season skipped: Redis does not answer")
+        results = ROOT / "bench-results"
+        results.mkdir(exist_ok=True)
+        (results / "standings.json").write_text(json.dumps(report, indent=2, default=str))
+        return 0
+    except Deadline as stop:
+        print(f"!! {stop}", file=sys.stderr)
+        return 1
+    finally:
+        signal.alarm(0)
+        with contextlib.suppress(Exception):
+            from django.db import connections
+
+            connections.close_all()
+        if not args.keep:
+            admin_sql(args.postgres, f'DROP DATABASE IF EXISTS "{args.database}" WITH (FORCE)')
+
+
+def analyze() -> None:
+    """Fresh planner statistics after the bulk load, as autovacuum would give them."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+
+
+def redis_answers(url: str) -> bool:
+    try:
+        import redis
+
+        return bool(redis.Redis.from_url(url, socket_connect_timeout=2).ping())
+    except Exception:
+        return False
+
+
+if __name__ == "__main__":
+    sys.exit(main())
