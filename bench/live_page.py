@@ -28,6 +28,7 @@ import http.client
 import multiprocessing
 import os
 import secrets
+import shutil
 import signal
 import socket
 import statistics
@@ -228,6 +229,7 @@ def main() -> int:
 
                 connections.close_all()
             standings_bench.admin_sql(args.postgres, f'DROP DATABASE IF EXISTS "{args.database}" WITH (FORCE)')
+            shutil.rmtree(os.environ.get("ATOUT_BENCH_STATIC", ""), ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -33,10 +33,13 @@ import datetime
 import json
 import os
 import random
+import secrets
+import shutil
 import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -74,8 +77,31 @@ def admin_sql(base: str, *statements: str) -> None:
             conn.execute(statement)
 
 
-def setup_django(url: str, broker: str = "") -> None:
-    os.environ.update(DATABASE_URL=url, LOG_LEVEL="WARNING", DJANGO_SETTINGS_MODULE="atout.settings")
+def production_env(url: str) -> dict[str, str]:
+    """The environment of a production process (DEBUG off: cached templates, no debug
+    bookkeeping), on plain HTTP over loopback; STATIC_ROOT is a folder of this run."""
+    static_root = os.environ.get("ATOUT_BENCH_STATIC") or tempfile.mkdtemp(prefix="atout-bench-static-")
+    os.environ["ATOUT_BENCH_STATIC"] = static_root
+    env = {key: value for key, value in os.environ.items() if key not in {"CELERY_BROKER_URL", "CACHE_URL"}}
+    env.update(
+        DATABASE_URL=url,
+        DJANGO_SETTINGS_MODULE="atout.settings",
+        DEBUG="false",
+        SECRET_KEY=os.environ.get("ATOUT_BENCH_SECRET") or secrets.token_urlsafe(64),
+        ALLOWED_HOSTS="testserver,127.0.0.1,localhost",
+        SECURE_SSL_REDIRECT="false",
+        SESSION_COOKIE_SECURE="false",
+        CSRF_COOKIE_SECURE="false",
+        SECURE_HSTS_SECONDS="0",
+        STATIC_ROOT=static_root,
+        LOG_LEVEL="WARNING",
+    )
+    os.environ["ATOUT_BENCH_SECRET"] = env["SECRET_KEY"]
+    return env
+
+
+def setup_django(url: str) -> None:
+    os.environ.update(production_env(url))
     os.environ.pop("CELERY_BROKER_URL", None)
     import django
 
@@ -83,9 +109,8 @@ def setup_django(url: str, broker: str = "") -> None:
 
 
 def migrate(url: str) -> None:
-    env = {**os.environ, "DATABASE_URL": url, "LOG_LEVEL": "WARNING"}
-    env.pop("CELERY_BROKER_URL", None)
-    for command in (["migrate", "--noinput"], ["compile_catalogues"]):
+    env = production_env(url)
+    for command in (["migrate", "--noinput"], ["compile_catalogues"], ["collectstatic", "--noinput"]):
         subprocess.run([PYTHON, "manage.py", *command], cwd=ROOT, env=env, check=True, capture_output=True, timeout=600)
 
 
@@ -542,7 +567,7 @@ def main() -> int:
         say("a", report["a"])
         report["b"] = bench_rescore(tournament, max(3, args.repeat // 2))
         say("b", report["b"])
-        worker_env = {**os.environ, "DATABASE_URL": url, "LOG_LEVEL": "WARNING"}
+        worker_env = production_env(url)
         report["c"] = bench_hand_to_snapshot(tournament, max(10, args.repeat * 3), broker, worker_env)
         say("c", report["c"])
         if "worker_commit_to_snapshot_ms" in report["c"]:
@@ -578,6 +603,7 @@ def main() -> int:
             connections.close_all()
         if not args.keep:
             admin_sql(args.postgres, f'DROP DATABASE IF EXISTS "{args.database}" WITH (FORCE)')
+        shutil.rmtree(os.environ.get("ATOUT_BENCH_STATIC", ""), ignore_errors=True)
 
 
 def analyze() -> None:

@@ -104,10 +104,11 @@ def job_launch(
     Older queued jobs of the tournament are superseded: the new one carries everything.
     `enqueue` False leaves the job for the caller to run (`manage.py rebuild_standings`).
     """
-    current = tournament_config(tournament)
-    target = {**current, **{k: v for k, v in (config or {}).items() if k in CONFIG_FIELDS}}
+    # On top of what a job still waiting would install: replacing it must not lose it.
+    target = {**pending_config(tournament), **{k: v for k, v in (config or {}).items() if k in CONFIG_FIELDS}}
     if rescore is None:
-        rescore = _resolved(tournament, target["rule_options"]) != _resolved(tournament, current["rule_options"])
+        # Against the options the hands were scored with, the tournament's own.
+        rescore = _resolved(tournament, target["rule_options"]) != _resolved(tournament, tournament.rule_options)
     kind = Job.Kind.RESCORE if rescore else Job.Kind.REBUILD
     Job.objects.filter(
         tournament=tournament, status=Job.Status.QUEUED, kind__in=(Job.Kind.RESCORE, Job.Kind.REBUILD)

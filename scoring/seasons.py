@@ -57,7 +57,7 @@ def season_rebuild_launch(*, season: Season, by: AbstractBaseUser | None = None,
 
 def season_job_run(*, job: Job) -> None:
     """Queue the season's tournament jobs (once), or aggregate at once when there are none."""
-    from scoring.jobs import _enqueue, tournament_config
+    from scoring.jobs import _enqueue, pending_config
 
     season = job.season
     assert season is not None
@@ -69,7 +69,7 @@ def season_job_run(*, job: Job) -> None:
                 Job.objects.create(
                     kind=Job.Kind.RESCORE if job.params.get("rescore", True) else Job.Kind.REBUILD,
                     tournament=tournament,
-                    params={**tournament_config(tournament), "season_job": job.pk},
+                    params={**pending_config(tournament), "season_job": job.pk},
                     created_by_id=job.created_by_id,
                 )
                 for tournament in tournaments

@@ -269,3 +269,14 @@ def test_rebuild_standings_runs_the_job_for_one_tournament_or_all(played: Table,
     assert Job.objects.filter(kind="rebuild", status="done").count() == Tournament.objects.count()
     with pytest.raises(CommandError):
         call_command("rebuild_standings", tournament="no-such")
+
+
+def test_a_recalculation_queued_after_a_rules_change_keeps_the_change(played: Table) -> None:
+    tournament = played.round.tournament
+    jobs.job_launch(tournament=tournament, config={"rule_options": {"rounding": "nearest_ten"}}, enqueue=False)
+    again = jobs.job_launch(tournament=tournament, rescore=True, enqueue=False)
+    assert again.params["rule_options"] == {"rounding": "nearest_ten"}
+    jobs.job_run(job_id=again.pk)
+    tournament.refresh_from_db()
+    assert tournament.rule_options["rounding"] == "nearest_ten"
+    assert TableResult.objects.get(table=played).totals == [300, 180]
