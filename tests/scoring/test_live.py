@@ -155,6 +155,11 @@ def test_what_a_visitor_can_send_is_a_404_or_405_never_a_500(running: Table, cli
         url(running, "ranking_after", number=7),
         "/t/no-such/qr.svg",
         "/t/no-such/ranking.csv",
+        # Numbers past what the database columns hold.
+        url(running, "round", number=10**20),
+        url(running, "table", number=1, table=10**20),
+        url(running, "competitor", number=10**20),
+        url(running, "ranking_after", number=10**20),
     ):
         assert client.get(path).status_code == 404, path
     assert client.post(url(running)).status_code == 405
