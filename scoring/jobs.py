@@ -377,6 +377,7 @@ def _swap(
     if TEST_PAUSE:
         time.sleep(TEST_PAUSE * 20)
     standings.rebuild_locked(tournament, force=True)
+    transaction.on_commit(lambda: standings.standings_catch_up(tournament_id=tournament_id))
     Job.objects.filter(pk=job.pk).update(
         status=Job.Status.DONE, phase="", progress=F("total"), finished_at=timezone.now(), heartbeat_at=timezone.now()
     )

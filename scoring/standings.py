@@ -365,7 +365,22 @@ def standings_rebuild(*, tournament_id: int) -> StandingsSnapshot:
     tournament = Tournament.objects.get(pk=tournament_id)
     snapshot = rebuild_locked(tournament, force=True)
     assert snapshot is not None
+    transaction.on_commit(lambda: standings_catch_up(tournament_id=tournament_id))
     return snapshot
+
+
+def standings_catch_up(*, tournament_id: int) -> None:
+    """After a rebuild that was not a refresh (a job, a command): serve the tickets left.
+
+    A refresh that found the lock taken left its ticket to the holder; a refresh holder
+    goes round again for it, but a rebuild or a job does not, and a hand stored after it
+    read the results would wait for the next hand. Call after commit.
+    """
+    state = StandingsRefresh.objects.filter(pk=tournament_id).values_list("requested", "built").first()
+    if state is not None and state[0] > state[1]:
+        from scoring.tasks import standings_refresh as standings_refresh_task
+
+        standings_refresh_task.delay(tournament_id=tournament_id, ticket=state[0])
 
 
 def standings_schedule_refresh(*, tournament_id: int) -> None:
@@ -383,10 +398,11 @@ def standings_schedule_refresh(*, tournament_id: int) -> None:
 def _take_ticket(tournament_id: int) -> int:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
+            table = StandingsRefresh._meta.db_table
             cursor.execute(
-                """
-                INSERT INTO scoring_standingsrefresh (tournament_id, requested, built) VALUES (%s, 1, 0)
-                ON CONFLICT (tournament_id) DO UPDATE SET requested = scoring_standingsrefresh.requested + 1
+                f"""
+                INSERT INTO {table} (tournament_id, requested, built) VALUES (%s, 1, 0)
+                ON CONFLICT (tournament_id) DO UPDATE SET requested = {table}.requested + 1
                 RETURNING requested
                 """,
                 [tournament_id],

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from scoring.models import StandingsRefresh, StandingsSnapshot
 from scoring.services import hand_correct, hand_submit
-from scoring.standings import standings_refresh
+from scoring.standings import standings_rebuild, standings_refresh
 from tests.scoring.tables import director_of, make_table
 from tournaments.models import Table
 
@@ -68,6 +68,18 @@ def test_a_refresh_finds_nothing_to_do_once_a_later_one_has_built_its_ticket(
     # A second task for the same ticket, as a burst of hands leaves behind: skipped.
     assert standings_refresh(tournament_id=table.round.tournament_id, ticket=1) is False
     assert live(table).version == version
+
+
+def test_a_ticket_left_to_a_rebuild_holding_the_lock_is_served_after_it(django_capture_on_commit_callbacks) -> None:
+    table = make_table()
+    enter(table, WIN_A, django_capture_on_commit_callbacks)
+    tournament_id = table.round.tournament_id
+    # A hand's refresh that found a rebuild holding the lock left its ticket unbuilt.
+    StandingsRefresh.objects.filter(pk=tournament_id).update(requested=5)
+    with django_capture_on_commit_callbacks(execute=True):
+        standings_rebuild(tournament_id=tournament_id)
+    state = StandingsRefresh.objects.get(pk=tournament_id)
+    assert state.built == state.requested == 5
 
 
 def test_an_unchanged_ranking_is_not_written_again_as_a_new_version(django_capture_on_commit_callbacks) -> None:
@@ -217,8 +229,6 @@ def test_the_csv_export_opens_in_a_french_spreadsheet(running: Table, client: Cl
 def test_a_team_name_is_never_a_spreadsheet_formula(running: Table, client: Client) -> None:
     tournament = running.round.tournament
     tournament.competitors.filter(number=1).update(name="=HYPERLINK(1)")
-    from scoring.standings import standings_rebuild
-
     standings_rebuild(tournament_id=tournament.pk)
     text = client.get(url(running, "ranking_csv")).content.decode("utf-8")
     assert ";'=HYPERLINK(1);" in text
