@@ -341,6 +341,11 @@ def main() -> int:
         "--postgres", default=os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/atout")
     )
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/11", help="Celery broker and cache ('' for none)")
+    parser.add_argument(
+        "--no-worker",
+        action="store_true",
+        help="queue the standings refreshes without running them (times the entry path alone)",
+    )
     parser.add_argument("--deadline", type=float, default=600, help="seconds before everything is stopped")
     parser.add_argument("--keep", action="store_true", help="keep the bench database afterwards")
     args = parser.parse_args()
@@ -362,7 +367,8 @@ def main() -> int:
         manage(env, "compile_catalogues")
         tokens = seed(env, args.tables, args.donnes)
         port = free_port()
-        print(f"==> gunicorn: {args.workers} workers on 127.0.0.1:{port}" + (f", Celery on {broker}" if broker else ""))
+        celery = f", Celery on {broker}" + (" (no worker: refreshes queued only)" if args.no_worker else "")
+        print(f"==> gunicorn: {args.workers} workers on 127.0.0.1:{port}" + (celery if broker else ""))
         gunicorn = Server(
             "gunicorn",
             [GUNICORN, "atout.wsgi", "-w", str(args.workers), "-b", f"127.0.0.1:{port}", "--timeout", "60"],
@@ -370,7 +376,7 @@ def main() -> int:
             results / "entry_load-gunicorn.log",
         )
         servers.append(gunicorn)
-        if broker:
+        if broker and not args.no_worker:
             servers.append(
                 Server(
                     "celery",

@@ -18,12 +18,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db import connection
+
 from engine.core import HandScore, Number, OptionError, RuleError, Side
 from engine.match import MatchResult
 from scoring.labels import contract_label, outcome_label
 from scoring.models import Hand, TableResult
 from scoring.results import hand_errors, partie_play, tournament_game
-from tournaments.models import Seat, Table, Tournament
+from tournaments.models import Competitor, Player, Seat, Table, Tournament
 
 
 @dataclass(frozen=True)
@@ -44,20 +46,26 @@ class SideInfo:
 def table_sides(table: Table) -> list[SideInfo]:
     """The sides of a table in the game's order, named from its seats (one query)."""
     game = tournament_game(table.round.tournament)
-    # One query of plain values, not model instances: this runs on every request of the
-    # referee's page. A competitor with several players comes back once per player.
-    rows = (
-        Seat.objects.filter(table=table)
-        .order_by("side", "position", "competitor__players__last_name", "competitor__players__first_name")
-        .values_list(
-            "side",
-            "position",
-            "competitor_id",
-            "competitor__name",
-            "competitor__players__first_name",
-            "competitor__players__last_name",
+    # One query in plain SQL: this runs on every request of the referee's page, and the
+    # ORM would spend longer composing it than the database running it. A competitor
+    # with several players comes back once per player. Only the models' own table names
+    # are put in the SQL.
+    seat, competitor, player = Seat._meta.db_table, Competitor._meta.db_table, Player._meta.db_table
+    members = Competitor.players.through._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            SELECT s.side, s.position, c.id, c.name, p.first_name, p.last_name
+            FROM {seat} s
+            JOIN {competitor} c ON c.id = s.competitor_id
+            LEFT JOIN {members} m ON m.competitor_id = c.id
+            LEFT JOIN {player} p ON p.id = m.player_id
+            WHERE s.table_id = %s
+            ORDER BY s.side, s.position, p.last_name, p.first_name
+            """,
+            [table.pk],
         )
-    )
+        rows = cursor.fetchall()
     seats: list[tuple[int, str, int, str]] = []
     players: dict[int, list[str]] = {}
     for side, position, competitor_id, name, first, last in rows:
@@ -218,7 +226,7 @@ def _check(tournament: Tournament, raws: list[Any], index: int) -> HandCheck:
 
 def hand_check(table: Table, raw: Any, *, replace_last: bool = False) -> HandCheck:
     """Check `raw` as the table's next donne (or as its last one, corrected), storing nothing."""
-    raws = [hand.raw for hand in Hand.objects.filter(table=table).order_by("number")]
+    raws = list(Hand.objects.filter(table=table).order_by("number").values_list("raw", flat=True))
     if replace_last and raws:
         raws.pop()
     return _check(table.round.tournament, [*raws, raw], len(raws))
