@@ -376,7 +376,9 @@ def _swap(
         tournament.save(update_fields=[*changed, "updated_at"])
     if TEST_PAUSE:
         time.sleep(TEST_PAUSE * 20)
-    standings.rebuild_locked(tournament, force=True)
+    # Only the rankings whose input moved get a new version (the criteria, match points
+    # and bye policy are part of that input): a re-scoring that changed nothing writes none.
+    standings.rebuild_locked(tournament)
     transaction.on_commit(lambda: standings.standings_catch_up(tournament_id=tournament_id))
     Job.objects.filter(pk=job.pk).update(
         status=Job.Status.DONE, phase="", progress=F("total"), finished_at=timezone.now(), heartbeat_at=timezone.now()

@@ -280,3 +280,12 @@ def test_a_recalculation_queued_after_a_rules_change_keeps_the_change(played: Ta
     tournament.refresh_from_db()
     assert tournament.rule_options["rounding"] == "nearest_ten"
     assert TableResult.objects.get(table=played).totals == [300, 180]
+
+
+def test_a_rescore_that_changes_nothing_writes_no_revision_and_no_new_ranking(played: Table) -> None:
+    tournament = played.round.tournament
+    version = live(tournament).version
+    job = jobs.job_launch(tournament=tournament, rescore=True, enqueue=False)
+    assert jobs.job_run(job_id=job.pk).status == "done"
+    assert live(tournament).version == version
+    assert not HandRevision.objects.filter(action="rescore").exists()
