@@ -6,7 +6,8 @@ Terms:
   player the points of their competitor's final rank from the season's table
   (`placing_points`, e.g. 25, 20, 16...: rank 1 gets the first, a rank past the table
   gets nothing, and equal ranks get the same points); `points` adds up the competitor's
-  total points in each tournament.
+  total points in each tournament. The engine (`engine.standings.season_ranking`) does
+  the counting and the ranking; equal totals share a rank.
 - *player*: a season ranks players, not competitors: a team's two players each get the
   team's result, so someone who changes partner keeps their season.
 - *season job*: a Job of kind `season`. It queues one tournament job per tournament
@@ -30,6 +31,7 @@ from django.db import transaction
 from django.db.models import F, Max
 from django.utils import timezone
 
+import engine.standings as engine_standings
 from scoring.models import Job, Season, SeasonSnapshot, StandingsSnapshot
 from tournaments.access import require_organiser
 from tournaments.models import Competitor
@@ -112,7 +114,12 @@ def season_child_finished(*, season_job_id: int, child: Job) -> None:
 
 
 def season_rows(season: Season) -> list[dict[str, Any]]:
-    """The season ranking from each tournament's live snapshot: three queries."""
+    """The season ranking from each tournament's live snapshot (engine.standings.season_ranking).
+
+    Each player of a ranked competitor stands in that tournament with the competitor's
+    rank and points; the engine turns placings into season points and ranks the season.
+    Three queries.
+    """
     tournaments = {t.pk: t for t in season.tournaments.all()}
     latest = (
         StandingsSnapshot.objects.filter(tournament_id__in=list(tournaments))
@@ -127,47 +134,59 @@ def season_rows(season: Season) -> list[dict[str, Any]]:
         ).only("tournament_id", "version", "rows")
         if (s.tournament_id, s.version) in wanted
     ]
-    members: dict[int, list[tuple[int, str]]] = defaultdict(list)
+    members: dict[int, list[int]] = defaultdict(list)
+    names: dict[int, str] = {}
     through = Competitor.players.through
     for competitor_id, player_id, first, last in through.objects.filter(
         competitor__tournament_id__in=list(tournaments)
     ).values_list("competitor_id", "player_id", "player__first_name", "player__last_name"):
-        members[competitor_id].append((player_id, f"{first} {last}".strip()))
-    table = list(season.placing_points or DEFAULT_PLACING_POINTS)
-    players: dict[int, dict[str, Any]] = {}
-    for snapshot in snapshots:
-        tournament = tournaments[snapshot.tournament_id]
-        for row in snapshot.rows:
-            rank = int(row.get("rank") or 0)
-            if season.scheme == Season.Scheme.PLACING:
-                earned: float = table[rank - 1] if 0 < rank <= len(table) else 0
-            else:
-                earned = row.get("points") or 0
-            for player_id, name in members.get(row.get("competitor"), []):
-                entry = players.setdefault(
-                    player_id,
-                    {"player": player_id, "name": name, "points": 0, "played": 0, "best": None, "results": []},
-                )
-                entry["points"] += earned
-                entry["played"] += 1
-                entry["best"] = rank if entry["best"] is None else min(entry["best"], rank)
-                entry["results"].append(
-                    {"tournament": tournament.slug, "name": tournament.name, "rank": rank, "points": earned}
-                )
-    return rank_season(list(players.values()))
+        members[competitor_id].append(player_id)
+        names[player_id] = f"{first} {last}".strip()
+    by_tournament = {
+        tournaments[snapshot.tournament_id].slug: [
+            _standing(player_id, row) for row in snapshot.rows for player_id in members.get(row.get("competitor"), [])
+        ]
+        for snapshot in snapshots
+    }
+    if season.scheme == Season.Scheme.PLACING:
+        table = list(season.placing_points or DEFAULT_PLACING_POINTS)
+        ranked = engine_standings.season_ranking(
+            by_tournament, "table", {"table": {place: points for place, points in enumerate(table, start=1)}}
+        )
+    else:
+        ranked = engine_standings.season_ranking(by_tournament, "points")
+    titles = {t.slug: t.name for t in tournaments.values()}
+    return [
+        {
+            "player": int(line.key),
+            "name": names.get(int(line.key), "?"),
+            "rank": line.rank,
+            "points": line.total,
+            "played": line.tournaments,
+            "best": min(rank for _slug, rank, _points in line.results),
+            "results": [
+                {"tournament": slug, "name": titles.get(slug, slug), "rank": rank, "points": points}
+                for slug, rank, points in sorted(line.results)
+            ],
+        }
+        for line in ranked
+    ]
 
 
-def rank_season(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Most points first; equal points share a rank (1, 2, 2, 4), then by name for reading."""
-    rows.sort(key=lambda row: (-row["points"], str(row["name"]).lower()))
-    previous: Any = object()
-    rank = 0
-    for index, row in enumerate(rows, start=1):
-        if row["points"] != previous:
-            rank, previous = index, row["points"]
-        row["rank"] = rank
-        row["results"].sort(key=lambda result: result["tournament"])
-    return rows
+def _standing(player_id: int, row: dict[str, Any]) -> engine_standings.Standing:
+    """A player's line in one tournament: their competitor's rank and points."""
+    return engine_standings.Standing(
+        competitor=str(player_id),
+        rank=int(row.get("rank") or 0),
+        values={},
+        played=int(row.get("played") or 0),
+        wins=int(row.get("wins") or 0),
+        draws=0,
+        losses=0,
+        byes=int(row.get("byes") or 0),
+        points_for=row.get("points") or 0,
+        points_against=row.get("against") or 0,
+    )
 
 
 @transaction.atomic
