@@ -278,6 +278,17 @@ def test_the_dashboard_shows_finished_tables_and_closes_the_round(organiser_clie
     assert "Tirage de la ronde 2" in page(response)
 
 
+def test_the_dashboard_leads_to_the_round_s_table_sheets_and_hands(organiser_client, running, organiser) -> None:
+    tournament, _ = running(4)
+    services.round_draw(by=organiser, tournament=tournament)
+    fragment = organiser_client.get(reverse("manage:dashboard_round", args=[tournament.pk]))
+    sheets = reverse("hands:sheets", args=[tournament.slug]) + "?round=1"
+    hands = reverse("hands:index", args=[tournament.slug]) + "?round=1"
+    assert sheets in page(fragment) and hands in page(fragment)
+    assert organiser_client.get(sheets).status_code == 200
+    assert organiser_client.get(hands).status_code == 200
+
+
 def test_withdrawing_from_the_dashboard(organiser_client, running) -> None:
     tournament, teams = running(3)
     response = organiser_client.post(reverse("manage:withdraw", args=[tournament.pk, teams[0].pk]), follow=True)
