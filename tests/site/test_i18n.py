@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import string
 from pathlib import Path
 
@@ -41,13 +42,19 @@ def test_french_translations_keep_the_placeholders_of_the_english() -> None:
     catalogue = polib.pofile(str(CATALOGUE))
     drifted = []
     for entry in catalogue.translated_entries():
-        if "python-brace-format" in entry.flags:
-            english = set(_braces(entry.msgid))
-            if set(_braces(entry.msgstr)) != english:
+        # A plural entry's translations live in msgstr_plural, one per form.
+        translations = list(entry.msgstr_plural.values()) if entry.msgid_plural else [entry.msgstr]
+        for translation_text in translations:
+            if "python-brace-format" in entry.flags and set(_braces(translation_text)) != set(_braces(entry.msgid)):
                 drifted.append(entry.msgid)
-        if "python-format" in entry.flags and entry.msgstr.count("%(") != entry.msgid.count("%("):
-            drifted.append(entry.msgid)
+            if "python-format" in entry.flags and _named(translation_text) - _named(entry.msgid_plural or entry.msgid):
+                drifted.append(entry.msgid)
     assert drifted == []
+
+
+def _named(text: str) -> set[str]:
+    """The %(name)s placeholders of a text."""
+    return set(re.findall(r"%\((\w+)\)", text))
 
 
 def _braces(text: str) -> list[str]:
