@@ -23,7 +23,7 @@ def test_a_referee_enters_a_whole_partie_on_a_phone_including_a_refused_hand(pho
     table = make_table(end_value=3)
     page = phone_page
     page.goto(f"{live_server.url}/r/{table.token}/")
-    assert page.locator("h1").inner_text() == "Table 1 · manche 1"
+    assert page.locator("h1").inner_text() == "Table 1 · ronde 1"
     screenshot(page, "referee-empty-form")
 
     # Donne 1: the defence's points fill themselves in, and the engine previews the score.

@@ -36,7 +36,7 @@ def test_the_tables_link_opens_its_table_and_names_who_sits_there(client: Client
     response = page(client, table.token)
     assert response.status_code == 200
     body = html.unescape(response.content.decode())
-    assert "Table 1 · manche 1" in body and "C1" in body and "C2" in body
+    assert "Table 1 · ronde 1" in body and "C1" in body and "C2" in body
 
 
 def test_an_unknown_link_is_a_404_in_french(client: Client) -> None:
@@ -61,7 +61,7 @@ def test_a_closed_round_is_a_403_that_says_so(client: Client) -> None:
     Round.objects.filter(pk=table.round_id).update(status=Round.Status.CLOSED)
     response = page(client, table.token)
     assert response.status_code == 403
-    assert "La manche 1 est close" in html.unescape(response.content.decode())
+    assert "La ronde 1 est close" in html.unescape(response.content.decode())
 
 
 def test_a_link_enters_hands_for_its_own_table_and_no_other(client: Client) -> None:

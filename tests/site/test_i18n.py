@@ -59,3 +59,9 @@ def _named(text: str) -> set[str]:
 
 def _braces(text: str) -> list[str]:
     return [name for _, name, _, _ in string.Formatter().parse(text) if name]
+
+
+def test_the_french_catalogue_leaves_nothing_untranslated_or_fuzzy() -> None:
+    catalogue = polib.pofile(str(CATALOGUE))
+    missing = [entry.msgid for entry in catalogue.untranslated_entries() + catalogue.fuzzy_entries()]
+    assert missing == []
