@@ -180,8 +180,11 @@ def _enqueue(job_id: int) -> None:
 def job_retry(*, job: Job) -> bool:
     """Queue a failed or stale job again; False when it is done, alive, or replaced.
 
-    A job that a newer one of the same tournament replaced is never run again: the newer
-    one carries the whole configuration, and running the older after it would undo it.
+    Stale is a running job whose heartbeat stopped, or a job queued for longer than
+    STALE_AFTER: its message was lost (a broker restarted empty), and sending another is
+    harmless, since the claim lets one run in. A job that a newer one of the same
+    tournament replaced is never run again: the newer one carries the whole
+    configuration, and running the older after it would undo it.
     """
     if job.tournament_id is not None and _newer_jobs(job).exists():
         return False
@@ -192,6 +195,7 @@ def job_retry(*, job: Job) -> bool:
             Q(status=Job.Status.FAILED)
             | Q(status=Job.Status.RUNNING, heartbeat_at__lt=stale)
             | Q(status=Job.Status.RUNNING, heartbeat_at__isnull=True)
+            | Q(status=Job.Status.QUEUED, created_at__lt=stale)
         )
         .update(status=Job.Status.QUEUED, error="", phase="", progress=0)
     )
@@ -207,9 +211,10 @@ def _newer_jobs(job: Job) -> Any:
 
 
 def job_is_stale(job: Job) -> bool:
-    return job.status == Job.Status.RUNNING and (
-        job.heartbeat_at is None or job.heartbeat_at < timezone.now() - STALE_AFTER
-    )
+    stale = timezone.now() - STALE_AFTER
+    if job.status == Job.Status.QUEUED:
+        return job.created_at < stale
+    return job.status == Job.Status.RUNNING and (job.heartbeat_at is None or job.heartbeat_at < stale)
 
 
 # -- running ---------------------------------------------------------------------------

@@ -82,7 +82,11 @@ def season_job_run(*, job: Job) -> None:
         if not created:
             season_aggregate(job_id=job.pk)
         return
-    # A retry of the season job: the tournament jobs exist; queue those not through yet.
+    # A retry of the season job: the tournament jobs exist. Count again those through
+    # (the claim reset the count), and queue again those that are not.
+    Job.objects.filter(pk=job.pk).update(
+        total=children.count(), progress=children.filter(params__has_key="counted").count(), phase="tournaments"
+    )
     for child in children.filter(status__in=(Job.Status.QUEUED, Job.Status.RUNNING)):
         from scoring.tasks import job_run
 

@@ -289,3 +289,16 @@ def test_a_rescore_that_changes_nothing_writes_no_revision_and_no_new_ranking(pl
     assert jobs.job_run(job_id=job.pk).status == "done"
     assert live(tournament).version == version
     assert not HandRevision.objects.filter(action="rescore").exists()
+
+
+def test_a_job_whose_message_was_lost_is_sent_again_by_a_retry(
+    played: Table, monkeypatch, django_capture_on_commit_callbacks
+) -> None:
+    # Queued, but the broker lost its message (restarted empty): nothing will run it.
+    job = jobs.job_launch(tournament=played.round.tournament, rescore=True, enqueue=False)
+    assert jobs.job_retry(job=job) is False
+    monkeypatch.setattr(jobs, "STALE_AFTER", jobs.datetime.timedelta(0))
+    assert jobs.job_is_stale(Job.objects.get(pk=job.pk))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert jobs.job_retry(job=job) is True
+    assert Job.objects.get(pk=job.pk).status == "done"

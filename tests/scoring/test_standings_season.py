@@ -110,3 +110,24 @@ def test_the_season_page_is_public_and_the_rebuild_button_is_for_organisers(club
     assert client.post(rebuild).status_code == 302 and not Job.objects.exists()
     client.force_login(organiser_of(ClubFactory()))
     assert client.post(rebuild).status_code == 403
+
+
+def test_a_season_whose_tournament_messages_were_lost_completes_on_a_retry(
+    club_season, django_capture_on_commit_callbacks, monkeypatch
+) -> None:
+    from scoring import jobs
+
+    season, _players = club_season
+    # The season job ran and queued its tournament jobs, whose messages never arrived.
+    with django_capture_on_commit_callbacks(execute=False):
+        job = seasons.season_rebuild_launch(season=season)
+    jobs.job_claim(job_id=job.pk)
+    with django_capture_on_commit_callbacks(execute=False):
+        seasons.season_job_run(job=Job.objects.get(pk=job.pk))
+    assert Job.objects.filter(kind="rescore", status="queued").count() == 2
+    monkeypatch.setattr(jobs, "STALE_AFTER", jobs.datetime.timedelta(0))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert jobs.job_retry(job=Job.objects.get(pk=job.pk)) is True
+    job.refresh_from_db()
+    assert (job.status, job.progress, job.total) == ("done", 2, 2)
+    assert SeasonSnapshot.objects.filter(season=season).exists()
