@@ -52,6 +52,8 @@ sys.path.insert(0, str(ROOT))
 
 PYTHON = str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv" / "bin" / "python").exists() else sys.executable
 GAME = "belote_classique"
+# A season whose progress stands still this long has lost messages: it is retried.
+STALL_SECONDS = 30
 
 
 class Deadline(Exception):
@@ -443,7 +445,7 @@ def celery_workers(env: dict[str, str], count: int, broker: str) -> Iterator[lis
 
 def bench_season(club: Any, first: Any, count: int, teams: int, rounds: int, parties: Parties, workers: int,
                  broker: str, env: dict[str, str]) -> dict[str, Any]:  # fmt: skip
-    from scoring import seasons
+    from scoring import jobs, seasons
     from scoring.models import Job, Season, SeasonSnapshot
     from tournaments.models import Competitor, Player, Tournament
 
@@ -473,10 +475,27 @@ def bench_season(club: Any, first: Any, count: int, teams: int, rounds: int, par
     season = Season.objects.create(club=club, name="Saison", slug="saison", scheme="placing")
     season.tournaments.set(tournaments)
 
+    retries = 0
+
     def season_run() -> float:
+        nonlocal retries
         started = time.perf_counter()
         job = seasons.season_rebuild_launch(season=season, rescore=True)
-        while Job.objects.filter(pk=job.pk).values_list("status", flat=True).get() not in ("done", "failed"):
+        seen, moved = -1, time.monotonic()
+        while True:
+            status, progress = Job.objects.filter(pk=job.pk).values_list("status", "progress").get()
+            if status in ("done", "failed"):
+                break
+            if progress != seen:
+                seen, moved = progress, time.monotonic()
+            elif time.monotonic() - moved > STALL_SECONDS:
+                # Nothing moved for a while: messages were lost (this Redis is shared, and
+                # something flushed it once). Retry as the director would; it is counted.
+                print(f"    season stalled at {progress} tournaments: retried", flush=True)
+                jobs.STALE_AFTER = datetime.timedelta(seconds=1)
+                jobs.job_retry(job=Job.objects.get(pk=job.pk))
+                retries += 1
+                moved = time.monotonic()
             time.sleep(0.05)
         job.refresh_from_db()
         assert job.status == "done", job.error
@@ -493,6 +512,7 @@ def bench_season(club: Any, first: Any, count: int, teams: int, rounds: int, par
         "build_s": build_s,
         "season_s": seconds,
         "unchanged_s": unchanged_seconds,
+        "retries": retries,
         "players": len(rows),
         "failed_jobs": Job.objects.filter(kind="rescore", status="failed").count(),
     }
@@ -515,7 +535,8 @@ LINES = {
     "{not_modified_queries} queries, {not_modified_ms:.1f} ms (target <= 10 queries, 50 ms)",
     "e": "(e) season of {tournaments} tournaments ({hands:,} hands) re-scored through Celery with {workers} "
     "workers: {season_s:.1f} s with every score changing, {unchanged_s:.1f} s again with none (target < 60 s); "
-    "{players} players ranked; {failed_jobs} jobs failed (building the data took {build_s:.0f} s)",
+    "{players} players ranked; {failed_jobs} jobs failed, {retries} stalls retried (building the data took "
+    "{build_s:.0f} s)",
 }
 
 
