@@ -199,7 +199,9 @@ def send_task(broker: str, name: str, queue: str, **kwargs: object) -> str:
     On a connection of its own, not from Celery's pools: kombu shares those per broker URL
     across the test process, and another test may have closed them.
     """
-    sender = Celery("probe", broker=broker)
+    # Not the current app: the project's shared tasks resolve to the current app, and a
+    # probe left current would send every later test's tasks to its closed pool.
+    sender = Celery("probe", broker=broker, set_as_current=False)
     with sender.connection_for_write() as connection, connection.Producer() as producer:
         return str(sender.send_task(name, kwargs=kwargs, queue=queue, producer=producer).id)
 
