@@ -38,6 +38,21 @@ def require_redis() -> str:
     return REDIS_URL
 
 
+@pytest.fixture(autouse=True)
+def atout_celery_app_current() -> Iterator[None]:
+    """Every test sends tasks through the project's app, eager unless `celery_worker` says.
+
+    Shared tasks resolve to Celery's current (or, in other threads, default) app: make it
+    Atout's, so that no app another test created can capture them.
+    """
+    from atout.celery import app
+
+    app.set_current()
+    app.set_default()
+    app.conf.task_always_eager = True
+    yield
+
+
 class WorkerProcess:
     """A `celery worker` subprocess bound to a private queue, killable by tests."""
 
