@@ -63,3 +63,22 @@ def screenshot(page, name: str) -> Path:
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+def register_and_check_in_eight_teams(page, first_family: str = "Arnaud", second_family: str = "Blanc") -> None:
+    """From the dashboard: register eight teams of two, then check each one in (htmx)."""
+    page.get_by_role("link", name="Inscrire", exact=True).click()
+    for n in range(1, 9):
+        page.fill("input[name=last_name_1]", f"{first_family}{n}")
+        page.fill("input[name=first_name_1]", "Paul")
+        page.fill("input[name=last_name_2]", f"{second_family}{n}")
+        page.fill("input[name=first_name_2]", "Lucie")
+        last = n == 8
+        page.get_by_role("button", name="Inscrire" if last else "Inscrire et en ajouter un autre", exact=True).click()
+        page.wait_for_load_state()
+    competitors = page.locator("#competitors")
+    for n in range(8):
+        competitors.get_by_role("button", name="Pointer").first.click()
+        page.wait_for_function(
+            f"document.querySelectorAll('#competitors button[aria-pressed=true]').length === {n + 1}"
+        )

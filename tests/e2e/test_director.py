@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.e2e.conftest import screenshot
+from tests.e2e.conftest import register_and_check_in_eight_teams, screenshot
 from tests.factories import ClubFactory, UserFactory
 from tournaments.models import Round, Seat, Tournament
 
@@ -40,23 +40,8 @@ def test_a_director_registers_eight_teams_checks_them_in_and_draws_round_1(phone
     page.get_by_role("button", name="Créer le tournoi").click()
     page.get_by_role("button", name="Ouvrir les inscriptions").click()
 
-    page.get_by_role("link", name="Inscrire", exact=True).click()
-    for n in range(1, 9):
-        page.fill("input[name=last_name_1]", f"Aubert{n}")
-        page.fill("input[name=first_name_1]", "Jean")
-        page.fill("input[name=last_name_2]", f"Barre{n}")
-        page.fill("input[name=first_name_2]", "Marie")
-        last = n == 8
-        page.get_by_role("button", name="Inscrire" if last else "Inscrire et en ajouter un autre", exact=True).click()
-        page.wait_for_load_state()
-
+    register_and_check_in_eight_teams(page, "Aubert", "Barre")
     competitors = page.locator("#competitors")
-    for n in range(8):
-        # Each check-in swaps the list in place (htmx): wait for the count to move.
-        competitors.get_by_role("button", name="Pointer").first.click()
-        page.wait_for_function(
-            f"document.querySelectorAll('#competitors button[aria-pressed=true]').length === {n + 1}"
-        )
     assert competitors.get_by_text(re.compile(r"8 pointés")).count() == 1
 
     page.get_by_role("button", name="Lancer le tournoi").click()

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import PHONE, screenshot
+from tests.e2e.conftest import PHONE, register_and_check_in_eight_teams, screenshot
 from tests.production.processes import Stack, manage, production_stack
 
 NAME = "Concours de la Saint-Nicolas"
@@ -94,24 +94,6 @@ def create_concours(page, base: str) -> None:
     page.fill("input[name=end_value]", str(DONNES))
     page.get_by_role("button", name="Créer le tournoi").click()
     page.get_by_role("button", name="Ouvrir les inscriptions").click()
-
-
-def register_and_check_in_eight_teams(page) -> None:
-    page.get_by_role("link", name="Inscrire", exact=True).click()
-    for n in range(1, 9):
-        page.fill("input[name=last_name_1]", f"Arnaud{n}")
-        page.fill("input[name=first_name_1]", "Paul")
-        page.fill("input[name=last_name_2]", f"Blanc{n}")
-        page.fill("input[name=first_name_2]", "Lucie")
-        last = n == 8
-        page.get_by_role("button", name="Inscrire" if last else "Inscrire et en ajouter un autre", exact=True).click()
-        page.wait_for_load_state()
-    competitors = page.locator("#competitors")
-    for n in range(8):
-        competitors.get_by_role("button", name="Pointer").first.click()
-        page.wait_for_function(
-            f"document.querySelectorAll('#competitors button[aria-pressed=true]').length === {n + 1}"
-        )
 
 
 def play_partie(page, base: str, token: str, table_number: int) -> None:
