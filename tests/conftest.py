@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.brokers import forget_broker_pools
+
 ROOT = Path(__file__).resolve().parent.parent
 IN_CI = os.environ.get("CI") == "true"
 REDIS_URL = os.environ.get("ATOUT_TEST_REDIS_URL", "")
@@ -51,6 +53,11 @@ def atout_celery_app_current() -> Iterator[None]:
     app.set_default()
     app.conf.task_always_eager = True
     yield
+    # A test that closes a pool without dropping it breaks every later send: say which.
+    for pool in (app._pool, app.amqp._producer_pool):
+        if pool is not None and getattr(pool, "_closed", False):
+            forget_broker_pools(app)
+            pytest.fail("this test left Celery's broker pool closed: reset it with forget_broker_pools(app)")
 
 
 class WorkerProcess:
@@ -119,15 +126,6 @@ def _database_url_for_tests() -> str:
     return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
-def _forget_broker_pool(app: object) -> None:
-    """Close and drop every broker pool: kombu's registry would hand a closed one back."""
-    from kombu import pools
-
-    pools.reset()
-    app._pool = None  # type: ignore[attr-defined]
-    app.amqp._producer_pool = None  # type: ignore[attr-defined]
-
-
 @pytest.fixture
 def celery_worker(transactional_db: None) -> Iterator[WorkerProcess]:
     """A real Celery worker process on Redis, consuming a queue private to this test.
@@ -144,7 +142,7 @@ def celery_worker(transactional_db: None) -> Iterator[WorkerProcess]:
     app.conf.update(broker_url=broker, task_always_eager=False, task_default_queue=queue)
     # Even eager tasks open a (lazy) producer pool on the broker configured then; Celery
     # keeps it for good, so it is dropped here and the next send connects to Redis.
-    _forget_broker_pool(app)
+    forget_broker_pools(app)
     worker = WorkerProcess(broker, database_url, queue)
     worker.start()
     try:
@@ -152,4 +150,4 @@ def celery_worker(transactional_db: None) -> Iterator[WorkerProcess]:
     finally:
         worker.stop()
         app.conf.update(saved)
-        _forget_broker_pool(app)
+        forget_broker_pools(app)

@@ -10,6 +10,7 @@ import pytest
 from django.db import connection
 from django.urls import reverse
 
+from tests.brokers import forget_broker_pools
 from tests.conftest import IN_CI, ROOT
 
 
@@ -54,7 +55,7 @@ def test_healthz_says_503_and_what_is_down_when_the_broker_is_unreachable(client
         response = client.get("/healthz")
     finally:
         app.conf.broker_url = saved
-        app.pool.force_close_all()
+        forget_broker_pools(app)
     assert response.status_code == 503
     body = response.json()
     assert body["status"] == "down"
