@@ -40,7 +40,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections import defaultdict
+import threading
+from collections import OrderedDict, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
@@ -111,22 +112,38 @@ class Entry:
 
 
 @dataclass(slots=True)
+class RoundWork:
+    """One round as read, turned into what a ranking needs of it.
+
+    Built once per round *content*: the rounds already played do not change while the
+    next one is in play, so a refresh after each hand rebuilds only the round in play
+    and takes the others from the process's cache (see `_round_work`). Shared between
+    rankings, hence never modified once built.
+    """
+
+    entries: dict[int, Entry]  # competitor -> entry
+    parties: list[engine_standings.PartieResult]
+    history: dict[int, dict[str, Any]]  # competitor -> its item of a snapshot row's `rounds`
+
+
+@dataclass(slots=True)
 class Loaded:
     """A tournament's results as the engine needs them, by round."""
 
     tournament: Tournament
     competitors: list[tuple[int, int, str, str, int, int | None]]
     rounds: list[int]
-    entries: dict[int, dict[int, Entry]]  # round -> competitor -> entry
+    works: dict[int, RoundWork]
     round_digests: dict[int, str]
-    # The engine's partie results of each round, built once for every ranking asked.
-    parties: dict[int, list[engine_standings.PartieResult]] = field(default_factory=dict)
+
+    @property
+    def entries(self) -> dict[int, dict[int, Entry]]:
+        """round -> competitor -> entry."""
+        return {number: work.entries for number, work in self.works.items()}
 
     def round_parties(self, number: int) -> list[engine_standings.PartieResult]:
-        if number not in self.parties:
-            made = (_partie(competitor_id, entry) for competitor_id, entry in self.entries.get(number, {}).items())
-            self.parties[number] = [partie for partie in made if partie is not None]
-        return self.parties[number]
+        work = self.works.get(number)
+        return work.parties if work is not None else []
 
 
 def _half_up(value: float) -> int:
@@ -162,8 +179,20 @@ def _seat_rows(tournament_id: int) -> list[tuple[Any, ...]]:
         return cursor.fetchall()
 
 
+# Rounds built from their rows, keyed by tournament, round, the digest of the rows and
+# the bye policy: what a refresh in this process already built for identical input.
+ROUND_CACHE_SIZE = 256
+_round_cache: OrderedDict[tuple[Any, ...], RoundWork] = OrderedDict()
+_round_cache_lock = threading.Lock()
+
+
 def load(tournament: Tournament) -> Loaded:
-    """Competitors, rounds, seats with their table's result, and byes: four queries."""
+    """Competitors, rounds, seats with their table's result, and byes: four queries.
+
+    Each round's rows are hashed as read; a round whose rows this process has already
+    turned into entries (the rounds before the one in play, on every refresh) is taken
+    from the cache rather than built again.
+    """
     competitors = list(
         Competitor.objects.filter(tournament=tournament)
         .order_by("number")
@@ -176,18 +205,53 @@ def load(tournament: Tournament) -> Loaded:
         .order_by("round__number", "competitor_id")
         .values_list("round__number", "competitor_id", "reason")
     )
+    seats_by_round: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
+    for row in seat_rows:
+        seats_by_round[row[2]].append(row)
+    byes_by_round: dict[int, list[tuple[int, str]]] = defaultdict(list)
+    for round_number, competitor_id, reason in byes:
+        byes_by_round[round_number].append((competitor_id, reason))
+    policy = (tournament.bye_policy, tournament.bye_points)
+    works: dict[int, RoundWork] = {}
+    digests: dict[int, str] = {}
+    for number in rounds:
+        seats, round_byes = seats_by_round.get(number, []), byes_by_round.get(number, [])
+        # A round's digest hashes the rows read for it, as read: cheaper than its entries.
+        digest = hashlib.sha256(repr([*seats, *round_byes]).encode()).hexdigest()
+        digests[number] = digest
+        works[number] = _round_work((tournament.pk, number, digest, *policy), seats, round_byes, tournament)
+    return Loaded(tournament, competitors, rounds, works, digests)
+
+
+def _round_work(
+    key: tuple[Any, ...], seats: list[tuple[Any, ...]], byes: list[tuple[int, str]], tournament: Tournament
+) -> RoundWork:
+    with _round_cache_lock:
+        work = _round_cache.get(key)
+        if work is not None:
+            _round_cache.move_to_end(key)
+            return work
+    work = _build_round(key[1], seats, byes, tournament)
+    with _round_cache_lock:
+        _round_cache[key] = work
+        while len(_round_cache) > ROUND_CACHE_SIZE:
+            _round_cache.popitem(last=False)
+    return work
+
+
+def _build_round(
+    number: int, seats: list[tuple[Any, ...]], byes: list[tuple[int, str]], tournament: Tournament
+) -> RoundWork:
+    """One round's entries (seats with their table's result, then byes), parties and history."""
     # table id -> (round, table number, totals, finished, winner, {side: [competitors]})
     tables: dict[int, tuple[int, int, list[Any], bool, int | None, dict[int, list[int]]]] = {}
-    by_round: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
-    for row in seat_rows:
-        table_id, table_number, round_number, side, competitor_id, totals, finished, winner = row
-        by_round[round_number].append(row)
+    for table_id, table_number, _round, side, competitor_id, totals, finished, winner in seats:
         if table_id not in tables:
-            tables[table_id] = (round_number, table_number, json.loads(totals) if totals else [], bool(finished),
+            tables[table_id] = (number, table_number, json.loads(totals) if totals else [], bool(finished),
                                 winner, {})  # fmt: skip
         tables[table_id][5].setdefault(side, []).append(competitor_id)
-    entries: dict[int, dict[int, Entry]] = {number: {} for number in rounds}
-    winners: dict[int, list[float]] = defaultdict(list)
+    entries: dict[int, Entry] = {}
+    winners: list[float] = []
     for round_number, table_number, totals, finished, winner, sides in tables.values():
         for side, members in sides.items():
             own = totals[side] if side < len(totals) else 0
@@ -198,33 +262,41 @@ def load(tournament: Tournament) -> Loaded:
             else:
                 result = "win" if winner == side else "loss"
             if finished and winner == side:
-                winners[round_number].append(own)
+                winners.append(own)
             opponents = [c for s, m in sides.items() if s != side for c in m]
             # At a table of three, what the two others scored between them.
             against = sum(totals) - own if side < len(totals) else 0
             for competitor_id in members:
-                entries.setdefault(round_number, {})[competitor_id] = Entry(
+                entries[competitor_id] = Entry(
                     round_number, table_number, side, result, own, against, opponents,
                     [c for c in members if c != competitor_id], finished,
                 )  # fmt: skip
-    policy = tournament.bye_policy
-    for round_number, competitor_id, reason in byes:
-        by_round[round_number].append((competitor_id, reason))
-        if policy == Tournament.ByePolicy.NONE:
-            entry = Entry(round=round_number, table=None, side=None, result="absent", points=0, against=0)
+    for competitor_id, _reason in byes:
+        if tournament.bye_policy == Tournament.ByePolicy.NONE:
+            entries[competitor_id] = Entry(round=number, table=None, side=None, result="absent", points=0, against=0)
+            continue
+        if tournament.bye_policy == Tournament.ByePolicy.FIXED:
+            points: float = tournament.bye_points
         else:
-            if policy == Tournament.ByePolicy.FIXED:
-                points: float = tournament.bye_points
-            else:
-                won = winners.get(round_number) or []
-                points = _half_up(sum(won) / len(won)) if won else 0
-            entry = Entry(
-                round=round_number, table=None, side=None, result="bye", points=points, against=0, finished=True
-            )
-        entries.setdefault(round_number, {})[competitor_id] = entry
-    # A round's digest hashes the rows read for it, as read: cheaper than its entries.
-    digests = {number: hashlib.sha256(repr(by_round.get(number, [])).encode()).hexdigest() for number in rounds}
-    return Loaded(tournament, competitors, rounds, entries, digests)
+            points = _half_up(sum(winners) / len(winners)) if winners else 0
+        entries[competitor_id] = Entry(
+            round=number, table=None, side=None, result="bye", points=points, against=0, finished=True
+        )
+    made = (_partie(competitor_id, entry) for competitor_id, entry in entries.items())
+    history = {
+        competitor_id: {
+            "round": entry.round,
+            "table": entry.table,
+            "side": entry.side,
+            "result": entry.result,
+            "points": entry.points,
+            "against": entry.against,
+            "opponents": entry.opponents,
+            "partners": entry.partners,
+        }
+        for competitor_id, entry in entries.items()
+    }
+    return RoundWork(entries, [partie for partie in made if partie is not None], history)
 
 
 def _digest(value: Any) -> str:
@@ -508,6 +580,7 @@ def rank_rows(
     rounds = [n for n in loaded.rounds if after_round is None or n <= after_round]
     results = [partie for number in rounds for partie in loaded.round_parties(number)]
     known = {c[0]: c for c in loaded.competitors}
+    histories = [loaded.works[number].history for number in rounds]
     standings = engine_standings.rank(
         results, _criterion_specs(criteria, match_points), competitors=[str(pk) for pk in known]
     )
@@ -515,22 +588,7 @@ def rank_rows(
     for standing in standings:
         pk = int(standing.competitor)
         _pk, number, name, status, _joined, _withdrawn_after = known.get(pk, (pk, 0, "?", "", 1, None))
-        history = []
-        for round_number in rounds:
-            entry = loaded.entries.get(round_number, {}).get(pk)
-            if entry is not None:
-                history.append(
-                    {
-                        "round": round_number,
-                        "table": entry.table,
-                        "side": entry.side,
-                        "result": entry.result,
-                        "points": entry.points,
-                        "against": entry.against,
-                        "opponents": entry.opponents,
-                        "partners": entry.partners,
-                    }
-                )
+        history = [item for by_competitor in histories if (item := by_competitor.get(pk)) is not None]
         values = dict(standing.values)
         row: dict[str, Any] = {
             "competitor": pk,

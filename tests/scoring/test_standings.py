@@ -120,6 +120,20 @@ def test_a_bye_under_the_fixed_policy_is_worth_the_tournament_value() -> None:
     assert (row["wins"], row["points"]) == (1, 500)
 
 
+def test_a_round_already_ranked_is_counted_again_when_the_bye_value_changes() -> None:
+    # Rounds are built once per content and kept for the next refresh: the bye policy is
+    # part of what they are kept under, so a new value is never served from the old one.
+    tournament, (c1, c2, c3) = concours(3, bye_policy="fixed", bye_points=500, criteria=["wins", "points"])
+    rnd = round_with_tables(tournament, [c1, c2])
+    Bye.objects.create(round=rnd, competitor=c3)
+    finish(rnd, 1, [900, 700])
+    assert rows_by_name(standings_rebuild(tournament_id=tournament.pk))["C3"]["points"] == 500
+    Tournament.objects.filter(pk=tournament.pk).update(bye_points=620)
+    assert rows_by_name(standings_rebuild(tournament_id=tournament.pk))["C3"]["points"] == 620
+    Tournament.objects.filter(pk=tournament.pk).update(bye_policy="none")
+    assert rows_by_name(standings_rebuild(tournament_id=tournament.pk))["C3"]["points"] == 0
+
+
 def test_a_bye_under_the_none_policy_is_worth_nothing_not_even_a_win() -> None:
     tournament, (c1, c2, c3) = concours(3, bye_policy="none", criteria=["wins", "points"])
     rnd = round_with_tables(tournament, [c1, c2])
