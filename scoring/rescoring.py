@@ -235,8 +235,7 @@ PG_WRITE_HANDS = """
                  AS v(id bigint, scores jsonb, outcome text, reserve_in int, reserve_out int, extra jsonb)
     ),
     old AS (
-        SELECT h.id, h.table_id, h.number, h.raw, h.status, h.scores, h.outcome, h.reserve_in, h.reserve_out,
-               h.options
+        SELECT h.id, h.table_id, h.number, h.scores, h.outcome, h.reserve_in, h.reserve_out, h.options
           FROM {hand} h JOIN v ON v.id = h.id
          WHERE h.scores IS DISTINCT FROM v.scores OR h.outcome IS DISTINCT FROM v.outcome
             OR h.reserve_in <> v.reserve_in OR h.reserve_out <> v.reserve_out
@@ -253,12 +252,10 @@ PG_WRITE_HANDS = """
     )
     INSERT INTO {revision} (table_id, hand_id, number, action, before, after, reason, author_id, author_label, at)
     SELECT old.table_id, old.id, old.number, 'rescore',
-           jsonb_build_object('number', old.number, 'raw', old.raw, 'scores', old.scores, 'outcome', old.outcome,
-                              'reserve_in', old.reserve_in, 'reserve_out', old.reserve_out, 'status', old.status,
-                              'options', old.options),
-           jsonb_build_object('number', old.number, 'raw', old.raw, 'scores', v.scores,
-                              'outcome', v.outcome, 'reserve_in', v.reserve_in, 'reserve_out', v.reserve_out,
-                              'status', old.status, 'options', %(options)s::jsonb),
+           jsonb_build_object('scores', old.scores, 'outcome', old.outcome, 'reserve_in', old.reserve_in,
+                              'reserve_out', old.reserve_out, 'options', old.options),
+           jsonb_build_object('scores', v.scores, 'outcome', v.outcome, 'reserve_in', v.reserve_in,
+                              'reserve_out', v.reserve_out, 'options', %(options)s::jsonb),
            %(reason)s, %(author)s, %(label)s, %(now)s
       FROM old JOIN v ON v.id = old.id JOIN changed ON changed.id = old.id
 """
@@ -270,7 +267,9 @@ def write_hands(
     """Store the new scores of the hands whose score or options changed; returns how many.
 
     Each changed hand gets version + 1 and a `rescore` revision, as the services keep
-    one for every change (same before/after shape as scoring.services).
+    one for every change. Its before and after hold what a re-scoring changes (scores,
+    outcome, reserves, options), not the entry as typed, which it leaves as it was: ten
+    thousand copies of unchanged entries were half the cost of a tournament's re-scoring.
     """
     scored = [(hand, fields) for outcome in outcomes for hand, fields in outcome.scored]
     if not scored:
@@ -334,9 +333,8 @@ def _write_hands_portable(
 
 
 def _revision_side(hand: StoredHand, fields: Mapping[str, Any], options: Any) -> dict[str, Any]:
-    # The shape scoring.services keeps in a revision's before and after.
-    scores = {name: fields.get(name) for name in SCORE_FIELDS if name != "extra"}
-    return {"number": hand.number, "raw": hand.raw, "status": hand.status, "options": options, **scores}
+    # What a re-scoring changes: the score fields and the options (the entry is the hand's own).
+    return {**{name: fields.get(name) for name in SCORE_FIELDS if name != "extra"}, "options": options}
 
 
 PG_WRITE_RESULTS = """

@@ -83,6 +83,30 @@ def test_a_rule_option_change_rescores_every_hand_and_the_ranking_in_one_go(
     assert (revision.before["scores"], revision.after["scores"]) == ([102, 60], [100, 60])
 
 
+def test_the_history_shows_each_rescored_donne_with_its_scores_before_and_after(
+    played: Table, django_capture_on_commit_callbacks
+) -> None:
+    tournament = played.round.tournament
+    change(tournament, django_capture_on_commit_callbacks, rule_options={"rounding": "nearest_ten"})
+    revision = HandRevision.objects.filter(table=played, action="rescore").first()
+    # A re-scoring keeps what it changed; the entry as typed stays the hand's own.
+    assert revision.before == {
+        "scores": [102, 60],
+        "outcome": revision.before["outcome"],
+        "reserve_in": 0,
+        "reserve_out": 0,
+        "options": revision.before["options"],
+    }
+    assert (revision.before["options"]["rounding"], revision.after["options"]["rounding"]) == ("none", "nearest_ten")
+    client = Client()
+    client.force_login(director_of(tournament))
+    page = client.get(reverse("hands:history", args=[tournament.slug, played.pk]), HTTP_ACCEPT_LANGUAGE="fr")
+    text = page.content.decode()
+    assert page.status_code == 200
+    assert "Recalculée" in text
+    assert "102 – 60" in text and "100 – 60" in text
+
+
 def test_a_criteria_change_rebuilds_the_ranking_without_touching_the_hands(
     played: Table, django_capture_on_commit_callbacks
 ) -> None:
