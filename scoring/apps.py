@@ -5,3 +5,8 @@ from django.utils.translation import gettext_lazy as _
 class ScoringConfig(AppConfig):
     name = "scoring"
     verbose_name = _("Scoring")
+
+    def ready(self) -> None:
+        from atout.fastjson import use_for_psycopg
+
+        use_for_psycopg()

@@ -22,6 +22,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from atout import fastjson
 from tournaments.models import Club, Table, Tournament
 
 
@@ -135,7 +136,7 @@ class JsonTextField(models.JSONField):
             return super().get_db_prep_value(value, connection, prepared)
         # Plain text: the default adapter casts to jsonb, which PostgreSQL would then
         # convert back to json, paying the conversion this field is here to avoid.
-        return json.dumps(value, cls=self.encoder)
+        return fastjson.dumps(value) if self.encoder is None else json.dumps(value, cls=self.encoder)
 
     def from_db_value(self, value: Any, expression: Any, connection: Any) -> Any:
         # psycopg decodes `json` columns itself; jsonb and SQLite come as text.

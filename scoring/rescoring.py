@@ -23,7 +23,6 @@ the comparison is done here and the ORM writes.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,6 +31,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from atout import fastjson
 from engine.core import Game, RuleError
 from engine.match import End, MatchResult, play
 from scoring.messages import rule_error_text
@@ -143,7 +143,7 @@ def load_tables(tournament_id: int, table_ids: Iterable[int] | None = None) -> l
             table = work.get(table_id)
             if table is None:
                 table = work[table_id] = TableWork(table_id, round_number, table_number)
-            table.hands.append(StoredHand(pk, number, json.loads(raw), status, version, str(updated)))
+            table.hands.append(StoredHand(pk, number, fastjson.loads(raw), status, version, str(updated)))
     if connection.vendor != "postgresql":
         _attach_stored(work)
     return list(work.values())
@@ -280,8 +280,8 @@ def write_hands(
         params = {
             # One JSON document rather than arrays of JSON texts: Django's client-side
             # binding escapes every array element in Python, which costs more than the update.
-            "rows": json.dumps([{"id": hand.id, **fields} for hand, fields in scored]),
-            "options": json.dumps(dict(options)),
+            "rows": fastjson.dumps([{"id": hand.id, **fields} for hand, fields in scored]),
+            "options": fastjson.dumps(dict(options)),
             "now": now,
             "reason": REVISION_REASON,
             "author": author_id,
@@ -363,7 +363,7 @@ def write_results(outcomes: Sequence[TableOutcome]) -> None:
     now = timezone.now()
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            rows = json.dumps([{"table_id": table_id, **by_table[table_id]} for table_id in update])
+            rows = fastjson.dumps([{"table_id": table_id, **by_table[table_id]} for table_id in update])
             cursor.execute(PG_WRITE_RESULTS.format(result=TableResult._meta.db_table), [now, rows])
         return
     forced = set(TableResult.objects.filter(table_id__in=update, forced=True).values_list("table_id", flat=True))

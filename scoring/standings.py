@@ -54,6 +54,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 import engine.standings as engine_standings
+from atout import fastjson
 from scoring.models import StandingsRefresh, StandingsSnapshot, TableResult
 from scoring.standings_selectors import forget_polled
 from tournaments.models import Bye, Competitor, Round, Seat, Table, Tournament
@@ -247,7 +248,7 @@ def _build_round(
     tables: dict[int, tuple[int, int, list[Any], bool, int | None, dict[int, list[int]]]] = {}
     for table_id, table_number, _round, side, competitor_id, totals, finished, winner in seats:
         if table_id not in tables:
-            tables[table_id] = (number, table_number, json.loads(totals) if totals else [], bool(finished),
+            tables[table_id] = (number, table_number, fastjson.loads(totals) if totals else [], bool(finished),
                                 winner, {})  # fmt: skip
         tables[table_id][5].setdefault(side, []).append(competitor_id)
     entries: dict[int, Entry] = {}
