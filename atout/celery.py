@@ -3,11 +3,24 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
-from celery import Celery
+from celery import Celery, signals
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "atout.settings")
 
 app = Celery("atout")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@signals.task_prerun.connect
+@signals.task_postrun.connect
+def _database_connections_checked(sender: Any = None, **_kwargs: Any) -> None:
+    """Around each task, as Django does around each request: drop a connection that broke or
+    outlived CONN_MAX_AGE, keep the others (see CELERY_DB_REUSE_MAX in the settings)."""
+    if sender is not None and getattr(sender.request, "is_eager", False):
+        return
+    from django.db import close_old_connections
+
+    close_old_connections()
