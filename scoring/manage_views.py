@@ -71,7 +71,11 @@ def table_hands(request: HttpRequest, tournament: Tournament, table_id: int) -> 
 @organiser_tournament
 def history(request: HttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
     table = _table(tournament, table_id)
-    revisions = HandRevision.objects.filter(table=table).select_related("author").order_by("-at", "-pk")
+    revisions = list(HandRevision.objects.filter(table=table).select_related("author").order_by("-at", "-pk"))
+    for revision in revisions:
+        # A whole table re-scored (number 0): its donnes side by side, before and after.
+        before, after = revision.before or {}, revision.after or {}
+        revision.donnes = list(zip(before.get("donnes", []), after.get("donnes", []), strict=False))
     return render(request, "scoring/hands_history.html", _base(tournament, table=table, revisions=revisions))
 
 

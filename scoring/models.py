@@ -102,7 +102,7 @@ class HandRevision(models.Model):
         ordering = ["at", "pk"]
 
     def __str__(self) -> str:
-        return f"{self.table} · donne {self.number} · {self.action}"
+        return f"{self.table} · {f'donne {self.number}' if self.number else 'table'} · {self.action}"
 
 
 class TableResult(models.Model):

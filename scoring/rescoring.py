@@ -249,15 +249,26 @@ PG_WRITE_HANDS = """
           FROM v, old
          WHERE h.id = v.id AND old.id = v.id
      RETURNING h.id
+    ),
+    revision AS (
+        INSERT INTO {revision} (table_id, hand_id, number, action, before, after, reason, author_id, author_label, at)
+        SELECT old.table_id, NULL, 0, 'rescore',
+               jsonb_build_object(
+                   'options', (array_agg(old.options ORDER BY old.number))[1],
+                   'donnes', jsonb_agg(jsonb_build_object(
+                       'number', old.number, 'scores', old.scores, 'outcome', old.outcome,
+                       'reserve_in', old.reserve_in, 'reserve_out', old.reserve_out) ORDER BY old.number)),
+               jsonb_build_object(
+                   'options', %(options)s::jsonb,
+                   'donnes', jsonb_agg(jsonb_build_object(
+                       'number', old.number, 'scores', v.scores, 'outcome', v.outcome,
+                       'reserve_in', v.reserve_in, 'reserve_out', v.reserve_out) ORDER BY old.number)),
+               %(reason)s, %(author)s, %(label)s, %(now)s
+          FROM old JOIN v ON v.id = old.id JOIN changed ON changed.id = old.id
+         GROUP BY old.table_id
+        RETURNING 1
     )
-    INSERT INTO {revision} (table_id, hand_id, number, action, before, after, reason, author_id, author_label, at)
-    SELECT old.table_id, old.id, old.number, 'rescore',
-           jsonb_build_object('scores', old.scores, 'outcome', old.outcome, 'reserve_in', old.reserve_in,
-                              'reserve_out', old.reserve_out, 'options', old.options),
-           jsonb_build_object('scores', v.scores, 'outcome', v.outcome, 'reserve_in', v.reserve_in,
-                              'reserve_out', v.reserve_out, 'options', %(options)s::jsonb),
-           %(reason)s, %(author)s, %(label)s, %(now)s
-      FROM old JOIN v ON v.id = old.id JOIN changed ON changed.id = old.id
+    SELECT (SELECT COUNT(*) FROM changed), (SELECT COUNT(*) FROM revision)
 """
 
 
@@ -266,10 +277,9 @@ def write_hands(
 ) -> int:
     """Store the new scores of the hands whose score or options changed; returns how many.
 
-    Each changed hand gets version + 1 and a `rescore` revision, as the services keep
-    one for every change. Its before and after hold what a re-scoring changes (scores,
-    outcome, reserves, options), not the entry as typed, which it leaves as it was: ten
-    thousand copies of unchanged entries were half the cost of a tournament's re-scoring.
+    Each changed hand gets version + 1, and each table with changed hands one `rescore`
+    revision (see `table_revision_sides`): a re-scoring is one change of the whole
+    table, and ten thousand revisions of one donne each were half of its cost.
     """
     scored = [(hand, fields) for outcome in outcomes for hand, fields in outcome.scored]
     if not scored:
@@ -290,7 +300,7 @@ def write_hands(
         sql = PG_WRITE_HANDS.format(hand=Hand._meta.db_table, revision=HandRevision._meta.db_table)
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
-            return int(cursor.rowcount)
+            return int(cursor.fetchone()[0])
     return _write_hands_portable(scored, tables, dict(options), now, author_id, label)
 
 
@@ -312,29 +322,49 @@ def _write_hands_portable(
         [*SCORE_FIELDS, "options", "version", "updated_at"],
         batch_size=500,
     )
-    HandRevision.objects.bulk_create(
-        [
+    by_table: dict[int, list[tuple[StoredHand, dict[str, Any], dict[str, Any]]]] = {}
+    for hand, fields, stored in changed:
+        by_table.setdefault(tables[hand.id], []).append((hand, fields, stored))
+    revisions = []
+    for table_id, hands in by_table.items():
+        hands.sort(key=lambda item: item[0].number)
+        before, after = table_revision_sides(
+            [(hand.number, stored, fields) for hand, fields, stored in hands], hands[0][2].get("options"), options
+        )
+        revisions.append(
             HandRevision(
-                table_id=tables[hand.id],
-                hand_id=hand.id,
-                number=hand.number,
+                table_id=table_id,
+                hand=None,
+                number=0,
                 action=HandRevision.Action.RESCORE,
-                before=_revision_side(hand, stored, stored.get("options")),
-                after=_revision_side(hand, fields, options),
+                before=before,
+                after=after,
                 reason=REVISION_REASON,
                 author_id=author_id,
                 author_label=label,
             )
-            for hand, fields, stored in changed
-        ],
-        batch_size=500,
-    )
+        )
+    HandRevision.objects.bulk_create(revisions, batch_size=500)
     return len(changed)
 
 
-def _revision_side(hand: StoredHand, fields: Mapping[str, Any], options: Any) -> dict[str, Any]:
-    # What a re-scoring changes: the score fields and the options (the entry is the hand's own).
-    return {**{name: fields.get(name) for name in SCORE_FIELDS if name != "extra"}, "options": options}
+def table_revision_sides(
+    donnes: Sequence[tuple[int, Mapping[str, Any], Mapping[str, Any]]], options_before: Any, options_after: Any
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The before and after of a table's `rescore` revision (number 0: the whole table).
+
+    `donnes` are (number, stored score fields, new score fields) of its changed hands.
+    Each side holds the options and, per changed donne in order, what a re-scoring
+    changes (scores, outcome, reserves); the entries as typed are the hands' own.
+    """
+
+    def side(fields: Mapping[str, Any], number: int) -> dict[str, Any]:
+        return {"number": number, **{name: fields.get(name) for name in SCORE_FIELDS if name != "extra"}}
+
+    return (
+        {"options": options_before, "donnes": [side(stored, number) for number, stored, _new in donnes]},
+        {"options": options_after, "donnes": [side(new, number) for number, _stored, new in donnes]},
+    )
 
 
 PG_WRITE_RESULTS = """

@@ -77,25 +77,31 @@ def test_a_rule_option_change_rescores_every_hand_and_the_ranking_in_one_go(
     after = live(tournament)
     assert after.version > before.version
     assert {row["points"] for row in after.rows} == {300, 180}
-    # Every hand keeps the trace of its re-scoring.
-    revision = HandRevision.objects.filter(action="rescore").first()
-    assert HandRevision.objects.filter(action="rescore").count() == 6
-    assert (revision.before["scores"], revision.after["scores"]) == ([102, 60], [100, 60])
+    # Each table keeps the trace of its re-scoring, every donne's score before and after.
+    revisions = HandRevision.objects.filter(action="rescore")
+    assert sorted(revisions.values_list("table_id", flat=True)) == sorted(
+        Table.objects.filter(round=played.round).values_list("pk", flat=True)
+    )
+    for revision in revisions:
+        assert [d["number"] for d in revision.before["donnes"]] == [1, 2, 3]
+        assert [d["scores"] for d in revision.before["donnes"]] == [[102, 60]] * 3
+        assert [d["scores"] for d in revision.after["donnes"]] == [[100, 60]] * 3
 
 
-def test_the_history_shows_each_rescored_donne_with_its_scores_before_and_after(
+def test_the_history_shows_a_rescored_table_donne_by_donne_with_the_options_before_and_after(
     played: Table, django_capture_on_commit_callbacks
 ) -> None:
     tournament = played.round.tournament
     change(tournament, django_capture_on_commit_callbacks, rule_options={"rounding": "nearest_ten"})
-    revision = HandRevision.objects.filter(table=played, action="rescore").first()
-    # A re-scoring keeps what it changed; the entry as typed stays the hand's own.
-    assert revision.before == {
+    revision = HandRevision.objects.get(table=played, action="rescore")
+    # A re-scoring keeps what it changed; the entries as typed stay the hands' own.
+    assert (revision.number, revision.hand) == (0, None)
+    assert revision.before["donnes"][0] == {
+        "number": 1,
         "scores": [102, 60],
-        "outcome": revision.before["outcome"],
+        "outcome": revision.before["donnes"][0]["outcome"],
         "reserve_in": 0,
         "reserve_out": 0,
-        "options": revision.before["options"],
     }
     assert (revision.before["options"]["rounding"], revision.after["options"]["rounding"]) == ("none", "nearest_ten")
     client = Client()
@@ -103,8 +109,9 @@ def test_the_history_shows_each_rescored_donne_with_its_scores_before_and_after(
     page = client.get(reverse("hands:history", args=[tournament.slug, played.pk]), HTTP_ACCEPT_LANGUAGE="fr")
     text = page.content.decode()
     assert page.status_code == 200
-    assert "Recalculée" in text
-    assert "102 – 60" in text and "100 – 60" in text
+    assert "Toutes les donnes de la table : Recalculée" in text or "Toutes les donnes de la table: Recalculée" in text
+    # Three donnes re-scored in the table of the re-scoring, after three entered at 102 – 60.
+    assert text.count("100 – 60") == 3 and text.count("102 – 60") == 6
 
 
 def test_a_criteria_change_rebuilds_the_ranking_without_touching_the_hands(
@@ -143,7 +150,8 @@ def test_a_job_run_twice_does_its_work_once(played: Table, django_capture_on_com
     again = jobs.job_run(job_id=job.pk)
     assert again is not None and (again.status, again.attempts) == ("done", 1)
     assert live(tournament).version == version
-    assert HandRevision.objects.filter(action="rescore").count() == 6
+    # One revision per table re-scored (two tables), not one per attempt.
+    assert HandRevision.objects.filter(action="rescore").count() == 2
 
 
 def test_a_transient_database_error_is_retried_and_the_job_completes(played: Table, monkeypatch) -> None:
