@@ -23,7 +23,8 @@ the comparison is done here and the ORM writes.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -234,42 +235,57 @@ PG_WRITE_HANDS = """
         SELECT * FROM jsonb_to_recordset(%(rows)s::jsonb)
                  AS v(id bigint, scores jsonb, outcome text, reserve_in int, reserve_out int, extra jsonb)
     ),
-    old AS (
-        SELECT h.id, h.table_id, h.number, h.scores, h.outcome, h.reserve_in, h.reserve_out, h.options
-          FROM {hand} h JOIN v ON v.id = h.id
-         WHERE h.scores IS DISTINCT FROM v.scores OR h.outcome IS DISTINCT FROM v.outcome
-            OR h.reserve_in <> v.reserve_in OR h.reserve_out <> v.reserve_out
-            OR h.extra IS DISTINCT FROM v.extra OR h.options IS DISTINCT FROM %(options)s::jsonb
-    ),
     changed AS (
+        -- `o` is the same row as read before this statement: its old values, returned.
         UPDATE {hand} h
            SET scores = v.scores, outcome = v.outcome, reserve_in = v.reserve_in,
                reserve_out = v.reserve_out, extra = v.extra, options = %(options)s::jsonb,
                version = h.version + 1, updated_at = %(now)s
-          FROM v, old
-         WHERE h.id = v.id AND old.id = v.id
-     RETURNING h.id
+          FROM v JOIN {hand} o ON o.id = v.id
+         WHERE h.id = v.id
+           AND (o.scores IS DISTINCT FROM v.scores OR o.outcome IS DISTINCT FROM v.outcome
+                OR o.reserve_in <> v.reserve_in OR o.reserve_out <> v.reserve_out
+                OR o.extra IS DISTINCT FROM v.extra OR o.options IS DISTINCT FROM %(options)s::jsonb)
+     RETURNING h.table_id, h.number, o.options AS old_options,
+               o.scores AS old_scores, o.outcome AS old_outcome, o.reserve_in AS old_in, o.reserve_out AS old_out,
+               v.scores, v.outcome, v.reserve_in, v.reserve_out
     ),
     revision AS (
+        -- json, not jsonb, to build (several times faster), stored as jsonb.
         INSERT INTO {revision} (table_id, hand_id, number, action, before, after, reason, author_id, author_label, at)
-        SELECT old.table_id, NULL, 0, 'rescore',
-               jsonb_build_object(
-                   'options', (array_agg(old.options ORDER BY old.number))[1],
-                   'donnes', jsonb_agg(jsonb_build_object(
-                       'number', old.number, 'scores', old.scores, 'outcome', old.outcome,
-                       'reserve_in', old.reserve_in, 'reserve_out', old.reserve_out) ORDER BY old.number)),
-               jsonb_build_object(
+        SELECT table_id, NULL, 0, 'rescore',
+               json_build_object(
+                   'options', (array_agg(old_options ORDER BY number))[1],
+                   'donnes', json_agg(json_build_object(
+                       'number', number, 'scores', old_scores, 'outcome', old_outcome,
+                       'reserve_in', old_in, 'reserve_out', old_out) ORDER BY number))::jsonb,
+               json_build_object(
                    'options', %(options)s::jsonb,
-                   'donnes', jsonb_agg(jsonb_build_object(
-                       'number', old.number, 'scores', v.scores, 'outcome', v.outcome,
-                       'reserve_in', v.reserve_in, 'reserve_out', v.reserve_out) ORDER BY old.number)),
+                   'donnes', json_agg(json_build_object(
+                       'number', number, 'scores', scores, 'outcome', outcome,
+                       'reserve_in', reserve_in, 'reserve_out', reserve_out) ORDER BY number))::jsonb,
                %(reason)s, %(author)s, %(label)s, %(now)s
-          FROM old JOIN v ON v.id = old.id JOIN changed ON changed.id = old.id
-         GROUP BY old.table_id
+          FROM changed
+         GROUP BY table_id
         RETURNING 1
     )
     SELECT (SELECT COUNT(*) FROM changed), (SELECT COUNT(*) FROM revision)
 """
+
+
+@contextmanager
+def server_bound_cursor() -> Iterator[Any]:
+    """A psycopg cursor on Django's connection that sends parameters apart from the SQL.
+
+    Django binds parameters on the client, inlining them into the statement: a 2 MB JSON
+    document then travels as a quoted literal that PostgreSQL has to scan as SQL. Here it
+    travels as a parameter. Use inside Django's transaction (it is the same connection).
+    """
+    import psycopg
+
+    connection.ensure_connection()
+    with psycopg.Cursor(connection.connection) as cursor:
+        yield cursor
 
 
 def write_hands(
@@ -298,7 +314,7 @@ def write_hands(
             "label": label,
         }
         sql = PG_WRITE_HANDS.format(hand=Hand._meta.db_table, revision=HandRevision._meta.db_table)
-        with connection.cursor() as cursor:
+        with server_bound_cursor() as cursor:
             cursor.execute(sql, params)
             return int(cursor.fetchone()[0])
     return _write_hands_portable(scored, tables, dict(options), now, author_id, label)
@@ -392,7 +408,7 @@ def write_results(outcomes: Sequence[TableOutcome]) -> None:
     update = [table_id for table_id in by_table if table_id in existing]
     now = timezone.now()
     if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
+        with server_bound_cursor() as cursor:
             rows = fastjson.dumps([{"table_id": table_id, **by_table[table_id]} for table_id in update])
             cursor.execute(PG_WRITE_RESULTS.format(result=TableResult._meta.db_table), [now, rows])
         return
