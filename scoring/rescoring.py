@@ -10,9 +10,10 @@ Terms:
 - *table work*: one table's hands in donne order, as read (`TableWork`).
 - *outcome*: what scoring a table gives: each hand's new score fields, the table's new
   result, or the rule errors that stop the partie (`TableOutcome`).
-- *fingerprint*: per table, (number of hands, sum of their ids, sum of their versions,
-  latest update): it changes whenever a hand is added, removed or rewritten, which tells
-  the job which tables moved while it was scoring.
+- *fingerprint*: per table, (number of hands, sum of their ids, sum of their versions):
+  it changes whenever a hand is added (a new, higher id), removed, or rewritten (every
+  service that changes a hand raises its version), which tells the job which tables
+  moved while it was scoring.
 
 On PostgreSQL the comparison of new and stored scores happens in the database: the new
 fields of every hand go in as one JSON document, and one statement updates the hands whose score or
@@ -40,7 +41,7 @@ from scoring.models import Hand, HandRevision, TableResult
 from tournaments.models import Round, Table, Tournament
 
 SCORE_FIELDS = ("scores", "outcome", "reserve_in", "reserve_out", "extra")
-Fingerprint = tuple[int, int, int, str]
+Fingerprint = tuple[int, int, int]
 
 
 def partie_end(tournament: Tournament) -> End:
@@ -58,7 +59,6 @@ class StoredHand:
     raw: Any
     status: str
     version: int
-    updated_at: str
     stored: dict[str, Any] | None = None
 
 
@@ -74,7 +74,6 @@ class TableWork:
             len(self.hands),
             sum(hand.id for hand in self.hands),
             sum(hand.version for hand in self.hands),
-            max((hand.updated_at for hand in self.hands), default=""),
         )
 
 
@@ -89,8 +88,7 @@ class TableOutcome:
 
 
 HANDS_SQL = """
-    SELECT h.id, h.table_id, h.number, CAST(h.raw AS TEXT), h.status, h.version, CAST(h.updated_at AS TEXT),
-           t.number, r.number
+    SELECT h.id, h.table_id, h.number, CAST(h.raw AS TEXT), h.status, h.version, t.number, r.number
       FROM {hand} h
       JOIN {table} t ON t.id = h.table_id
       JOIN {round} r ON r.id = t.round_id
@@ -98,7 +96,7 @@ HANDS_SQL = """
      ORDER BY h.table_id, h.number
 """
 FINGERPRINTS_SQL = """
-    SELECT h.table_id, COUNT(*), SUM(h.id), SUM(h.version), CAST(MAX(h.updated_at) AS TEXT)
+    SELECT h.table_id, COUNT(*), SUM(h.id), SUM(h.version)
       FROM {hand} h
       JOIN {table} t ON t.id = h.table_id
       JOIN {round} r ON r.id = t.round_id
@@ -140,11 +138,11 @@ def load_tables(tournament_id: int, table_ids: Iterable[int] | None = None) -> l
     with transaction.atomic(), connection.cursor() as cursor:
         tune_transaction()
         cursor.execute(_sql(HANDS_SQL, only), params)
-        for pk, table_id, number, raw, status, version, updated, table_number, round_number in cursor.fetchall():
+        for pk, table_id, number, raw, status, version, table_number, round_number in cursor.fetchall():
             table = work.get(table_id)
             if table is None:
                 table = work[table_id] = TableWork(table_id, round_number, table_number)
-            table.hands.append(StoredHand(pk, number, fastjson.loads(raw), status, version, str(updated)))
+            table.hands.append(StoredHand(pk, number, fastjson.loads(raw), status, version))
     if connection.vendor != "postgresql":
         _attach_stored(work)
     return list(work.values())
@@ -163,8 +161,8 @@ def fingerprints(tournament_id: int) -> dict[int, Fingerprint]:
     with connection.cursor() as cursor:
         cursor.execute(_sql(FINGERPRINTS_SQL), [tournament_id])
         return {
-            table_id: (int(count), int(ids), int(versions), str(updated))
-            for table_id, count, ids, versions, updated in cursor.fetchall()
+            table_id: (int(count), int(ids), int(versions))
+            for table_id, count, ids, versions in cursor.fetchall()
         }
 
 
