@@ -34,6 +34,11 @@ v1 = [
         organiser.CompetitorWithdrawView.as_view(),
         name="competitor-withdraw",
     ),
+    path(
+        tournament + "competitors/<int:number>/reinstate/",
+        organiser.CompetitorReinstateView.as_view(),
+        name="competitor-reinstate",
+    ),
     path(tournament + "players/", public.PlayerListView.as_view(), name="players"),
     path(tournament + "rounds/", organiser.RoundsView.as_view(), name="rounds"),
     path(round_, public.RoundDetailView.as_view(), name="round"),

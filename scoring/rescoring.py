@@ -160,10 +160,7 @@ def fingerprints(tournament_id: int) -> dict[int, Fingerprint]:
     """Every table's fingerprint as the database has it now (one grouped query)."""
     with connection.cursor() as cursor:
         cursor.execute(_sql(FINGERPRINTS_SQL), [tournament_id])
-        return {
-            table_id: (int(count), int(ids), int(versions))
-            for table_id, count, ids, versions in cursor.fetchall()
-        }
+        return {table_id: (int(count), int(ids), int(versions)) for table_id, count, ids, versions in cursor.fetchall()}
 
 
 class TableScorer:

@@ -21,6 +21,11 @@ urlpatterns = [
     path("tournament/<int:pk>/register/", views.register, name="register"),
     path("tournament/<int:pk>/competitors/<int:competitor_id>/check-in/", views.competitor_check_in, name="check_in"),
     path("tournament/<int:pk>/competitors/<int:competitor_id>/withdraw/", views.competitor_withdraw, name="withdraw"),
+    path(
+        "tournament/<int:pk>/competitors/<int:competitor_id>/reinstate/",
+        views.competitor_reinstate,
+        name="reinstate",
+    ),
     path("tournament/<int:pk>/forbidden/", views.forbidden, name="forbidden"),
     path("tournament/<int:pk>/forbidden/<int:pair_id>/delete/", views.forbidden_delete, name="forbidden_delete"),
     path("tournament/<int:pk>/rounds/draw/", views.round_draw, name="round_draw"),

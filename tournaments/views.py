@@ -202,6 +202,8 @@ def _dashboard_context(tournament: Tournament) -> dict[str, Any]:
         "club": tournament.club,
         "competitors": competitors,
         "counts": counts,
+        # A withdrawal can be taken back until a round is drawn without them.
+        "last_round": rnd.number if rnd is not None else 0,
         **_round_context(tournament, rnd),
         "next_statuses": [
             (status, Tournament.Status(status).label) for status in services.TRANSITIONS[tournament.status]
@@ -313,6 +315,18 @@ def competitor_withdraw(request: HttpRequest, tournament: Tournament, competitor
     except ValidationError as error:
         return _back_to_dashboard(request, tournament, error)
     messages.success(request, _("%(name)s withdrawn: never drawn again.") % {"name": competitor.name})
+    return _back_to_dashboard(request, tournament)
+
+
+@require_POST
+@tournament_view
+def competitor_reinstate(request: HttpRequest, tournament: Tournament, competitor_id: int) -> HttpResponse:
+    competitor = access.competitor_of(tournament, competitor_id)
+    try:
+        services.competitor_reinstate(by=request.user, competitor=competitor)
+    except ValidationError as error:
+        return _back_to_dashboard(request, tournament, error)
+    messages.success(request, _("%(name)s is back: drawn again from the next round.") % {"name": competitor.name})
     return _back_to_dashboard(request, tournament)
 
 

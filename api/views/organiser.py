@@ -273,6 +273,22 @@ class CompetitorWithdrawView(OrganiserView):
         return Response(_competitor(competitor))
 
 
+class CompetitorReinstateView(OrganiserView):
+    @extend_schema(
+        operation_id="competitor_reinstate",
+        summary="Take back a withdrawal before the next draw: drawn again from the next round",
+        request=None,
+        responses={200: CompetitorSerializer, **errors(*WRITE_ERRORS, 409)},
+        tags=["competitors"],
+    )
+    def post(self, request: Request, slug: str, number: int) -> Response:
+        tournament = organiser_tournament(request, slug)
+        competitor = get_object_or_404(Competitor, tournament=tournament, number=number)
+        with refusals(conflict=True):
+            competitor = services.competitor_reinstate(by=_user(request), competitor=competitor)
+        return Response(_competitor(competitor))
+
+
 # -- rounds ----------------------------------------------------------------------------
 
 

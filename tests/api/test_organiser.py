@@ -156,6 +156,17 @@ def test_a_withdrawal_is_recorded_once(played, api) -> None:
     assert api.post(url).status_code == 409
 
 
+def test_a_withdrawal_is_taken_back_once_before_the_next_draw(played, api, outsider_api) -> None:
+    tournament, _rnd = played(4)
+    base = f"{API}/tournaments/{tournament.slug}/competitors/2"
+    assert api.post(f"{base}/withdraw/").status_code == 200
+    assert outsider_api.post(f"{base}/reinstate/").status_code == 403
+    back = api.post(f"{base}/reinstate/")
+    assert back.status_code == 200 and back.json()["status"] == "checked_in"
+    again = api.post(f"{base}/reinstate/")
+    assert again.status_code == 409 and again.json()["errors"][0]["message"]
+
+
 def test_the_director_corrects_a_donne_with_a_reason_and_the_history_keeps_it(played, api) -> None:
     tournament, rnd = played(4)
     table = rnd.tables.get(number=1)

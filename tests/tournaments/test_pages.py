@@ -298,6 +298,20 @@ def test_withdrawing_from_the_dashboard(organiser_client, running) -> None:
     assert again.status_code == 200 and again.context["messages_inline"]
 
 
+def test_taking_back_a_withdrawal_from_the_dashboard(organiser_client, running) -> None:
+    tournament, teams = running(3)
+    organiser_client.post(reverse("manage:withdraw", args=[tournament.pk, teams[0].pk]))
+    page = organiser_client.get(reverse("manage:dashboard", args=[tournament.pk]), HTTP_ACCEPT_LANGUAGE="fr")
+    assert "Annuler l’abandon" in page.content.decode()
+    response = organiser_client.post(reverse("manage:reinstate", args=[tournament.pk, teams[0].pk]), follow=True)
+    assert response.status_code == 200
+    assert "de nouveau dans le tirage" in response.content.decode()
+    assert Competitor.objects.get(pk=teams[0].pk).status == "checked_in"
+    url = reverse("manage:reinstate", args=[tournament.pk, teams[0].pk])
+    again = organiser_client.post(url, HTTP_HX_REQUEST="true")
+    assert again.status_code == 200 and again.context["messages_inline"]
+
+
 def test_the_forbidden_pairs_page(organiser_client, running) -> None:
     tournament, (a, b, *_) = running(4)
     url = reverse("manage:forbidden", args=[tournament.pk])

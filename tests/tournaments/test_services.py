@@ -289,6 +289,32 @@ def test_a_withdrawal_is_recorded_after_the_last_round_drawn(running, organiser)
         services.competitor_check_in(by=organiser, competitor=competitors[1])
 
 
+def test_a_withdrawal_is_taken_back_until_a_round_is_drawn_without_them(running, organiser) -> None:
+    tournament, competitors = running(6)
+    first = services.round_draw(by=organiser, tournament=tournament)
+    services.competitor_withdraw(by=organiser, competitor=competitors[1])
+    back = services.competitor_reinstate(by=organiser, competitor=competitors[1])
+    assert (back.status, back.withdrawn_after_round) == ("checked_in", None)
+    with pytest.raises(ValidationError, match=r"n’a pas abandonné|has not withdrawn"):
+        services.competitor_reinstate(by=organiser, competitor=competitors[1])
+    # Withdrawn again, and round 2 drawn without them: the withdrawal now stands.
+    services.competitor_withdraw(by=organiser, competitor=competitors[1])
+    services.round_close(by=organiser, round=first, force=True)
+    second = services.round_draw(by=organiser, tournament=tournament)
+    assert not second.seats.filter(competitor=competitors[1]).exists()
+    with pytest.raises(ValidationError) as refused:
+        services.competitor_reinstate(by=organiser, competitor=competitors[1])
+    assert competitors[1].name in str(refused.value)
+    assert Competitor.objects.get(pk=competitors[1].pk).status == "withdrawn"
+
+
+def test_only_the_club_takes_back_a_withdrawal(running, organiser, outsider) -> None:
+    _tournament, competitors = running(4)
+    services.competitor_withdraw(by=organiser, competitor=competitors[0])
+    with pytest.raises(PermissionDenied):
+        services.competitor_reinstate(by=outsider, competitor=competitors[0])
+
+
 def test_a_late_arrival_joins_in_round_2_with_a_late_bye_for_round_1(running, organiser) -> None:
     tournament, _ = running(4)
     round_1 = services.round_draw(by=organiser, tournament=tournament)

@@ -25,6 +25,7 @@ from tournaments.services.players import NewPlayer, player_create, player_update
 from tournaments.services.registration import (
     competitor_check_in,
     competitor_register,
+    competitor_reinstate,
     competitor_withdraw,
     forbidden_pair_add,
     forbidden_pair_remove,
@@ -46,6 +47,7 @@ __all__ = [
     "NewPlayer",
     "competitor_check_in",
     "competitor_register",
+    "competitor_reinstate",
     "competitor_withdraw",
     "forbidden_pair_add",
     "forbidden_pair_remove",

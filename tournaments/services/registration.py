@@ -181,6 +181,33 @@ def competitor_withdraw(*, by: AbstractBaseUser, competitor: Competitor) -> Comp
 
 
 @transaction.atomic
+def competitor_reinstate(*, by: AbstractBaseUser, competitor: Competitor) -> Competitor:
+    """Take back a withdrawal (a mistaken one, or a team that comes back) before the next draw.
+
+    Only while no round was drawn without them: a round drawn since has no seat for them
+    and no result to give, so from then on the withdrawal stands.
+    """
+    tournament, competitor = _lock_competitor(by, competitor)
+    if tournament.status not in (Status.REGISTRATION, Status.RUNNING):
+        raise refusal(_("Withdrawals are taken back while registration is open or the tournament runs."))
+    if competitor.status != Competitor.Status.WITHDRAWN:
+        raise refusal(_("%(name)s has not withdrawn.") % {"name": competitor.name})
+    if (competitor.withdrawn_after_round or 0) < last_round_number(tournament):
+        raise refusal(
+            _("A round was drawn without %(name)s since the withdrawal: it can no longer be taken back.")
+            % {"name": competitor.name}
+        )
+    had_rounds = bool(competitor.withdrawn_after_round)
+    # Present again: they were there to withdraw, and the next draw is to seat them.
+    competitor.status = Competitor.Status.CHECKED_IN
+    competitor.withdrawn_after_round = None
+    competitor.save(update_fields=["status", "withdrawn_after_round"])
+    if had_rounds:
+        refresh_standings_after_commit(tournament)
+    return competitor
+
+
+@transaction.atomic
 def forbidden_pair_add(
     *, by: AbstractBaseUser, tournament: Tournament, first: Competitor, second: Competitor, reason: str = ""
 ) -> ForbiddenPair:
