@@ -55,6 +55,7 @@ v1 = [
     path("seasons/<slug:slug>/", public.SeasonDetailView.as_view(), name="season"),
     path("table/", table.TableInfoView.as_view(), name="table-current"),
     path("table/hands/", table.HandEntryView.as_view(), name="table-hands"),
+    path("table/hands/<int:donne>/", table.LastHandView.as_view(), name="table-hand"),
     path("table/hands/<int:donne>/confirm/", table.HandConfirmView.as_view(), name="table-hand-confirm"),
 ]
 

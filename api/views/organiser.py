@@ -354,6 +354,14 @@ class HandWriteSerializer(serializers.Serializer):
     result = TableResultSerializer(allow_null=True)
 
 
+class DeletionSerializer(serializers.Serializer):
+    reason = serializers.CharField(allow_blank=True, max_length=2000, help_text="Why: kept in the table's history.")
+
+
+class DeletionResultSerializer(serializers.Serializer):
+    result = TableResultSerializer(allow_null=True, help_text="The table's result once the later donnes moved up.")
+
+
 class HandCorrectView(OrganiserView):
     @extend_schema(
         operation_id="hand_correct",
@@ -375,6 +383,24 @@ class HandCorrectView(OrganiserView):
                 hand=hand, raw=data["raw"], reason=data["reason"], by=_user(request)
             )
         return Response(HandWriteSerializer({"hand": outcome.hand, "result": outcome.result}).data)
+
+    @extend_schema(
+        operation_id="hand_delete",
+        summary="Remove any donne of any table, giving a reason (the director's deletion)",
+        description="The later donnes move up one and the whole partie is scored again; the history keeps "
+        "the removed donne. A deletion that leaves a later donne invalid is refused (code other_donne).",
+        request=DeletionSerializer,
+        responses={200: DeletionResultSerializer, **errors(*WRITE_ERRORS, 409)},
+        tags=["hands"],
+    )
+    def delete(self, request: Request, slug: str, number: int, table: int, donne: int) -> Response:
+        tournament = organiser_tournament(request, slug)
+        found = selectors.table_of(selectors.round_of(tournament, number), table)
+        hand = get_object_or_404(Hand, table=found, number=donne)
+        data = _valid(DeletionSerializer, request)
+        with refusals():
+            result = scoring_services.hand_delete(hand=hand, reason=data["reason"], by=_user(request))
+        return Response(DeletionResultSerializer({"result": result}).data)
 
 
 class TableSecretSerializer(serializers.Serializer):

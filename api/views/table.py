@@ -27,11 +27,12 @@ from rest_framework.response import Response
 
 from api import selectors
 from api.access import HasTableToken, TableTokenAuthentication, table_of
-from api.errors import ErrorItemSerializer, hand_refusal_error, item
+from api.errors import ErrorItemSerializer, hand_refusal_error, item, refusals
 from api.serializers import HandSerializer, StorableJSONField, TableDetailSerializer, TableResultSerializer
 from api.views.base import ApiView, errors
 from scoring import services
 from scoring.models import Hand
+from tournaments.models import Table
 
 IDEMPOTENCY_KEY = OpenApiParameter(
     name="Idempotency-Key",
@@ -166,6 +167,60 @@ class HandEntryView(TableView):
             return Response(body, status=status.HTTP_409_CONFLICT)
         body = EntryResultSerializer({"hand": hand, "result": outcome.result, "replayed": outcome.replayed}).data
         return Response(body, status=status.HTTP_201_CREATED if outcome.created else status.HTTP_200_OK)
+
+
+class CorrectionSerializer(serializers.Serializer):
+    raw = StorableJSONField(help_text="The corrected donne, as the engine reads it.")
+    entered_side = serializers.IntegerField(
+        required=False, min_value=0, max_value=2, help_text="The side that typed it (for confirmation)."
+    )
+
+
+class UndoResultSerializer(serializers.Serializer):
+    result = TableResultSerializer(allow_null=True, help_text="The table's result without the donne taken back.")
+
+
+class LastHandView(TableView):
+    """The table's last donne, which the table may correct or take back until the partie ends."""
+
+    @extend_schema(
+        operation_id="hand_correct_last",
+        summary="Correct the table's last donne (until the partie is over)",
+        description="`donne` must be the last one on the sheet (409 sheet_changed otherwise: another phone "
+        "moved it). With confirmation, the corrected donne waits for the other side again.",
+        request=CorrectionSerializer,
+        responses={200: EntryResultSerializer, **errors(400, 401, 403, 404, 409, 429)},
+        tags=["table entry"],
+    )
+    def put(self, request: Request, donne: int) -> Response:
+        table = table_of(request)
+        entry = CorrectionSerializer(data=request.data)
+        entry.is_valid(raise_exception=True)
+        data = entry.validated_data
+        with refusals():
+            outcome = services.hand_correct_last(
+                table=table,
+                raw=data["raw"],
+                expected_number=donne,
+                author_label=AUTHOR_LABEL,
+                entered_side=data.get("entered_side"),
+            )
+        return Response(EntryResultSerializer({"hand": outcome.hand, "result": outcome.result, "replayed": False}).data)
+
+    @extend_schema(
+        operation_id="hand_undo_last",
+        summary="Take back the table's last donne (until the partie is over)",
+        description="`donne` must be the last one on the sheet (409 sheet_changed otherwise). The history keeps it.",
+        request=None,
+        responses={200: UndoResultSerializer, **errors(401, 403, 404, 409, 429)},
+        tags=["table entry"],
+    )
+    def delete(self, request: Request, donne: int) -> Response:
+        table = table_of(request)
+        with refusals():
+            services.hand_undo_last(table=table, expected_number=donne, author_label=AUTHOR_LABEL)
+        result = getattr(Table.objects.select_related("result").get(pk=table.pk), "result", None)
+        return Response(UndoResultSerializer({"result": result}).data)
 
 
 class HandConfirmView(TableView):

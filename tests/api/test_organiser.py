@@ -189,6 +189,24 @@ def test_the_director_corrects_a_donne_with_a_reason_and_the_history_keeps_it(pl
     assert revision.author == get_user_model().objects.get(username="directrice")
 
 
+def test_the_director_deletes_a_donne_with_a_reason_and_the_later_ones_move_up(played, api, outsider_api) -> None:
+    tournament, rnd = played(4, end_value=4)
+    table = rnd.tables.get(number=1)
+    play_table(table, 3)
+    url = f"{API}/tournaments/{tournament.slug}/rounds/1/tables/1/hands/2/"
+    assert outsider_api.delete(url, {"reason": "x"}, format="json").status_code == 403
+    no_reason = api.delete(url, {"reason": ""}, format="json")
+    assert no_reason.status_code == 400 and no_reason.json()["errors"][0]["field"] == "reason"
+    response = api.delete(url, {"reason": "Donne jouée deux fois"}, format="json")
+    assert response.status_code == 200
+    assert response.json()["result"]["totals"] == [204, 120] and response.json()["result"]["donnes_played"] == 2
+    assert list(Hand.objects.filter(table=table).order_by("number").values_list("number", flat=True)) == [1, 2]
+    revision = HandRevision.objects.get(table=table, action="delete")
+    assert (revision.number, revision.reason) == (2, "Donne jouée deux fois")
+    assert api.delete(f"{API}/tournaments/{tournament.slug}/rounds/1/tables/1/hands/9/", {"reason": "x"},
+                      format="json").status_code == 404  # fmt: skip
+
+
 def test_a_correction_that_breaks_a_rule_names_the_field_under_raw(played, api) -> None:
     tournament, rnd = played(4)
     enter(rnd.tables.get(number=1), sound_hand())

@@ -176,3 +176,35 @@ def test_another_side_confirms_a_pending_donne_and_then_it_counts(played) -> Non
     assert referee(table).get(f"{API}/table/").json()["table"]["result"]["totals"] == [102, 60]
     missing = referee(table).post(f"{API}/table/hands/9/confirm/", {"side": 1}, format="json")
     assert missing.status_code == 404 and missing.json()["errors"][0]["code"] == "not_found"
+
+
+def test_the_table_corrects_its_last_donne_and_only_its_last(played) -> None:
+    _tournament, rnd = played(4, end_value=4)
+    table = rnd.tables.get(number=1)
+    for number in (1, 2):
+        assert enter(table, sound_hand(), expected_number=number).status_code == 201
+    corrected = {"taker": "B", "contract": "spades", "points": {"A": 40, "B": 122}}
+    stale = referee(table).put(f"{API}/table/hands/1/", {"raw": corrected}, format="json")
+    assert stale.status_code == 409 and stale.json()["errors"][0]["code"] == "sheet_changed"
+    broken = referee(table).put(f"{API}/table/hands/2/", {"raw": {**corrected, "points": {"A": 40}}}, format="json")
+    assert broken.status_code == 400 and broken.json()["errors"][0]["field"].startswith("raw.points")
+    response = referee(table).put(f"{API}/table/hands/2/", {"raw": corrected}, format="json")
+    assert response.status_code == 200
+    assert response.json()["hand"]["scores"] == [40, 122] and response.json()["result"]["totals"] == [142, 182]
+    assert HandRevision.objects.filter(table=table, action="update").get().author_label == "API"
+
+
+def test_the_table_takes_back_its_last_donne_until_the_partie_is_over(played) -> None:
+    _tournament, rnd = played(4, end_value=2)
+    table = rnd.tables.get(number=1)
+    assert referee(table).delete(f"{API}/table/hands/1/").json()["errors"][0]["code"] == "no_hand"
+    assert enter(table, sound_hand(), expected_number=1).status_code == 201
+    undone = referee(table).delete(f"{API}/table/hands/1/")
+    assert undone.status_code == 200 and undone.json()["result"]["totals"] == [0, 0]
+    assert not Hand.objects.filter(table=table).exists()
+    assert HandRevision.objects.filter(table=table, action="delete").count() == 1
+    for number in (1, 2):
+        assert enter(table, sound_hand(), expected_number=number).status_code == 201
+    over = referee(table).delete(f"{API}/table/hands/2/")
+    assert over.status_code == 409 and over.json()["errors"][0]["code"] == "partie_finished"
+    assert Hand.objects.filter(table=table).count() == 2
