@@ -21,7 +21,7 @@ table_ = round_ + "tables/<int:table>/"
 
 v1 = [
     path("tournaments/", organiser.TournamentsView.as_view(), name="tournaments"),
-    path(tournament, public.TournamentDetailView.as_view(), name="tournament"),
+    path(tournament, organiser.TournamentView.as_view(), name="tournament"),
     path(tournament + "status/", organiser.TournamentStatusView.as_view(), name="tournament-status"),
     path(tournament + "competitors/", organiser.CompetitorsView.as_view(), name="competitors"),
     path(

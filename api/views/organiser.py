@@ -37,6 +37,7 @@ from api.views.public import (
     CompetitorListView,
     PublicListView,
     RoundListView,
+    TournamentDetailView,
     TournamentQuerySerializer,
     tournament_list_response,
 )
@@ -118,6 +119,37 @@ class TournamentsView(PublicListView):
         with refusals():
             tournament = services.tournament_create(by=_user(request), club=club, **data)
         return Response(_detail(tournament), status=status.HTTP_201_CREATED)
+
+
+class TournamentUpdateSerializer(TournamentCreateSerializer):
+    """The settings to change; those left out stay as they are."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, partial=True, **kwargs)
+        self.fields.pop("club")
+
+
+class TournamentView(TournamentDetailView):
+    """GET: a tournament (public); PATCH: change its settings (organisers)."""
+
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+
+    @extend_schema(
+        operation_id="tournament_update",
+        summary="Change a tournament's settings (what its status still allows)",
+        description="Once the tournament runs, its game, format, end rule, rule options and ranking criteria are "
+        "fixed (400 on each such field): the director changes rule options and criteria from the site, which "
+        "re-scores every hand in the background. Once finished, only its name, date and visibility change.",
+        request=TournamentUpdateSerializer,
+        responses={200: TournamentDetailSerializer, **errors(*WRITE_ERRORS)},
+        tags=["tournaments"],
+    )
+    def patch(self, request: Request, slug: str) -> Response:
+        tournament = organiser_tournament(request, slug)
+        data = _valid(TournamentUpdateSerializer, request)
+        with refusals():
+            services.tournament_update(by=_user(request), tournament=tournament, **data)
+        return Response(_detail(tournament))
 
 
 def _valid(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:

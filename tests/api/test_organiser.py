@@ -26,6 +26,28 @@ def test_an_organiser_creates_a_tournament_in_draft_with_the_games_defaults(api)
     assert Tournament.objects.get(slug=body["slug"]).created_by.username == "directrice"
 
 
+def test_an_organiser_changes_what_the_status_still_allows_and_nothing_else(api, outsider_api, anonymous) -> None:
+    slug = api.post(f"{API}/tournaments/", NEW, format="json").json()["slug"]
+    url = f"{API}/tournaments/{slug}/"
+    assert anonymous.patch(url, {"name": "x"}, format="json").status_code == 401
+    assert outsider_api.patch(url, {"name": "x"}, format="json").status_code == 403
+    changed = api.patch(url, {"rounds_planned": 5, "bye_policy": "fixed", "bye_points": 500}, format="json")
+    assert changed.status_code == 200
+    body = changed.json()
+    # Only what was sent moved: the name and the game's defaults stayed.
+    assert (body["rounds_planned"], body["bye_policy"], body["name"]) == (5, "fixed", "Concours de Noël")
+    assert body["criteria"] == ["wins", "points", "difference"]
+    bad = api.patch(url, {"rounds_planned": -1, "game": "poker"}, format="json")
+    assert bad.status_code == 400 and {e["field"] for e in bad.json()["errors"]} == {"rounds_planned", "game"}
+    tournament = Tournament.objects.get(slug=slug)
+    tournament.status = "running"
+    tournament.save()
+    frozen = api.patch(url, {"end_value": 8, "name": "Concours de Noël (finale)"}, format="json")
+    assert frozen.status_code == 400 and frozen.json()["errors"][0]["field"] == "end_value"
+    assert Tournament.objects.get(slug=slug).name == "Concours de Noël"
+    assert api.patch(url, {"name": "Concours de Noël (finale)"}, format="json").json()["name"].endswith("(finale)")
+
+
 def test_nobody_logged_in_gets_401_and_an_outsider_403(club, anonymous, outsider_api) -> None:
     anonymous_answer = anonymous.post(f"{API}/tournaments/", NEW, format="json")
     assert anonymous_answer.status_code == 401
