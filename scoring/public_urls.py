@@ -16,5 +16,6 @@ urlpatterns = [
     path("qr.svg", views.qr_code, name="qr"),
     path("poster/", views.poster, name="poster"),
     path("ranking.csv", views.ranking_csv, name="ranking_csv"),
+    path("ranking.pdf", views.ranking_pdf, name="ranking_pdf"),
     path("print/", views.ranking_print, name="ranking_print"),
 ]

@@ -29,7 +29,7 @@ from django.utils.functional import cached_property
 from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
-from scoring import exports
+from scoring import exports, pdf
 from scoring import standings_selectors as selectors
 from scoring.models import StandingsSnapshot
 from scoring.standings import columns_for
@@ -258,6 +258,15 @@ def ranking_csv(request: HttpRequest, slug: str) -> HttpResponse:
     snapshot = selectors.live_snapshot(tournament)
     response = HttpResponse(exports.ranking_csv(snapshot), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-classement.csv"'
+    return response
+
+
+@require_safe
+def ranking_pdf(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = selectors.visible_tournament(slug, request.user)
+    document = pdf.ranking_pdf(tournament, selectors.live_snapshot(tournament))
+    response = HttpResponse(document, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{tournament.slug}-classement.pdf"'
     return response
 
 

@@ -237,3 +237,27 @@ def test_a_team_name_is_never_a_spreadsheet_formula(running: Table, client: Clie
 def test_the_printable_ranking_has_no_polling(running: Table, client: Client) -> None:
     body = client.get(url(running, "ranking_print")).content.decode()
     assert "C1" in body and "hx-trigger" not in body
+
+
+def test_the_ranking_downloads_as_a_pdf(running: Table, client: Client) -> None:
+    response = client.get(url(running, "ranking_pdf"), HTTP_ACCEPT_LANGUAGE="fr")
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    assert response.content.startswith(b"%PDF-") and response.content.rstrip().endswith(b"%%EOF")
+    assert 'filename="' + running.round.tournament.slug + '-classement.pdf"' in response["Content-Disposition"]
+    assert "PDF" in client.get(url(running)).content.decode()
+
+
+def test_a_long_ranking_fills_several_pages_every_team_printed_accents_kept_or_softened() -> None:
+    from scoring.pdf import printable, ranking_pdf
+
+    table = make_table(tables=60)
+    tournament = table.round.tournament
+    tournament.competitors.filter(number=1).update(name="Équipe d’Aurélie & Łukasz")
+    snapshot = standings_rebuild(tournament_id=tournament.pk)
+    document = ranking_pdf(tournament, snapshot, compress=False)
+    assert document.count(b"/Type /Page\n") >= 3 or document.count(b"/Type /Page ") >= 3
+    text = document.decode("latin-1")
+    for row in snapshot.rows:
+        assert f"({row['name']})" in text or row["name"] == "Équipe d’Aurélie & Łukasz", row["name"]
+    # French letters print as they are; a Polish Ł loses its stroke rather than becoming a box.
+    assert printable("Équipe d’Aurélie & Łukasz") == "Équipe d’Aurélie & Lukasz"
