@@ -169,7 +169,7 @@ class HandEntryView(TableView):
         return Response(body, status=status.HTTP_201_CREATED if outcome.created else status.HTTP_200_OK)
 
 
-class CorrectionSerializer(serializers.Serializer):
+class LastDonneCorrectionSerializer(serializers.Serializer):
     raw = StorableJSONField(help_text="The corrected donne, as the engine reads it.")
     entered_side = serializers.IntegerField(
         required=False, min_value=0, max_value=2, help_text="The side that typed it (for confirmation)."
@@ -188,13 +188,13 @@ class LastHandView(TableView):
         summary="Correct the table's last donne (until the partie is over)",
         description="`donne` must be the last one on the sheet (409 sheet_changed otherwise: another phone "
         "moved it). With confirmation, the corrected donne waits for the other side again.",
-        request=CorrectionSerializer,
+        request=LastDonneCorrectionSerializer,
         responses={200: EntryResultSerializer, **errors(400, 401, 403, 404, 409, 429)},
         tags=["table entry"],
     )
     def put(self, request: Request, donne: int) -> Response:
         table = table_of(request)
-        entry = CorrectionSerializer(data=request.data)
+        entry = LastDonneCorrectionSerializer(data=request.data)
         entry.is_valid(raise_exception=True)
         data = entry.validated_data
         with refusals():
