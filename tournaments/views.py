@@ -306,28 +306,31 @@ def competitor_check_in(request: HttpRequest, tournament: Tournament, competitor
     return _back_to_dashboard(request, tournament)
 
 
+def _competitor_action(
+    request: HttpRequest, tournament: Tournament, competitor_id: int, action: Callable[..., Any], done: str
+) -> HttpResponse:
+    """Run a service on one competitor; say `done` (with their name) or why it was refused."""
+    competitor = access.competitor_of(tournament, competitor_id)
+    try:
+        action(by=request.user, competitor=competitor)
+    except ValidationError as error:
+        return _back_to_dashboard(request, tournament, error)
+    messages.success(request, done % {"name": competitor.name})
+    return _back_to_dashboard(request, tournament)
+
+
 @require_POST
 @tournament_view
 def competitor_withdraw(request: HttpRequest, tournament: Tournament, competitor_id: int) -> HttpResponse:
-    competitor = access.competitor_of(tournament, competitor_id)
-    try:
-        services.competitor_withdraw(by=request.user, competitor=competitor)
-    except ValidationError as error:
-        return _back_to_dashboard(request, tournament, error)
-    messages.success(request, _("%(name)s withdrawn: never drawn again.") % {"name": competitor.name})
-    return _back_to_dashboard(request, tournament)
+    done = _("%(name)s withdrawn: never drawn again.")
+    return _competitor_action(request, tournament, competitor_id, services.competitor_withdraw, done)
 
 
 @require_POST
 @tournament_view
 def competitor_reinstate(request: HttpRequest, tournament: Tournament, competitor_id: int) -> HttpResponse:
-    competitor = access.competitor_of(tournament, competitor_id)
-    try:
-        services.competitor_reinstate(by=request.user, competitor=competitor)
-    except ValidationError as error:
-        return _back_to_dashboard(request, tournament, error)
-    messages.success(request, _("%(name)s is back: drawn again from the next round.") % {"name": competitor.name})
-    return _back_to_dashboard(request, tournament)
+    done = _("%(name)s is back: drawn again from the next round.")
+    return _competitor_action(request, tournament, competitor_id, services.competitor_reinstate, done)
 
 
 @tournament_view

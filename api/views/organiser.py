@@ -9,12 +9,13 @@ here: when a service refuses, its reasons are the answer (api.errors).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -289,36 +290,42 @@ class CompetitorCheckInView(OrganiserView):
         return Response(_competitor(competitor))
 
 
-class CompetitorWithdrawView(OrganiserView):
-    @extend_schema(
-        operation_id="competitor_withdraw",
-        summary="Withdraw a competitor (abandon): results stay, never drawn again",
-        request=None,
-        responses={200: CompetitorSerializer, **errors(*WRITE_ERRORS, 409)},
-        tags=["competitors"],
-    )
+class _CompetitorActionView(OrganiserView):
+    """POST changes one competitor's status through one service that needs nothing else."""
+
+    # Not `action`: DRF and drf-spectacular read that name on every view.
+    service: Callable[..., Competitor]
+
     def post(self, request: Request, slug: str, number: int) -> Response:
         tournament = organiser_tournament(request, slug)
         competitor = get_object_or_404(Competitor, tournament=tournament, number=number)
         with refusals(conflict=True):
-            competitor = services.competitor_withdraw(by=_user(request), competitor=competitor)
+            competitor = type(self).service(by=_user(request), competitor=competitor)
         return Response(_competitor(competitor))
 
 
-class CompetitorReinstateView(OrganiserView):
-    @extend_schema(
-        operation_id="competitor_reinstate",
-        summary="Take back a withdrawal before the next draw: drawn again from the next round",
-        request=None,
-        responses={200: CompetitorSerializer, **errors(*WRITE_ERRORS, 409)},
-        tags=["competitors"],
+def _competitor_action_schema(operation_id: str, summary: str) -> Any:
+    return extend_schema_view(
+        post=extend_schema(
+            operation_id=operation_id,
+            summary=summary,
+            request=None,
+            responses={200: CompetitorSerializer, **errors(*WRITE_ERRORS, 409)},
+            tags=["competitors"],
+        )
     )
-    def post(self, request: Request, slug: str, number: int) -> Response:
-        tournament = organiser_tournament(request, slug)
-        competitor = get_object_or_404(Competitor, tournament=tournament, number=number)
-        with refusals(conflict=True):
-            competitor = services.competitor_reinstate(by=_user(request), competitor=competitor)
-        return Response(_competitor(competitor))
+
+
+@_competitor_action_schema("competitor_withdraw", "Withdraw a competitor (abandon): results stay, never drawn again")
+class CompetitorWithdrawView(_CompetitorActionView):
+    service = staticmethod(services.competitor_withdraw)
+
+
+@_competitor_action_schema(
+    "competitor_reinstate", "Take back a withdrawal before the next draw: drawn again from the next round"
+)
+class CompetitorReinstateView(_CompetitorActionView):
+    service = staticmethod(services.competitor_reinstate)
 
 
 # -- rounds ----------------------------------------------------------------------------
@@ -395,6 +402,13 @@ class DeletionResultSerializer(serializers.Serializer):
 
 
 class HandCorrectView(OrganiserView):
+    @staticmethod
+    def _hand(request: Request, slug: str, number: int, table: int, donne: int) -> Hand:
+        # The scoring services leave access to their caller: organiser_tournament checks the club.
+        tournament = organiser_tournament(request, slug)
+        found = selectors.table_of(selectors.round_of(tournament, number), table)
+        return get_object_or_404(Hand, table=found, number=donne)
+
     @extend_schema(
         operation_id="hand_correct",
         summary="Correct any donne of any table, giving a reason (the director's correction)",
@@ -405,11 +419,8 @@ class HandCorrectView(OrganiserView):
         tags=["hands"],
     )
     def put(self, request: Request, slug: str, number: int, table: int, donne: int) -> Response:
-        tournament = organiser_tournament(request, slug)
-        found = selectors.table_of(selectors.round_of(tournament, number), table)
-        hand = get_object_or_404(Hand, table=found, number=donne)
+        hand = self._hand(request, slug, number, table, donne)
         data = _valid(CorrectionSerializer, request)
-        # hand_correct leaves access to its caller: organiser_tournament checked the club.
         with refusals():
             outcome = scoring_services.hand_correct(
                 hand=hand, raw=data["raw"], reason=data["reason"], by=_user(request)
@@ -426,9 +437,7 @@ class HandCorrectView(OrganiserView):
         tags=["hands"],
     )
     def delete(self, request: Request, slug: str, number: int, table: int, donne: int) -> Response:
-        tournament = organiser_tournament(request, slug)
-        found = selectors.table_of(selectors.round_of(tournament, number), table)
-        hand = get_object_or_404(Hand, table=found, number=donne)
+        hand = self._hand(request, slug, number, table, donne)
         data = _valid(DeletionSerializer, request)
         with refusals():
             result = scoring_services.hand_delete(hand=hand, reason=data["reason"], by=_user(request))
