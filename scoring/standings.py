@@ -182,7 +182,9 @@ def _seat_rows(tournament_id: int) -> list[tuple[Any, ...]]:
 
 # Rounds built from their rows, keyed by tournament, round, the digest of the rows and
 # the bye policy: what a refresh in this process already built for identical input.
-ROUND_CACHE_SIZE = 256
+# Only rounds before the last are kept: the round in play changes with every hand, and
+# its old versions would fill the cache (a round of 300 teams is ~0.3 MB).
+ROUND_CACHE_SIZE = 64
 _round_cache: OrderedDict[tuple[Any, ...], RoundWork] = OrderedDict()
 _round_cache_lock = threading.Lock()
 
@@ -220,7 +222,12 @@ def load(tournament: Tournament) -> Loaded:
         # A round's digest hashes the rows read for it, as read: cheaper than its entries.
         digest = hashlib.sha256(repr([*seats, *round_byes]).encode()).hexdigest()
         digests[number] = digest
-        works[number] = _round_work((tournament.pk, number, digest, *policy), seats, round_byes, tournament)
+        key = (tournament.pk, number, digest, *policy)
+        works[number] = (
+            _round_work(key, seats, round_byes, tournament)
+            if number != rounds[-1]
+            else _build_round(number, seats, round_byes, tournament)
+        )
     return Loaded(tournament, competitors, rounds, works, digests)
 
 
