@@ -42,6 +42,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 import engine
+from atout.gcpause import gc_paused
 from engine.core import OptionError
 from scoring import rescoring, standings
 from scoring.models import Hand, Job
@@ -257,7 +258,8 @@ def job_run(*, job_id: int) -> Job | None:
 
             season_job_run(job=job)
         else:
-            _tournament_job(job)
+            with gc_paused():
+                _tournament_job(job)
     except JobFailed as failure:
         _finish(job, status=Job.Status.FAILED, error=str(failure))
     except TRANSIENT:

@@ -55,6 +55,7 @@ from django.utils.translation import gettext_lazy as _
 
 import engine.standings as engine_standings
 from atout import fastjson
+from atout.gcpause import gc_paused
 from scoring.models import StandingsRefresh, StandingsSnapshot, TableResult
 from scoring.standings_selectors import forget_polled
 from tournaments.models import Bye, Competitor, Round, Seat, Table, Tournament
@@ -518,7 +519,8 @@ def standings_refresh(*, tournament_id: int, ticket: int = 0) -> bool:
             tournament = Tournament.objects.filter(pk=tournament_id).first()
             if tournament is None:
                 return False
-            rebuild_locked(tournament)
+            with gc_paused():
+                rebuild_locked(tournament)
             StandingsRefresh.objects.filter(pk=tournament_id, built__lt=requested).update(
                 built=requested, built_at=timezone.now()
             )
