@@ -14,6 +14,22 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 
+def forget_broker_pools(celery_app: Celery = app) -> None:
+    """Close every broker pool and make the app open new ones on its next send.
+
+    Celery caches its connection pool (`app._pool`) and its producer pool
+    (`app.amqp._producer_pool`, drawn from kombu's registry); closing one without
+    dropping both leaves every later send, eager ones included, on a closed pool
+    ("Acquire on closed pool"). For whoever points the app at another broker in a
+    running process: the tests, the benchmarks.
+    """
+    from kombu import pools
+
+    pools.reset()
+    celery_app._pool = None
+    celery_app.amqp._producer_pool = None
+
+
 @signals.task_prerun.connect
 @signals.task_postrun.connect
 def _database_connections_checked(sender: Any = None, **_kwargs: Any) -> None:

@@ -34,9 +34,7 @@ import http.client
 import os
 import random
 import re
-import secrets
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -47,13 +45,22 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlencode
 
-ROOT = Path(__file__).resolve().parent.parent
+from benchkit import (
+    GUNICORN,
+    PYTHON,
+    ROOT,
+    celery_worker_argv,
+    database_url,
+    drop_database,
+    free_port,
+    loopback_production_env,
+    recreate_database,
+    redis_answers,
+)
+
 sys.path.insert(0, str(ROOT))
-
-PYTHON = str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv" / "bin" / "python").exists() else sys.executable
-GUNICORN = str(Path(PYTHON).parent / "gunicorn")
 STORED = re.compile(rb"(est enregistr\xc3\xa9e|is stored)")
 CSRF_INPUT = re.compile(rb'name="csrfmiddlewaretoken" value="([^"]+)"')
 
@@ -83,61 +90,11 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-# -- the database ----------------------------------------------------------------------
-
-
-def database_url(base: str, name: str) -> str:
-    parts = urlsplit(base)
-    return parts._replace(path=f"/{name}").geturl()
-
-
-def recreate_database(base: str, name: str) -> None:
-    import psycopg
-
-    parts = urlsplit(base)
-    with psycopg.connect(
-        host=parts.hostname or "127.0.0.1", port=parts.port or 5432, user=parts.username or "postgres",
-        password=parts.password or None, dbname="postgres", autocommit=True, connect_timeout=5,
-    ) as conn:  # fmt: skip
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
-
-
-def drop_database(base: str, name: str) -> None:
-    import psycopg
-
-    parts = urlsplit(base)
-    with psycopg.connect(
-        host=parts.hostname or "127.0.0.1", port=parts.port or 5432, user=parts.username or "postgres",
-        password=parts.password or None, dbname="postgres", autocommit=True, connect_timeout=5,
-    ) as conn:  # fmt: skip
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
 def server_env(url: str, broker: str) -> dict[str, str]:
-    private = {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DJANGO_SETTINGS_MODULE", "CELERY_BROKER_URL", "CACHE_URL"}
-    env = {key: value for key, value in os.environ.items() if key not in private}
-    env.update(
-        DATABASE_URL=url,
-        DEBUG="false",
-        SECRET_KEY=secrets.token_urlsafe(64),
-        ALLOWED_HOSTS="127.0.0.1,localhost",
-        SECURE_SSL_REDIRECT="false",
-        SESSION_COOKIE_SECURE="false",
-        CSRF_COOKIE_SECURE="false",
-        SECURE_HSTS_SECONDS="0",
-        LOG_LEVEL="WARNING",
-        PYTHONUNBUFFERED="1",
-    )
-    if broker:
-        env.update(CELERY_BROKER_URL=broker, CACHE_URL=broker, CELERY_QUEUE=f"bench-{uuid.uuid4().hex[:6]}")
-    return env
+    if not broker:
+        return loopback_production_env(url)
+    queue = f"bench-{uuid.uuid4().hex[:6]}"
+    return loopback_production_env(url, CELERY_BROKER_URL=broker, CACHE_URL=broker, CELERY_QUEUE=queue)
 
 
 def manage(env: dict[str, str], *args: str) -> None:
@@ -214,16 +171,6 @@ def wait_ready(server: Server, port: int, timeout: float = 60) -> None:
             pass
         time.sleep(0.3)
     raise RuntimeError(f"{server.name} did not answer /healthz in {timeout}s: see {server.log}")
-
-
-def redis_answers(url: str) -> bool:
-    try:
-        import redis
-
-        redis.Redis.from_url(url, socket_connect_timeout=2).ping()
-        return True
-    except Exception:
-        return False
 
 
 # -- one referee -----------------------------------------------------------------------
@@ -380,27 +327,8 @@ def main() -> int:
             servers.append(
                 Server(
                     "celery",
-                    [
-                        # Below the web workers: the ranking may lag a second, a referee must not.
-                        "nice",
-                        "-n",
-                        "10",
-                        PYTHON,
-                        "-m",
-                        "celery",
-                        "-A",
-                        "atout",
-                        "worker",
-                        "-P",
-                        "solo",
-                        "-Q",
-                        env["CELERY_QUEUE"],
-                        "--without-gossip",
-                        "--without-mingle",
-                        "--without-heartbeat",
-                        "--loglevel",
-                        "WARNING",
-                    ],
+                    # Below the web workers: the ranking may lag a second, a referee must not.
+                    ["nice", "-n", "10", *celery_worker_argv(env["CELERY_QUEUE"], f"{env['CELERY_QUEUE']}@%h")],
                     env,
                     results / "entry_load-celery.log",
                 )

@@ -27,10 +27,8 @@ import contextlib
 import http.client
 import multiprocessing
 import os
-import secrets
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -45,34 +43,25 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(BENCH))
 
 import standings as standings_bench  # noqa: E402  (bench/standings.py: the database and the concours)
-
-PYTHON = standings_bench.PYTHON
-GUNICORN = str(Path(PYTHON).parent / "gunicorn")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+from benchkit import (  # noqa: E402
+    GUNICORN,
+    PYTHON,
+    database_url,
+    drop_database,
+    free_port,
+    loopback_production_env,
+    recreate_database,
+)
 
 
 def server_env(url: str, static_root: str) -> dict[str, str]:
-    env = {key: value for key, value in os.environ.items() if key not in {"CELERY_BROKER_URL", "CACHE_URL"}}
-    env.update(
-        DATABASE_URL=url,
+    """Atout's settings plus the bare view (bench/live_page_site), production-like."""
+    return loopback_production_env(
+        url,
         DJANGO_SETTINGS_MODULE="live_page_site.settings",
         PYTHONPATH=os.pathsep.join([str(BENCH), str(ROOT)]),
-        DEBUG="false",
-        SECRET_KEY=secrets.token_urlsafe(64),
-        ALLOWED_HOSTS="127.0.0.1,localhost",
-        SECURE_SSL_REDIRECT="false",
-        SESSION_COOKIE_SECURE="false",
-        CSRF_COOKIE_SECURE="false",
-        SECURE_HSTS_SECONDS="0",
         STATIC_ROOT=static_root,
-        LOG_LEVEL="WARNING",
     )
-    return env
 
 
 def client(port: int, path: str, headers: dict[str, str], seconds: float, start: float, out: Any) -> None:
@@ -148,18 +137,14 @@ def main() -> int:
 
     signal.signal(signal.SIGALRM, out_of_time)
     signal.alarm(int(args.deadline))
-    url = standings_bench.database_url(args.postgres, args.database)
+    url = database_url(args.postgres, args.database)
     results = ROOT / "bench-results"
     results.mkdir(exist_ok=True)
     gunicorn: subprocess.Popen[bytes] | None = None
     with tempfile.TemporaryDirectory() as static_root:
         try:
             print(f"==> database {args.database}: {args.teams} teams after 6 rounds")
-            standings_bench.admin_sql(
-                args.postgres,
-                f'DROP DATABASE IF EXISTS "{args.database}" WITH (FORCE)',
-                f'CREATE DATABASE "{args.database}"',
-            )
+            recreate_database(args.postgres, args.database)
             standings_bench.migrate(url)
             env = server_env(url, static_root)
             subprocess.run([PYTHON, "manage.py", "collectstatic", "--noinput"], cwd=ROOT, env=env, check=True,
@@ -228,7 +213,7 @@ def main() -> int:
                 from django.db import connections
 
                 connections.close_all()
-            standings_bench.admin_sql(args.postgres, f'DROP DATABASE IF EXISTS "{args.database}" WITH (FORCE)')
+            drop_database(args.postgres, args.database)
             shutil.rmtree(os.environ.get("ATOUT_BENCH_STATIC", ""), ignore_errors=True)
 
 

@@ -43,14 +43,21 @@ import tempfile
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
-ROOT = Path(__file__).resolve().parent.parent
+from benchkit import (
+    PYTHON,
+    ROOT,
+    celery_worker_argv,
+    database_url,
+    drop_database,
+    loopback_production_env,
+    recreate_database,
+    redis_answers,
+)
+
 sys.path.insert(0, str(ROOT))
 
-PYTHON = str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv" / "bin" / "python").exists() else sys.executable
 GAME = "belote_classique"
 # A season whose progress stands still this long has lost messages: it is retried.
 STALL_SECONDS = 30
@@ -63,43 +70,17 @@ class Deadline(Exception):
 # -- the database ----------------------------------------------------------------------
 
 
-def database_url(base: str, name: str) -> str:
-    return urlsplit(base)._replace(path=f"/{name}").geturl()
-
-
-def admin_sql(base: str, *statements: str) -> None:
-    import psycopg
-
-    parts = urlsplit(base)
-    with psycopg.connect(
-        host=parts.hostname or "127.0.0.1", port=parts.port or 5432, user=parts.username or "postgres",
-        password=parts.password or None, dbname="postgres", autocommit=True, connect_timeout=5,
-    ) as conn:  # fmt: skip
-        for statement in statements:
-            conn.execute(statement)
-
-
 def production_env(url: str) -> dict[str, str]:
     """The environment of a production process (DEBUG off: cached templates, no debug
     bookkeeping), on plain HTTP over loopback; STATIC_ROOT is a folder of this run."""
     static_root = os.environ.get("ATOUT_BENCH_STATIC") or tempfile.mkdtemp(prefix="atout-bench-static-")
     os.environ["ATOUT_BENCH_STATIC"] = static_root
-    env = {key: value for key, value in os.environ.items() if key not in {"CELERY_BROKER_URL", "CACHE_URL"}}
-    env.update(
-        DATABASE_URL=url,
-        DJANGO_SETTINGS_MODULE="atout.settings",
-        DEBUG="false",
-        SECRET_KEY=os.environ.get("ATOUT_BENCH_SECRET") or secrets.token_urlsafe(64),
-        ALLOWED_HOSTS="testserver,127.0.0.1,localhost",
-        SECURE_SSL_REDIRECT="false",
-        SESSION_COOKIE_SECURE="false",
-        CSRF_COOKIE_SECURE="false",
-        SECURE_HSTS_SECONDS="0",
-        STATIC_ROOT=static_root,
-        LOG_LEVEL="WARNING",
+    # One secret for this process and the workers it starts.
+    secret = os.environ.get("ATOUT_BENCH_SECRET") or secrets.token_urlsafe(64)
+    os.environ["ATOUT_BENCH_SECRET"] = secret
+    return loopback_production_env(
+        url, DJANGO_SETTINGS_MODULE="atout.settings", SECRET_KEY=secret, STATIC_ROOT=static_root
     )
-    os.environ["ATOUT_BENCH_SECRET"] = env["SECRET_KEY"]
-    return env
 
 
 def setup_django(url: str) -> None:
@@ -373,9 +354,7 @@ def bench_page(tournament: Any, repeat: int) -> dict[str, Any]:
 @contextlib.contextmanager
 def celery_workers(env: dict[str, str], count: int, broker: str) -> Iterator[list[subprocess.Popen[bytes]]]:
     """`count` worker processes on a private queue; this process sends to it meanwhile."""
-    from kombu import pools
-
-    from atout.celery import app
+    from atout.celery import app, forget_broker_pools
 
     queue = f"bench-standings-{uuid.uuid4().hex[:6]}"
     logs = ROOT / "bench-results"
@@ -386,25 +365,7 @@ def celery_workers(env: dict[str, str], count: int, broker: str) -> Iterator[lis
         log = (logs / f"standings-worker-{n}.log").open("wb")
         procs.append(
             subprocess.Popen(
-                [
-                    PYTHON,
-                    "-m",
-                    "celery",
-                    "-A",
-                    "atout",
-                    "worker",
-                    "-P",
-                    "solo",
-                    "-Q",
-                    queue,
-                    "-n",
-                    f"{queue}-{n}@%h",
-                    "--without-gossip",
-                    "--without-mingle",
-                    "--without-heartbeat",
-                    "--loglevel",
-                    "WARNING",
-                ],
+                celery_worker_argv(queue, f"{queue}-{n}@%h"),
                 cwd=ROOT,
                 env=worker_env,
                 stdout=log,
@@ -413,9 +374,7 @@ def celery_workers(env: dict[str, str], count: int, broker: str) -> Iterator[lis
         )
     saved = {key: app.conf.get(key) for key in ("broker_url", "task_always_eager", "task_default_queue")}
     app.conf.update(broker_url=broker, task_always_eager=False, task_default_queue=queue)
-    pools.reset()
-    app._pool = None
-    app.amqp._producer_pool = None
+    forget_broker_pools(app)
     try:
         # The workers are up when they answer a ping.
         deadline = time.monotonic() + 60
@@ -438,9 +397,7 @@ def celery_workers(env: dict[str, str], count: int, broker: str) -> Iterator[lis
             except subprocess.TimeoutExpired:
                 proc.kill()
         app.conf.update(saved)
-        pools.reset()
-        app._pool = None
-        app.amqp._producer_pool = None
+        forget_broker_pools(app)
 
 
 def bench_season(club: Any, first: Any, count: int, teams: int, rounds: int, parties: Parties, workers: int,
@@ -575,11 +532,7 @@ def main() -> int:
     report: dict[str, Any] = {}
     try:
         print(f"==> database {args.database}: created and migrated")
-        admin_sql(
-            args.postgres,
-            f'DROP DATABASE IF EXISTS "{args.database}" WITH (FORCE)',
-            f'CREATE DATABASE "{args.database}"',
-        )
+        recreate_database(args.postgres, args.database)
         migrate(url)
         setup_django(url)
         from scoring.standings import standings_rebuild
@@ -630,7 +583,7 @@ def main() -> int:
 
             connections.close_all()
         if not args.keep:
-            admin_sql(args.postgres, f'DROP DATABASE IF EXISTS "{args.database}" WITH (FORCE)')
+            drop_database(args.postgres, args.database)
         shutil.rmtree(os.environ.get("ATOUT_BENCH_STATIC", ""), ignore_errors=True)
 
 
@@ -640,15 +593,6 @@ def analyze() -> None:
 
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")
-
-
-def redis_answers(url: str) -> bool:
-    try:
-        import redis
-
-        return bool(redis.Redis.from_url(url, socket_connect_timeout=2).ping())
-    except Exception:
-        return False
 
 
 if __name__ == "__main__":

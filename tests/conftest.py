@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.brokers import forget_broker_pools
+from atout.celery import forget_broker_pools
 
 ROOT = Path(__file__).resolve().parent.parent
 IN_CI = os.environ.get("CI") == "true"

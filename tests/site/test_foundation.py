@@ -10,7 +10,7 @@ import pytest
 from django.db import connection
 from django.urls import reverse
 
-from tests.brokers import forget_broker_pools
+from atout.celery import forget_broker_pools
 from tests.conftest import IN_CI, ROOT
 
 

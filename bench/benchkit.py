@@ -1,0 +1,92 @@
+"""What the benchmarks share: their own PostgreSQL databases, a production-like
+environment on loopback, a Celery worker's command line, free ports and Redis.
+
+Imported by the scripts of this folder (`python bench/x.py` puts the folder first on
+the path); it imports nothing of Atout, so a script decides when Django starts.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+import sys
+from pathlib import Path
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv" / "bin" / "python").exists() else sys.executable
+GUNICORN = str(Path(PYTHON).parent / "gunicorn")
+
+
+def database_url(base: str, name: str) -> str:
+    """`base` (a postgres:// URL) pointing at database `name` instead."""
+    return urlsplit(base)._replace(path=f"/{name}").geturl()
+
+
+def admin_sql(base: str, *statements: str) -> None:
+    """Run statements on the server's `postgres` database, outside any transaction."""
+    import psycopg
+
+    parts = urlsplit(base)
+    with psycopg.connect(
+        host=parts.hostname or "127.0.0.1", port=parts.port or 5432, user=parts.username or "postgres",
+        password=parts.password or None, dbname="postgres", autocommit=True, connect_timeout=5,
+    ) as conn:  # fmt: skip
+        for statement in statements:
+            conn.execute(statement)
+
+
+def recreate_database(base: str, name: str) -> None:
+    admin_sql(base, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)', f'CREATE DATABASE "{name}"')
+
+
+def drop_database(base: str, name: str) -> None:
+    admin_sql(base, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+# What a bench process must not inherit from the shell that runs it.
+INHERITED_NOT = {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DJANGO_SETTINGS_MODULE", "CELERY_BROKER_URL", "CACHE_URL"}
+
+
+def loopback_production_env(url: str, **extra: str) -> dict[str, str]:
+    """The environment of a production process (DEBUG off: cached templates, no debug
+    bookkeeping) on plain HTTP over loopback, on database `url`; `extra` adds or overrides."""
+    env = {key: value for key, value in os.environ.items() if key not in INHERITED_NOT}
+    env.update(
+        DATABASE_URL=url,
+        DEBUG="false",
+        SECRET_KEY=secrets.token_urlsafe(64),
+        ALLOWED_HOSTS="testserver,127.0.0.1,localhost",
+        SECURE_SSL_REDIRECT="false",
+        SESSION_COOKIE_SECURE="false",
+        CSRF_COOKIE_SECURE="false",
+        SECURE_HSTS_SECONDS="0",
+        LOG_LEVEL="WARNING",
+        PYTHONUNBUFFERED="1",
+    )
+    env.update(extra)
+    return env
+
+
+def celery_worker_argv(queue: str, name: str, loglevel: str = "WARNING") -> list[str]:
+    """A `celery worker` of Atout, one task at a time, consuming only `queue`."""
+    return [
+        PYTHON, "-m", "celery", "-A", "atout", "worker", "-P", "solo", "-Q", queue, "-n", name,
+        "--without-gossip", "--without-mingle", "--without-heartbeat", "--loglevel", loglevel,
+    ]  # fmt: skip
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def redis_answers(url: str) -> bool:
+    try:
+        import redis
+
+        return bool(redis.Redis.from_url(url, socket_connect_timeout=2).ping())
+    except Exception:  # any failure to reach it means "no Redis" here
+        return False
