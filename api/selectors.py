@@ -22,6 +22,7 @@ from scoring.standings import columns_for
 from scoring.standings_selectors import table_sheet_public
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Bye, Club, Competitor, Player, Round, Seat, Table, Tournament
+from tournaments.services.tournament import TOURNAMENT_FIELDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,26 +76,8 @@ def tournament_detail(tournament: Tournament) -> dict[str, Any]:
     return values
 
 
-_DETAIL_FIELDS = [
-    "slug",
-    "name",
-    "date",
-    "game",
-    "format",
-    "status",
-    "rounds_planned",
-    "updated_at",
-    "end_rule",
-    "end_value",
-    "pairing_method",
-    "criteria",
-    "bye_policy",
-    "bye_points",
-    "separate_clubs_rounds",
-    "rule_options",
-    "confirmation_required",
-    "is_public",
-]
+# Every setting a director can change, and what the tournament's life adds to them.
+_DETAIL_FIELDS = ("slug", "status", "updated_at", *TOURNAMENT_FIELDS)
 
 
 def competitors(tournament: Tournament) -> QuerySet[Competitor]:
