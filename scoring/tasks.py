@@ -9,11 +9,21 @@ task, and a job then shows as failed with its error.
 
 from __future__ import annotations
 
+from typing import Any
+
 from celery import shared_task
 
 from scoring import jobs, seasons, standings
 
 TRANSIENT = jobs.TRANSIENT
+# The jobs' tasks: a job is long and its claim survives a retry, so back off further.
+JOB_RETRIES: dict[str, Any] = {
+    "autoretry_for": TRANSIENT,
+    "retry_backoff": 1,
+    "retry_backoff_max": 30,
+    "max_retries": 5,
+    "ignore_result": True,
+}
 
 
 @shared_task(
@@ -29,27 +39,13 @@ def standings_refresh(*, tournament_id: int, ticket: int = 0) -> None:
     standings.standings_refresh(tournament_id=tournament_id, ticket=ticket)
 
 
-@shared_task(
-    name="scoring.job_run",
-    autoretry_for=TRANSIENT,
-    retry_backoff=1,
-    retry_backoff_max=30,
-    max_retries=5,
-    ignore_result=True,
-)
+@shared_task(name="scoring.job_run", **JOB_RETRIES)
 def job_run(*, job_id: int) -> None:
     """Run a re-scoring, rebuild or season job (claimed first: at most one worker runs it)."""
     jobs.job_run(job_id=job_id)
 
 
-@shared_task(
-    name="scoring.season_aggregate",
-    autoretry_for=TRANSIENT,
-    retry_backoff=1,
-    retry_backoff_max=30,
-    max_retries=5,
-    ignore_result=True,
-)
+@shared_task(name="scoring.season_aggregate", **JOB_RETRIES)
 def season_aggregate(*, job_id: int) -> None:
     """Write a season's ranking once its tournaments are through (idempotent)."""
     seasons.season_aggregate(job_id=job_id)
