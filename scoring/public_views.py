@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 import segno
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -264,7 +265,14 @@ def ranking_csv(request: HttpRequest, slug: str) -> HttpResponse:
 @require_safe
 def ranking_pdf(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = selectors.visible_tournament(slug, request.user)
-    document = pdf.ranking_pdf(tournament, selectors.live_snapshot(tournament))
+    # Drawn once per ranking version and language (a 1,000-team ranking takes ~0.3 s),
+    # however many phones download it.
+    version = tournament.standings_version or 0
+    key = f"ranking-pdf:{tournament.pk}:{version}:{tournament.updated_at.isoformat()}:{get_language()}"
+    document = cache.get(key)
+    if document is None:
+        document = pdf.ranking_pdf(tournament, selectors.live_snapshot(tournament))
+        cache.set(key, document, 600)
     response = HttpResponse(document, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{tournament.slug}-classement.pdf"'
     return response

@@ -261,3 +261,33 @@ def test_a_long_ranking_fills_several_pages_every_team_printed_accents_kept_or_s
         assert f"({row['name']})" in text or row["name"] == "Équipe d’Aurélie & Łukasz", row["name"]
     # French letters print as they are; a Polish Ł loses its stroke rather than becoming a box.
     assert printable("Équipe d’Aurélie & Łukasz") == "Équipe d’Aurélie & Lukasz"
+
+
+def test_a_tournament_without_a_ranking_yet_still_prints_its_pdf(client: Client) -> None:
+    from scoring.pdf import ranking_pdf
+
+    table = make_table(tables=1)
+    tournament = table.round.tournament
+    StandingsSnapshot.objects.filter(tournament=tournament).delete()
+    response = client.get(url(table, "ranking_pdf"))
+    assert response.status_code == 200 and response.content.startswith(b"%PDF-")
+    text = ranking_pdf(tournament, None, compress=False).decode("latin-1")
+    assert "(No ranking yet: it appears with the first results.)" in text or "Pas encore de classement" in text
+
+
+def test_the_pdf_is_drawn_once_per_ranking_version(running: Table, client: Client, monkeypatch) -> None:
+    from django.core.cache import cache
+
+    from scoring import pdf
+
+    cache.clear()
+    drawn = []
+    real = pdf.ranking_pdf
+    monkeypatch.setattr(pdf, "ranking_pdf", lambda *args, **kwargs: drawn.append(1) or real(*args, **kwargs))
+    first = client.get(url(running, "ranking_pdf")).content
+    assert client.get(url(running, "ranking_pdf")).content == first and len(drawn) == 1
+    # A new ranking version: drawn again.
+    tournament = running.round.tournament
+    standings_rebuild(tournament_id=tournament.pk)
+    client.get(url(running, "ranking_pdf"))
+    assert len(drawn) == 2
