@@ -42,9 +42,10 @@ import hashlib
 import json
 import threading
 from collections import OrderedDict, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
+from functools import partial
 from typing import Any
 
 from django.db import connection, transaction
@@ -115,15 +116,15 @@ class Entry:
 
 @dataclass(slots=True)
 class RoundWork:
-    """One round as read, turned into what a ranking needs of it.
+    """One round as read, turned into what a ranking needs of it: the engine's partie
+    results and each competitor's item of the snapshot rows.
 
     Built once per round *content*: the rounds already played do not change while the
     next one is in play, so a refresh after each hand rebuilds only the round in play
-    and takes the others from the process's cache (see `_round_work`). Shared between
+    and takes the others from the process's cache (see `_cached_round`). Shared between
     rankings, hence never modified once built.
     """
 
-    entries: dict[int, Entry]  # competitor -> entry
     parties: list[engine_standings.PartieResult]
     history: dict[int, dict[str, Any]]  # competitor -> its item of a snapshot row's `rounds`
 
@@ -137,11 +138,6 @@ class Loaded:
     rounds: list[int]
     works: dict[int, RoundWork]
     round_digests: dict[int, str]
-
-    @property
-    def entries(self) -> dict[int, dict[int, Entry]]:
-        """round -> competitor -> entry."""
-        return {number: work.entries for number, work in self.works.items()}
 
     def round_parties(self, number: int) -> list[engine_standings.PartieResult]:
         work = self.works.get(number)
@@ -223,24 +219,20 @@ def load(tournament: Tournament) -> Loaded:
         # A round's digest hashes the rows read for it, as read: cheaper than its entries.
         digest = hashlib.sha256(repr([*seats, *round_byes]).encode()).hexdigest()
         digests[number] = digest
+        build = partial(_build_round, number, seats, round_byes, tournament)
         key = (tournament.pk, number, digest, *policy)
-        works[number] = (
-            _round_work(key, seats, round_byes, tournament)
-            if number != rounds[-1]
-            else _build_round(number, seats, round_byes, tournament)
-        )
+        works[number] = build() if number == rounds[-1] else _cached_round(key, build)
     return Loaded(tournament, competitors, rounds, works, digests)
 
 
-def _round_work(
-    key: tuple[Any, ...], seats: list[tuple[Any, ...]], byes: list[tuple[int, str]], tournament: Tournament
-) -> RoundWork:
+def _cached_round(key: tuple[Any, ...], build: Callable[[], RoundWork]) -> RoundWork:
+    """The round kept under `key`, or `build()` kept under it (the least used ones go)."""
     with _round_cache_lock:
         work = _round_cache.get(key)
         if work is not None:
             _round_cache.move_to_end(key)
             return work
-    work = _build_round(key[1], seats, byes, tournament)
+    work = build()
     with _round_cache_lock:
         _round_cache[key] = work
         while len(_round_cache) > ROUND_CACHE_SIZE:
@@ -305,7 +297,7 @@ def _build_round(
         }
         for competitor_id, entry in entries.items()
     }
-    return RoundWork(entries, [partie for partie in made if partie is not None], history)
+    return RoundWork([partie for partie in made if partie is not None], history)
 
 
 def _digest(value: Any) -> str:
