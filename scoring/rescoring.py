@@ -296,12 +296,11 @@ def write_hands(
     scored = [(hand, fields) for outcome in outcomes for hand, fields in outcome.scored]
     if not scored:
         return 0
-    tables = {hand.id: outcome.work.table_id for outcome in outcomes for hand, _fields in outcome.scored}
     now = timezone.now()
     if connection.vendor == "postgresql":
         params = {
-            # One JSON document rather than arrays of JSON texts: Django's client-side
-            # binding escapes every array element in Python, which costs more than the update.
+            # One JSON document, sent as a bound parameter: the rows reach PostgreSQL
+            # with one parse instead of ten thousand escaped array elements.
             "rows": fastjson.dumps([{"id": hand.id, **fields} for hand, fields in scored]),
             "options": fastjson.dumps(dict(options)),
             "now": now,
@@ -313,6 +312,7 @@ def write_hands(
         with server_bound_cursor() as cursor:
             cursor.execute(sql, params)
             return int(cursor.fetchone()[0])
+    tables = {hand.id: outcome.work.table_id for outcome in outcomes for hand, _fields in outcome.scored}
     return _write_hands_portable(scored, tables, dict(options), now, author_id, label)
 
 
