@@ -9,7 +9,7 @@ a refused write comes back as the form's errors (200) or as a message on the das
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.contrib import messages
@@ -18,6 +18,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from tournaments import access, csv_import, games, selectors, services
@@ -57,6 +58,37 @@ def tournament_view(view: View) -> View:
 def _refused(request: HttpRequest, error: ValidationError) -> None:
     for message in error.messages:
         messages.error(request, message)
+
+
+def _confirmed(request: HttpRequest) -> bool:
+    """Whether the director confirmed a destructive action on the page that explained it."""
+    return request.POST.get("confirmed") == "1"
+
+
+def _confirm_page(
+    request: HttpRequest,
+    tournament: Tournament,
+    *,
+    title: str,
+    consequences: list[str],
+    button: str,
+    fields: Sequence[tuple[str, str]] = (),
+) -> HttpResponse:
+    """Ask before acting: what the action will do, a button to go on and a way back.
+
+    The action's own URL answers the first POST with this page; the button posts again
+    with `confirmed=1`. It works without JavaScript and a mistap changes nothing.
+    """
+    context = {
+        "tournament": tournament,
+        "club": tournament.club,
+        "title": title,
+        "consequences": consequences,
+        "button": button,
+        "action": request.path,
+        "fields": fields,
+    }
+    return render(request, "tournaments/confirm.html", context)
 
 
 # -- clubs and players -----------------------------------------------------------------
@@ -260,6 +292,18 @@ def tournament_status(request: HttpRequest, tournament: Tournament) -> HttpRespo
     form = StatusForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Unknown status."))
+    elif form.cleaned_data["status"] == Tournament.Status.FINISHED and not _confirmed(request):
+        return _confirm_page(
+            request,
+            tournament,
+            title=_("Finish %(name)s?") % {"name": tournament.name},
+            consequences=[
+                _("No round can be drawn and no donne entered any more: the ranking becomes final."),
+                _("Only the name, the date and the visibility can still be changed."),
+            ],
+            button=_("Finish the tournament"),
+            fields=[("status", Tournament.Status.FINISHED)],
+        )
     else:
         try:
             services.tournament_set_status(by=request.user, tournament=tournament, status=form.cleaned_data["status"])
@@ -332,6 +376,19 @@ def _competitor_action(
 @require_POST
 @tournament_view
 def competitor_withdraw(request: HttpRequest, tournament: Tournament, competitor_id: int) -> HttpResponse:
+    if not _confirmed(request):
+        competitor = access.competitor_of(tournament, competitor_id)
+        return _confirm_page(
+            request,
+            tournament,
+            title=_("Withdraw %(name)s?") % {"name": competitor.name},
+            consequences=[
+                _("The results already played stay in the ranking."),
+                _("%(name)s is never drawn again, from the next round on.") % {"name": competitor.name},
+                _("The withdrawal can be taken back until a round is drawn without them."),
+            ],
+            button=_("Withdraw"),
+        )
     done = _("%(name)s withdrawn: never drawn again.")
     return _competitor_action(request, tournament, competitor_id, services.competitor_withdraw, done)
 
@@ -399,13 +456,45 @@ def round_redraw(request: HttpRequest, tournament: Tournament, number: int) -> H
 @tournament_view
 def round_close(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     rnd = access.round_of(tournament, number)
+    force = request.POST.get("force") == "1"
+    if force and not _confirmed(request):
+        return _confirm_page(
+            request,
+            tournament,
+            title=_("Force the close of round %(number)s?") % {"number": number},
+            consequences=_forced_close_consequences(rnd),
+            button=_("Close the round now"),
+            fields=[("force", "1")],
+        )
     try:
-        services.round_close(by=request.user, round=rnd, force=request.POST.get("force") == "1")
+        services.round_close(by=request.user, round=rnd, force=force)
     except ValidationError as error:
         _refused(request, error)
     else:
         messages.success(request, _("Round %(number)s closed.") % {"number": number})
     return redirect("manage:dashboard", pk=tournament.pk)
+
+
+def _forced_close_consequences(rnd: Round) -> list[str]:
+    """Each unfinished table and the score it will count with, then what a forced close means."""
+    lines = []
+    for table in selectors.drawn_tables(rnd):
+        if table.finished:
+            continue
+        totals = " – ".join(str(total) for total in table.result.totals) if table.result else ""
+        if table.donnes_played:
+            lines.append(
+                ngettext(
+                    "Table %(number)s: %(count)s donne played, counts as it stands (%(totals)s).",
+                    "Table %(number)s: %(count)s donnes played, counts as it stands (%(totals)s).",
+                    table.donnes_played,
+                )
+                % {"number": table.number, "count": table.donnes_played, "totals": totals}
+            )
+        else:
+            lines.append(_("Table %(number)s: not started, counts 0 – 0 with no winner.") % {"number": table.number})
+    lines.append(_("No donne can be entered at these tables any more; the next round can be drawn."))
+    return lines
 
 
 @tournament_view
