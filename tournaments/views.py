@@ -256,7 +256,7 @@ def _round_context(tournament: Tournament, rnd: Round | None) -> dict[str, Any]:
         "tables": tables,
         "finished_count": sum(1 for t in tables if t.finished),
         "byes": selectors.round_byes(rnd),
-        "repeats": selectors.named_pairs(rnd, rnd.repeats),
+        "repeats": selectors.explained_repeats(rnd),
         "conflicts": selectors.named_pairs(rnd, rnd.conflicts),
         "can_draw_next": rnd.status == Round.Status.CLOSED and rnd.number < tournament.rounds_planned,
     }
