@@ -1,5 +1,5 @@
 """The entry forms of the four games: what a referee taps and types, turned into the
-engine's hand (ENGINE-API.md), and the engine's errors put back beside each field.
+engine's hand (docs/rules.md), and the engine's errors put back beside each field.
 
 One form class per game family, built from the engine's game definition (its sides,
 contracts and rule options). The forms check only what a browser can get wrong (a word
@@ -7,9 +7,8 @@ where a number goes); every rule is the engine's, so the referee reads the same 
 whatever sends the hand. Every field is optional here: a missing one is the engine's
 "This field is required." beside it.
 
-Terms: *preneur* (taker), *défense* (the other side), *dix de der* (the last trick),
-*annonces*, *belote-rebelote*, *capot*; *oudlers* (bouts), *poignée*, *petit au bout*,
-*chelem* in tarot.
+Terms (preneur, défense, dix de der, annonces, belote-rebelote, capot; oudlers, poignée,
+petit au bout, chelem in tarot): docs/glossary.md.
 """
 
 from __future__ import annotations
