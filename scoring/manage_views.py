@@ -21,6 +21,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.access import organiser_tournament
 from scoring.forms import HandForm, ReasonForm, hand_form_class
+from scoring.hand_words import DonneWords, HandWords
 from scoring.models import Hand, HandRevision
 from scoring.results import tournament_game, tournament_options_or_defaults
 from scoring.services import HandRefused, hand_correct, hand_delete, table_token_renew, table_token_revoke
@@ -72,11 +73,22 @@ def table_hands(request: HttpRequest, tournament: Tournament, table_id: int) -> 
 def history(request: HttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
     table = _table(tournament, table_id)
     revisions = list(HandRevision.objects.filter(table=table).select_related("author").order_by("-at", "-pk"))
+    sides = table_sides(table)
+    words = HandWords(sides)
     for revision in revisions:
         # A whole table re-scored (number 0): its donnes side by side, before and after.
         before, after = revision.before or {}, revision.after or {}
-        revision.donnes = list(zip(before.get("donnes", []), after.get("donnes", []), strict=False))
-    return render(request, "scoring/hands_history.html", _base(tournament, table=table, revisions=revisions))
+        revision.donnes = [
+            (DonneWords(old, words), DonneWords(new, words))
+            for old, new in zip(before.get("donnes", []), after.get("donnes", []), strict=False)
+        ]
+        revision.states = [
+            (label, DonneWords(state, words))
+            for label, state in ((("before", _("Before")), revision.before), (("after", _("After")), revision.after))
+            if state
+        ]
+    context = _base(tournament, table=table, revisions=revisions, sides=sides)
+    return render(request, "scoring/hands_history.html", context)
 
 
 def _hand_form(hand: Hand, data: Any = None) -> HandForm:

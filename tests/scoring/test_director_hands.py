@@ -126,3 +126,18 @@ def test_the_director_withdraws_and_renews_a_tables_link(client: Client, table, 
     table.refresh_from_db()
     assert table.token != old and client.get(f"/r/{table.token}/").status_code == 200
     assert client.post(link, {"action": "other"}).status_code == 404
+
+
+def test_the_history_reads_each_revision_as_a_donne_in_words_not_code(client: Client, table, director) -> None:
+    slug = table.round.tournament.slug
+    hand = hand_submit(table=table, raw=HAND, author_label="C1").hand
+    entry = {"taker": "B", "contract": "spades", "points_taker": "90", "belote": "B", "reason": "Mauvais preneur"}
+    client.post(reverse("hands:edit", args=[slug, hand.pk]), entry)
+    history = body(client.get(reverse("hands:history", args=[slug, table.pk])))
+    assert "{'" not in history and "(made)" not in history and "'taker'" not in history
+    assert "Preneur" in history and "♥ cœur" in history and "♠ pique" in history
+    assert "C1 102 · C2 60" in history and "C1 72 · C2 90" in history
+    assert "Belote-rebelote" in history and "fait" in history
+    client.cookies.load({"django_language": "en"})
+    english = body(client.get(reverse("hands:history", args=[slug, table.pk]), HTTP_ACCEPT_LANGUAGE="en"))
+    assert "Taker" in english and "♠ spades" in english and "made" in english
