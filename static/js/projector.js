@@ -59,4 +59,11 @@
   document.body.addEventListener("htmx:afterSwap", show);
   window.addEventListener("resize", show);
   setInterval(turn, PAGE_SECONDS * 1000);
+
+  // A page that is not swapped live (the draw) reloads itself now and then, so that a
+  // draw done again shows on the screen; the page being shown is kept (see above).
+  var reload = Number(document.body.dataset.reloadSeconds);
+  if (reload > 0) {
+    window.setTimeout(function () { window.location.reload(); }, reload * 1000);
+  }
 })();
