@@ -247,7 +247,7 @@ class TarotGame(Game):
 
     def _check_seats(self, errors: list[RuleError], hand: Mapping[str, Any]) -> None:
         """The taker (and at five the partner): a player of the table."""
-        _seat(errors, hand, "taker", self.players_per_table)
+        check_seat(errors, hand, "taker", self.players_per_table)
 
     def _check_poignees(self, errors: list[RuleError], value: object) -> None:
         """One poignée object; where the trumps allow two, also a list of them."""
@@ -393,7 +393,7 @@ class TarotGame(Game):
 # -- validation helpers ---------------------------------------------------------------------
 
 
-def _seat(errors: list[RuleError], hand: Mapping[str, Any], field: str, players: int) -> int | None:
+def check_seat(errors: list[RuleError], hand: Mapping[str, Any], field: str, players: int) -> int | None:
     """A required player index, 0 to `players` - 1."""
     value = hand.get(field)
     if value is None:
