@@ -24,9 +24,9 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from engine.core import Number, RuleError
+from engine.core import Number
 from engine.games.checks import whole
-from engine.games.tarot_common import FIELDS, TarotGame, check_seat, chelem_floor_garde_contre
+from engine.games.tarot_common import FIELDS, TarotGame, chelem_floor_garde_contre
 
 PLAYERS = (0, 1, 2, 3, 4)
 # How often a random donne has the taker alone: the called king in the chien (3 cards of
@@ -42,11 +42,8 @@ class TarotACinq(TarotGame):
     chien: ClassVar[int] = 3
     poignee_trumps: ClassVar[Mapping[str, int]] = {"simple": 8, "double": 10, "triple": 13}
     chelem_min_points_garde_contre: ClassVar[float] = chelem_floor_garde_contre(3)
+    seats: ClassVar[tuple[str, ...]] = ("taker", "partner")
     fields: ClassVar[frozenset[str]] = FIELDS | {"partner"}
-
-    def _check_seats(self, errors: list[RuleError], hand: Mapping[str, Any]) -> None:
-        super()._check_seats(errors, hand)
-        check_seat(errors, hand, "partner", self.players_per_table)
 
     def share(self, hand: Mapping[str, Any], d: Number) -> tuple[Number, ...]:
         taker, partner = hand["taker"], hand["partner"]

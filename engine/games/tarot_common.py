@@ -109,6 +109,9 @@ def points_range(oudlers: int) -> tuple[float, float]:
     return low, high
 
 
+POINTS_RANGE: tuple[tuple[float, float], ...] = tuple(points_range(oudlers) for oudlers in range(4))
+
+
 def chelem_floor_garde_contre(chien: int) -> float:
     """The least card points of a chelem made by the attack in a garde contre.
 
@@ -184,6 +187,8 @@ class TarotGame(Game):
     poignee_trumps: ClassVar[Mapping[str, int]]
     # The least card points of the attack's chelem in a garde contre (chelem_floor_garde_contre).
     chelem_min_points_garde_contre: ClassVar[float]
+    # The hand's fields naming a player: the taker, and at five the partner.
+    seats: ClassVar[tuple[str, ...]] = ("taker",)
     fields: ClassVar[frozenset[str]] = FIELDS
     option_specs: ClassVar[tuple[OptionSpec, ...]] = OPTION_SPECS
     card_values: ClassVar[Mapping[str, Mapping[str, Number]]] = {"all": CARD_VALUES}
@@ -199,11 +204,15 @@ class TarotGame(Game):
         if not isinstance(hand, Mapping):
             return [not_an_object("", hand)]
         errors = [] if hand.keys() <= self.fields else unknown_fields(hand, self.fields)
-        self._check_seats(errors, hand)
+        for seat in self.seats:
+            _seat(errors, hand, seat, self.players_per_table)
         contract = _choice(errors, hand, "contract", CONTRACTS, needed=True)
-        oudlers = check_int(errors, "oudlers", hand["oudlers"], 0, 3) if hand.get("oudlers") is not None else None
-        if hand.get("oudlers") is None:
-            errors.append(required("oudlers"))
+        oudlers = hand.get("oudlers")
+        if type(oudlers) is not int or not 0 <= oudlers <= 3:
+            if oudlers is None:
+                errors.append(required("oudlers"))
+            else:
+                oudlers = check_int(errors, "oudlers", oudlers, 0, 3)
         points = _points(errors, hand.get("points"))
         petit = _choice(errors, hand, "petit_au_bout", CAMPS, needed=False)
         poignee = hand.get("poignee")
@@ -213,7 +222,7 @@ class TarotGame(Game):
 
         if oudlers is not None:
             if points is not None:
-                low, high = points_range(oudlers)
+                low, high = POINTS_RANGE[oudlers]
                 if not low <= points <= high:
                     errors.append(
                         rule_error(
@@ -244,10 +253,6 @@ class TarotGame(Game):
         if chelem is not None:
             self._check_chelem(errors, chelem, contract, oudlers, points, petit)
         return errors
-
-    def _check_seats(self, errors: list[RuleError], hand: Mapping[str, Any]) -> None:
-        """The taker (and at five the partner): a player of the table."""
-        check_seat(errors, hand, "taker", self.players_per_table)
 
     def _check_poignees(self, errors: list[RuleError], value: object) -> None:
         """One poignée object; where the trumps allow two, also a list of them."""
@@ -393,9 +398,11 @@ class TarotGame(Game):
 # -- validation helpers ---------------------------------------------------------------------
 
 
-def check_seat(errors: list[RuleError], hand: Mapping[str, Any], field: str, players: int) -> int | None:
+def _seat(errors: list[RuleError], hand: Mapping[str, Any], field: str, players: int) -> int | None:
     """A required player index, 0 to `players` - 1."""
     value = hand.get(field)
+    if type(value) is int and 0 <= value < players:
+        return value
     if value is None:
         errors.append(required(field))
         return None
@@ -412,6 +419,8 @@ def _choice(
     base: str = "",
 ) -> str | None:
     value = obj.get(field)
+    if type(value) is str and value in choices:
+        return value
     if value is None:
         if needed:
             errors.append(required(path(base, field)))
@@ -421,6 +430,8 @@ def _choice(
 
 def _points(errors: list[RuleError], value: object) -> float | None:
     """The attack's card points: a number of half points from 0 to 91."""
+    if (type(value) is int or type(value) is float) and 0 <= value <= TOTAL and not (value * 2) % 1:
+        return float(value)
     if value is None:
         errors.append(required("points"))
         return None
