@@ -226,18 +226,37 @@ def validate_one(field: str, raw: object) -> tuple[list[RuleError], dict[str, An
     return errors, sound
 
 
+def sound_side(raw: object, max_cards: int) -> list[dict[str, Any]] | None:
+    """One side's checked list when `validate_side` finds nothing wrong with it, else None.
+
+    The usual entry, checked without building a path or an error.
+    """
+    if type(raw) is not list:
+        return None
+    sound: list[dict[str, Any]] = []
+    cards = 0
+    for item in raw:
+        announcement = _sound(item)
+        if announcement is None:
+            return None
+        sound.append(announcement)
+        cards += len(_cards(announcement))
+    return sound if cards <= max_cards else None
+
+
 def validate_side(field: str, raw: object, max_cards: int) -> tuple[list[RuleError], list[dict[str, Any]] | None]:
     """Check one side's list; `max_cards` is how many cards the side holds when announcing."""
+    sound_list = sound_side(raw, max_cards)
+    if sound_list is not None:
+        return [], sound_list
     errors: list[RuleError] = []
     items = check_list(errors, field, raw)
     if items is None:
         return errors, None
     sound: list[dict[str, Any]] = []
     for i, item in enumerate(items):
-        announcement = _sound(item)
-        if announcement is None:
-            item_errors, announcement = validate_one(path(field, i), item)
-            errors.extend(item_errors)
+        item_errors, announcement = validate_one(path(field, i), item)
+        errors.extend(item_errors)
         if announcement is not None:
             sound.append(announcement)
     if errors:

@@ -428,25 +428,43 @@ def _announcements(errors: list[RuleError], raw: object) -> list[list[dict[str, 
     """Per player announcement lists, checked one by one and then against each other."""
     if raw is None:
         return [[], [], []]
+    sound = _sound_announcements(raw)
+    if sound is None:
+        sound = _announcements_one_by_one(errors, raw)
+        if sound is None:
+            return None
+    before = len(errors)
+    # A card can be announced twice only when there are two announcements.
+    if len(sound[0]) + len(sound[1]) + len(sound[2]) > 1:
+        errors.extend(ann.validate_consistency((path("announcements", p), sound[p]) for p in PLAYERS))
+    return sound if len(errors) == before else None
+
+
+def _sound_announcements(raw: object) -> list[list[dict[str, Any]]] | None:
+    """The three players' lists when each is sound on its own (the usual entry), else None."""
+    if type(raw) is not list or len(raw) != 3:
+        return None
+    sound = []
+    for side in raw:
+        checked = ann.sound_side(side, CARDS_IN_HAND)
+        if checked is None:
+            return None
+        sound.append(checked)
+    return sound
+
+
+def _announcements_one_by_one(errors: list[RuleError], raw: object) -> list[list[dict[str, Any]]] | None:
+    """Each player's list checked on its own, every problem reported."""
     items = check_list(errors, "announcements", raw)
     if items is None or not check_length(errors, "announcements", items, 3):
         return None
     before = len(errors)
     sound: list[list[dict[str, Any]]] = []
     for player, side in enumerate(items):
-        if type(side) is list and not side:
-            # Nothing announced: nothing to check (most players, most donnes).
-            sound.append([])
-            continue
         side_errors, checked = ann.validate_side(path("announcements", player), side, CARDS_IN_HAND)
         errors.extend(side_errors)
         sound.append(checked or [])
-    if len(errors) > before:
-        return None
-    # A card can be announced twice only when there are two announcements.
-    if len(sound[0]) + len(sound[1]) + len(sound[2]) > 1:
-        errors.extend(ann.validate_consistency((path("announcements", p), sound[p]) for p in PLAYERS))
-    return sound if len(errors) == before else None
+    return None if len(errors) > before else sound
 
 
 def _check_order(
