@@ -225,6 +225,8 @@ DEFAULT_CRITERIA: dict[str, tuple[str, ...]] = {
     "belote_moderne": ("wins", "points", "difference"),
     "belote_a_trois": ("points", "wins"),
     "tarot_a_trois": ("points", "wins"),
+    "tarot_a_quatre": ("points", "wins"),
+    "tarot_a_cinq": ("points", "wins"),
 }
 
 

@@ -136,18 +136,34 @@ def scoring_side(
     return None
 
 
-def _cards(announcement: Mapping[str, Any]) -> list[tuple[str | None, str]]:
-    """The cards an announcement is known to hold, as (suit or None, rank).
+def _cards(announcement: Mapping[str, Any]) -> tuple[tuple[str | None, str], ...]:
+    """The cards a sound announcement is known to hold, as (suit or None, rank)."""
+    return _SOUND[announcement["kind"], announcement["high"], announcement.get("suit")]
+
+
+def _cards_of(kind: str, high: str, suit: str | None) -> tuple[tuple[str | None, str], ...]:
+    """The cards of an announcement, for the table of sound ones below.
 
     A cent may be longer than five cards; only the five it surely holds are listed, so
     that the overlap checks never refuse a hand that could be real.
     """
-    high = announcement["high"]
-    if announcement["kind"] == "carre":
-        return [(suit, high) for suit in SUITS]
+    if kind == "carre":
+        return tuple((each, high) for each in SUITS)
     start = RANKS.index(high)
-    ranks = RANKS[start : start + SEQUENCE_LENGTH[announcement["kind"]]]
-    return [(announcement.get("suit"), rank) for rank in ranks]
+    return tuple((suit, rank) for rank in RANKS[start : start + SEQUENCE_LENGTH[kind]])
+
+
+def _sound(raw: object) -> dict[str, Any] | None:
+    """The checked copy of an announcement that `validate_one` would accept, found in the
+    table of every sound one; None for anything else, which `validate_one` then checks."""
+    if type(raw) is not dict or not raw.keys() <= FIELDS:
+        return None
+    kind, high, suit = raw.get("kind"), raw.get("high"), raw.get("suit")
+    if type(kind) is not str or type(high) is not str or (suit is not None and type(suit) is not str):
+        return None
+    if (kind, high, suit) not in _SOUND:
+        return None
+    return {"kind": kind, "high": high} if suit is None else {"kind": kind, "high": high, "suit": suit}
 
 
 def validate_one(field: str, raw: object) -> tuple[list[RuleError], dict[str, Any] | None]:
@@ -201,8 +217,29 @@ def validate_one(field: str, raw: object) -> tuple[list[RuleError], dict[str, An
     return errors, sound
 
 
+def sound_side(raw: object, max_cards: int) -> list[dict[str, Any]] | None:
+    """One side's checked list when `validate_side` finds nothing wrong with it, else None.
+
+    The usual entry, checked without building a path or an error.
+    """
+    if type(raw) is not list:
+        return None
+    sound: list[dict[str, Any]] = []
+    cards = 0
+    for item in raw:
+        announcement = _sound(item)
+        if announcement is None:
+            return None
+        sound.append(announcement)
+        cards += len(_cards(announcement))
+    return sound if cards <= max_cards else None
+
+
 def validate_side(field: str, raw: object, max_cards: int) -> tuple[list[RuleError], list[dict[str, Any]] | None]:
     """Check one side's list; `max_cards` is how many cards the side holds when announcing."""
+    sound_list = sound_side(raw, max_cards)
+    if sound_list is not None:
+        return [], sound_list
     errors: list[RuleError] = []
     items = check_list(errors, field, raw)
     if items is None:
@@ -236,26 +273,28 @@ def validate_consistency(sides: Iterable[tuple[str, Sequence[Mapping[str, Any]]]
     sequence given without its suit could be in any suit, so it only clashes with a carré
     of one of its ranks, which holds that rank in every suit.
     """
+    sides = [(side_field, announced) for side_field, announced in sides if announced]
+    # A single announcement holds no card twice (the usual donne has one at most).
+    if sum(len(announced) for _, announced in sides) < 2:
+        return []
     errors: list[RuleError] = []
-    seen: set[tuple[str, str]] = set()
+    seen: set[tuple[str | None, str]] = set()
     carre_ranks: set[str] = set()
-    unsuited: list[tuple[str, Mapping[str, Any]]] = []
+    unsuited: list[tuple[str, int, Mapping[str, Any]]] = []
     for side_field, announced in sides:
         for i, announcement in enumerate(announced):
-            field = path(side_field, i)
             cards = _cards(announcement)
             if announcement["kind"] == "carre":
                 carre_ranks.add(announcement["high"])
             elif announcement.get("suit") is None:
-                unsuited.append((field, announcement))
+                unsuited.append((side_field, i, announcement))
                 continue
-            known = [(suit, rank) for suit, rank in cards if suit is not None]
-            if seen.intersection(known):
-                errors.append(_twice(field))
-            seen.update(known)
-    for field, announcement in unsuited:
+            if not seen.isdisjoint(cards):
+                errors.append(_twice(path(side_field, i)))
+            seen.update(cards)
+    for side_field, i, announcement in unsuited:
         if carre_ranks.intersection(rank for _, rank in _cards(announcement)):
-            errors.append(_twice(field))
+            errors.append(_twice(path(side_field, i)))
     return errors
 
 
@@ -263,3 +302,14 @@ def _twice(field: str) -> RuleError:
     return rule_error(
         field, "card_announced_twice", gettext_noop("This announcement uses a card that another one already holds.")
     )
+
+
+# Every announcement `validate_one` accepts, as (kind, high, suit or None), with the cards
+# it holds: built by asking `validate_one` itself, so the shortcut can never disagree.
+_SOUND: dict[tuple[str, str, str | None], tuple[tuple[str | None, str], ...]] = {
+    (kind, high, suit): _cards_of(kind, high, suit)
+    for kind in KINDS
+    for high in RANKS
+    for suit in (None, *SUITS)
+    if validate_one("", {"kind": kind, "high": high, "suit": suit})[1] is not None
+}

@@ -63,6 +63,7 @@ PLAIN_VALUES: Mapping[str, int] = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2, "9
 CARD_POINTS = frozenset(range(153)) - {1, 151}
 # ... and so the raw points nobody can have, with or without the dix de der.
 IMPOSSIBLE_POINTS = frozenset(range(MAX_TOTAL + 1)) - CARD_POINTS - {p + DIX_DE_DER for p in CARD_POINTS}
+POSSIBLE_POINTS = frozenset(range(MAX_TOTAL + 1)) - IMPOSSIBLE_POINTS
 
 CANCELLED = HandScore(scores=(0, 0, 0), outcome="cancelled", extra={"taker_points_to": ()})
 
@@ -92,7 +93,7 @@ class BeloteATrois(Game):
     def validate(self, hand: Any, options: Mapping[str, Any]) -> list[RuleError]:
         if not isinstance(hand, Mapping):
             return [not_an_object("", hand)]
-        errors = unknown_fields(hand, FIELDS)
+        errors = [] if hand.keys() <= FIELDS else unknown_fields(hand, FIELDS)
         cancelled = hand.get("cancelled")
         # A malformed `cancelled` is reported and the rest checked as a played donne.
         if cancelled is not None:
@@ -221,6 +222,8 @@ class BeloteATrois(Game):
 
 def _player(errors: list[RuleError], hand: Mapping[str, Any], field: str, *, needed: bool) -> int | None:
     value = hand.get(field)
+    if type(value) is int and 0 <= value <= 2:
+        return value
     if value is None:
         if needed:
             errors.append(required(field))
@@ -242,6 +245,12 @@ def _players(errors: list[RuleError], hand: Mapping[str, Any], field: str, *, at
     raw = hand.get(field)
     if raw is None:
         return []
+    # The usual entries, checked at once: none, or one or two distinct players.
+    if type(raw) is list and len(raw) <= at_most:
+        if not raw:
+            return []
+        if all(type(p) is int and 0 <= p <= 2 for p in raw) and len(set(raw)) == len(raw):
+            return list(raw)
     items = check_list(errors, field, raw)
     if items is None:
         return None
@@ -271,6 +280,32 @@ def _players(errors: list[RuleError], hand: Mapping[str, Any], field: str, *, at
 
 
 def _points(errors: list[RuleError], raw: object) -> list[int] | None:
+    if type(raw) is list and len(raw) == 3 and all(type(p) is int and p in POSSIBLE_POINTS for p in raw):
+        # The usual entry: three possible points, only their total left to check.
+        checked = list(raw)
+    else:
+        checked_or_none = _points_one_by_one(errors, raw)
+        if checked_or_none is None:
+            return None
+        checked = checked_or_none
+    total = sum(checked)
+    if not MIN_TOTAL <= total <= MAX_TOTAL:
+        errors.append(
+            rule_error(
+                "points",
+                "points_total",
+                gettext_noop("The points add up to {total}; with five cards unplayed they add up to {min} to {max}."),
+                total=total,
+                min=MIN_TOTAL,
+                max=MAX_TOTAL,
+            )
+        )
+        return None
+    return checked
+
+
+def _points_one_by_one(errors: list[RuleError], raw: object) -> list[int] | None:
+    """Each player's points checked on its own, every problem reported."""
     if raw is None:
         errors.append(required("points"))
         return None
@@ -291,21 +326,7 @@ def _points(errors: list[RuleError], raw: object) -> list[int] | None:
             )
     if len(errors) > before:
         return None
-    checked = [p for p in points if p is not None]
-    total = sum(checked)
-    if not MIN_TOTAL <= total <= MAX_TOTAL:
-        errors.append(
-            rule_error(
-                "points",
-                "points_total",
-                gettext_noop("The points add up to {total}; with five cards unplayed they add up to {min} to {max}."),
-                total=total,
-                min=MIN_TOTAL,
-                max=MAX_TOTAL,
-            )
-        )
-        return None
-    return checked
+    return [p for p in points if p is not None]
 
 
 def _check_tricks(
@@ -398,6 +419,33 @@ def _announcements(errors: list[RuleError], raw: object) -> list[list[dict[str, 
     """Per player announcement lists, checked one by one and then against each other."""
     if raw is None:
         return [[], [], []]
+    sound = _sound_announcements(raw)
+    if sound is None:
+        sound = _announcements_one_by_one(errors, raw)
+        if sound is None:
+            return None
+    before = len(errors)
+    # A card can be announced twice only when there are two announcements.
+    if len(sound[0]) + len(sound[1]) + len(sound[2]) > 1:
+        errors.extend(ann.validate_consistency((path("announcements", p), sound[p]) for p in PLAYERS))
+    return sound if len(errors) == before else None
+
+
+def _sound_announcements(raw: object) -> list[list[dict[str, Any]]] | None:
+    """The three players' lists when each is sound on its own (the usual entry), else None."""
+    if type(raw) is not list or len(raw) != 3:
+        return None
+    sound = []
+    for side in raw:
+        checked = ann.sound_side(side, CARDS_IN_HAND)
+        if checked is None:
+            return None
+        sound.append(checked)
+    return sound
+
+
+def _announcements_one_by_one(errors: list[RuleError], raw: object) -> list[list[dict[str, Any]]] | None:
+    """Each player's list checked on its own, every problem reported."""
     items = check_list(errors, "announcements", raw)
     if items is None or not check_length(errors, "announcements", items, 3):
         return None
@@ -407,10 +455,7 @@ def _announcements(errors: list[RuleError], raw: object) -> list[list[dict[str, 
         side_errors, checked = ann.validate_side(path("announcements", player), side, CARDS_IN_HAND)
         errors.extend(side_errors)
         sound.append(checked or [])
-    if len(errors) > before:
-        return None
-    errors.extend(ann.validate_consistency((path("announcements", p), sound[p]) for p in PLAYERS))
-    return sound if len(errors) == before else None
+    return None if len(errors) > before else sound
 
 
 def _check_order(

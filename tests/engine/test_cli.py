@@ -121,6 +121,34 @@ def test_score_every_game() -> None:
     assert lines(run("score", "belote_moderne", stdin=sa).stdout)[0]["scores"] == {"A": 260, "B": 0}
 
 
+TAROT_EXAMPLE = {"taker": 2, "contract": "garde", "oudlers": 2, "points": 45.5, "petit_au_bout": None, "poignee": None}
+
+
+def test_score_tarot_a_quatre_prints_the_issue_example() -> None:
+    done = run("score", "tarot_a_quatre", stdin=json.dumps(TAROT_EXAMPLE))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == '{"scores": [-60, -60, 180, -60], "outcome": "made", "base": 60}\n'
+
+
+def test_score_tarot_a_cinq_prints_the_issue_example_and_refuses_a_partner_off_the_table() -> None:
+    hands = [{**TAROT_EXAMPLE, "partner": 4}, {**TAROT_EXAMPLE, "partner": 5}, TAROT_EXAMPLE]
+    done = run("score", "tarot_a_cinq", stdin="\n".join(json.dumps(h) for h in hands))
+    assert done.returncode == 1
+    made, off_table, missing = lines(done.stdout)
+    assert made == {"scores": [-60, -60, 120, -60, 60], "outcome": "made", "base": 60}
+    assert off_table == {
+        "errors": [{"field": "partner", "code": "out_of_range", "message": "5 is out of range: expected 0 to 4."}]
+    }
+    assert missing == {"errors": [{"field": "partner", "code": "required", "message": "This field is required."}]}
+
+
+def test_score_tarot_takes_the_options_of_tarot_a_trois() -> None:
+    half = json.dumps({**TAROT_EXAMPLE, "contract": "petite", "points": 41.5, "partner": 2})
+    done = run("score", "tarot_a_cinq", "--options", '{"half_points": "exact"}', stdin=half)
+    assert lines(done.stdout) == [{"scores": [-25.5, -25.5, 102, -25.5, -25.5], "outcome": "made", "base": 25.5}]
+    assert_usage_error(run("score", "tarot_a_quatre", "--options", '{"tie": "dedans"}'), "tie")
+
+
 # -- usage errors --------------------------------------------------------------------
 
 
@@ -177,6 +205,27 @@ def test_match_exits_1_with_the_errors_of_a_bad_partie() -> None:
     assert json.loads(done.stdout)["errors"][0]["code"] == "partie_finished"
 
 
+def test_match_plays_a_partie_of_tarot_at_four_and_at_five() -> None:
+    four = {"end": {"donnes": 1}, "hands": [TAROT_EXAMPLE]}
+    done = run("match", "tarot_a_quatre", stdin=json.dumps(four))
+    assert json.loads(done.stdout) == {
+        "totals": [-60, -60, 180, -60],
+        "running": [[-60, -60, 180, -60]],
+        "finished": True,
+        "winner": 2,
+    }
+    alone = {**TAROT_EXAMPLE, "taker": 0, "partner": 0, "points": 31}
+    five = {"end": {"donnes": 2}, "hands": [{**TAROT_EXAMPLE, "partner": 4}, alone]}
+    done = run("match", "tarot_a_cinq", stdin=json.dumps(five))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {
+        "totals": [-340, 10, 190, 10, 130],
+        "running": [[-60, -60, 120, -60, 60], [-340, 10, 190, 10, 130]],
+        "finished": True,
+        "winner": 2,
+    }
+
+
 def test_match_input_that_is_not_json_is_a_usage_error_naming_its_line() -> None:
     assert_usage_error(run("match", "belote_classique", stdin='{\n"end": {"donnes": 2},\n"hands": [oops]}'), "line 3")
 
@@ -184,14 +233,24 @@ def test_match_input_that_is_not_json_is_a_usage_error_naming_its_line() -> None
 # -- games and pair ------------------------------------------------------------------
 
 
-def test_games_lists_the_four_games_with_their_options_and_defaults() -> None:
+def test_games_lists_the_games_with_their_options_and_defaults() -> None:
     done = run("games")
     assert done.returncode == 0
     games = json.loads(done.stdout)
-    assert set(games) == {"belote_classique", "belote_moderne", "belote_a_trois", "tarot_a_trois"}
+    assert set(games) == {
+        "belote_classique",
+        "belote_moderne",
+        "belote_a_trois",
+        "tarot_a_trois",
+        "tarot_a_quatre",
+        "tarot_a_cinq",
+    }
     capot = games["belote_classique"]["options"]["capot_value"]
     assert capot["default"] == 250 and capot["choices"] == [250, 252]
     assert games["belote_moderne"]["sides"] == ["A", "B"]
+    assert games["tarot_a_cinq"]["sides"] == [0, 1, 2, 3, 4]
+    assert games["tarot_a_quatre"]["poignee_trumps"] == {"simple": 10, "double": 13, "triple": 15}
+    assert games["tarot_a_cinq"]["options"]["half_points"]["default"] == "to_winner"
 
 
 def test_pair_hands_its_streams_to_the_pairing_command(monkeypatch: pytest.MonkeyPatch) -> None:
