@@ -151,64 +151,110 @@ def round_to_ten(points: int) -> int:
     return (points + 5) // 10 * 10
 
 
-class FourPlayerBelote(Game):
-    """Belote at four in two teams; a subclass names its code and its contracts."""
+# -- the phases of scoring, shared by every belote at four ----------------------------
+
+
+def card_points(hand: Mapping[str, Any], capot_points: int) -> tuple[int, int]:
+    """Teams A's and B's card points, a capot team's replaced by `capot_points`."""
+    capot = hand.get("capot")
+    if capot is None:
+        points = hand["points"]
+        return points["A"], points["B"]
+    return (capot_points, 0) if capot == "A" else (0, capot_points)
+
+
+def belote_points(hand: Mapping[str, Any]) -> tuple[int, int]:
+    """Teams A's and B's belote-rebelote points."""
+    belote = hand.get("belote")
+    if not belote:
+        return 0, 0
+    points_a = belote.count("A") * BELOTE_POINTS
+    return points_a, len(belote) * BELOTE_POINTS - points_a
+
+
+def announcement_points(hand: Mapping[str, Any], contract: Contract, options: Mapping[str, Any]) -> tuple[int, int]:
+    """Teams A's and B's scoring announcements: all of its own to the team holding the best."""
+    announced = hand.get("announcements")
+    if not announced or options["announcements"] != "on":
+        return 0, 0
+    best_a, sum_a = team_announcements(announced.get("A"), contract)
+    best_b, sum_b = team_announcements(announced.get("B"), contract)
+    if best_a > best_b:
+        return sum_a, 0
+    if best_b > best_a:
+        return 0, sum_b
+    if best_a >= 0 and options["announcement_tie"] == "first_in_play":
+        return (sum_a, 0) if hand.get("order") == "A" else (0, sum_b)
+    return 0, 0
+
+
+class TeamBelote(Game):
+    """Belote at four in two teams: the hand's fields, their validation and the result.
+
+    A subclass names its code, its contracts and options, and scores. Hooks for a game
+    with more to check (belote contrée's bid and coinche): `hand_fields`,
+    `allowed_contracts`, `_check_bidding`, `refuses_unplayed_announcements`.
+    """
 
     players_per_table = 4
     sides = TEAMS
-    option_specs = OPTION_SPECS
     card_values: ClassVar[Mapping[str, Mapping[str, int]]] = {"trump": TRUMP_VALUES, "plain": PLAIN_VALUES}
     contracts: ClassVar[Mapping[str, Contract]]
+    hand_fields: ClassVar[frozenset[str]] = HAND_FIELDS
+    # Announcements given while the option is off: ignored (belote classique), or refused.
+    refuses_unplayed_announcements: ClassVar[bool] = False
     # A partie's default target and the range a tournament may choose (match.py reads them).
     default_target: ClassVar[int]
     target_range: ClassVar[tuple[int, int] | None] = None
     # The match carries litige reserves from one donne to the next.
     keeps_reserve: ClassVar[bool] = True
 
+    def allowed_contracts(self, options: Mapping[str, Any]) -> Mapping[str, Contract]:
+        """The contracts a tournament with these options plays (all of `contracts` here)."""
+        return self.contracts
+
     # -- validation -------------------------------------------------------------------
 
     def validate(self, hand: Any, options: Mapping[str, Any]) -> list[RuleError]:
         if not isinstance(hand, Mapping):
             return [not_an_object("", hand)]
-        errors = unknown_fields(hand, HAND_FIELDS)
+        errors = unknown_fields(hand, self.hand_fields)
         cancelled = hand.get("cancelled")
         if cancelled is not None:
             cancelled = check_bool(errors, "cancelled", cancelled)
         if hand.get("reserve_in") is not None:
-            check_int(errors, "reserve_in", hand["reserve_in"], 0, None)
+            self._check_reserve_in(errors, hand["reserve_in"], options)
         self._team_field(errors, hand, "taker", required_=not cancelled)
-        contract = self._contract_field(errors, hand, required_=not cancelled)
+        contracts = self.allowed_contracts(options)
+        contract = self._contract_field(errors, hand, contracts, required_=not cancelled)
+        self._check_bidding(errors, hand, options, cancelled=bool(cancelled))
         if cancelled:
             # A redealt donne scores nothing: what else the referee noted is not checked.
             return errors
-        points = self._points_field(errors, hand, contract)
+        # A contract that is wrong leaves every contract played as the candidates, so
+        # that the points are still checked against what any of them allows.
+        candidates = (contract,) if contract is not None else tuple(contracts.values())
+        points = self._points_field(errors, hand, candidates)
         capot = self._team_field(errors, hand, "capot", required_=False)
-        if (
-            capot is not None
-            and points is not None
-            and contract is not None
-            and (points[capot] != contract.total or points[OTHER[capot]] != 0)
-        ):
+        if capot is not None and points is not None and points[OTHER[capot]] != 0:
             errors.append(
                 rule_error(
                     "capot",
                     "capot_points",
                     gettext_noop("A capot team has all {total} card points and the other team none."),
-                    total=contract.total,
+                    total=points["A"] + points["B"],
                 )
             )
-        belote = self._belote_field(errors, hand, contract)
+        belote = self._belote_field(errors, hand, contract, candidates)
         announced = self._announcements_field(errors, hand)
         order = self._team_field(errors, hand, "order", required_=False)
+        if announced is not None:
+            self._check_announcements_played(errors, announced, options)
         if announced is not None and contract is not None:
             # Announcements that are off score nothing, but must still be possible cards.
             if belote:
                 errors.extend(self._belote_conflicts(belote, announced, contract))
-            if (
-                options.get("announcements", "on") == "on"
-                and options.get("announcement_tie", "nobody") == "first_in_play"
-                and order is None
-            ):
+            if options["announcements"] == "on" and options["announcement_tie"] == "first_in_play" and order is None:
                 best_a, _ = team_announcements(announced["A"], contract)
                 best_b, _ = team_announcements(announced["B"], contract)
                 if best_a >= 0 and best_a == best_b:
@@ -221,6 +267,26 @@ class FourPlayerBelote(Game):
                     )
         return errors
 
+    def _check_reserve_in(self, errors: list[RuleError], value: object, options: Mapping[str, Any]) -> None:
+        check_int(errors, "reserve_in", value, 0, None)
+
+    def _check_bidding(
+        self, errors: list[RuleError], hand: Mapping[str, Any], options: Mapping[str, Any], *, cancelled: bool
+    ) -> None:
+        """The fields of the bidding beyond the taker and the contract (none here)."""
+
+    def _check_announcements_played(
+        self, errors: list[RuleError], announced: Mapping[str, list[Any]], options: Mapping[str, Any]
+    ) -> None:
+        if self.refuses_unplayed_announcements and options["announcements"] == "off" and any(announced.values()):
+            errors.append(
+                rule_error(
+                    "announcements",
+                    "announcements_off",
+                    gettext_noop("Announcements are not played in this tournament: leave them out."),
+                )
+            )
+
     @staticmethod
     def _team_field(errors: list[RuleError], hand: Mapping[str, Any], name: str, *, required_: bool) -> str | None:
         value = hand.get(name)
@@ -230,19 +296,36 @@ class FourPlayerBelote(Game):
             return None
         return check_choice(errors, name, value, TEAMS)
 
-    def _contract_field(self, errors: list[RuleError], hand: Mapping[str, Any], *, required_: bool) -> Contract | None:
+    def _contract_field(
+        self,
+        errors: list[RuleError],
+        hand: Mapping[str, Any],
+        contracts: Mapping[str, Contract],
+        *,
+        required_: bool,
+    ) -> Contract | None:
         value = hand.get("contract")
         if value is None:
             if required_:
                 errors.append(required("contract"))
             return None
-        name = check_choice(errors, "contract", value, tuple(self.contracts))
-        return None if name is None else self.contracts[name]
+        if type(value) is str and value in self.contracts and value not in contracts:
+            errors.append(
+                rule_error(
+                    "contract",
+                    "contract_not_played",
+                    gettext_noop("Sans atout and tout atout are not played in this tournament."),
+                )
+            )
+            return None
+        name = check_choice(errors, "contract", value, tuple(contracts))
+        return None if name is None else contracts[name]
 
     @staticmethod
     def _points_field(
-        errors: list[RuleError], hand: Mapping[str, Any], contract: Contract | None
+        errors: list[RuleError], hand: Mapping[str, Any], candidates: Sequence[Contract]
     ) -> dict[str, int] | None:
+        """Each team's card points; both, when they add up to a candidate contract's total."""
         value = hand.get("points")
         if value is None:
             errors.append(required("points"))
@@ -252,17 +335,20 @@ class FourPlayerBelote(Game):
             return None
         before = len(errors)
         errors.extend(unknown_fields(value, TEAMS, "points"))
+        totals = sorted({contract.total for contract in candidates})
+        # A value is impossible only when no candidate contract can make it.
+        impossible = frozenset.intersection(*(contract.impossible for contract in candidates))
         points: dict[str, int] = {}
         for team in TEAMS:
             field = path("points", team)
             if team not in value:
                 errors.append(required(field))
                 continue
-            checked = check_int(errors, field, value[team], 0, contract.total if contract else None)
+            checked = check_int(errors, field, value[team], 0, totals[-1])
             if checked is None:
                 continue
             points[team] = checked
-            if contract is not None and checked in contract.impossible:
+            if checked in impossible:
                 errors.append(
                     rule_error(
                         field,
@@ -271,23 +357,40 @@ class FourPlayerBelote(Game):
                         value=checked,
                     )
                 )
-        if len(errors) > before or contract is None:
+        if len(errors) > before:
             return None
-        if points["A"] + points["B"] != contract.total:
+        added = points["A"] + points["B"]
+        if added in totals:
+            return points
+        if len(totals) == 1:
             errors.append(
                 rule_error(
                     "points",
                     "points_sum",
                     gettext_noop("The two teams' card points must add up to {total}, dix de der included, not {sum}."),
-                    total=contract.total,
-                    sum=points["A"] + points["B"],
+                    total=totals[0],
+                    sum=added,
                 )
             )
-            return None
-        return points
+        else:
+            errors.append(
+                rule_error(
+                    "points",
+                    "points_sum",
+                    gettext_noop(
+                        "The two teams' card points must add up to the contract's total ({totals}), "
+                        "dix de der included, not {sum}."
+                    ),
+                    totals=", ".join(str(total) for total in totals),
+                    sum=added,
+                )
+            )
+        return None
 
     @staticmethod
-    def _belote_field(errors: list[RuleError], hand: Mapping[str, Any], contract: Contract | None) -> list[str] | None:
+    def _belote_field(
+        errors: list[RuleError], hand: Mapping[str, Any], contract: Contract | None, candidates: Sequence[Contract]
+    ) -> list[str] | None:
         value = hand.get("belote")
         if value is None:
             return []
@@ -295,8 +398,9 @@ class FourPlayerBelote(Game):
         if items is None:
             return None
         teams = [check_choice(errors, path("belote", i), item, TEAMS) for i, item in enumerate(items)]
-        if contract is not None and len(items) > contract.max_belote:
-            if contract.max_belote == 0:
+        most = max(candidate.max_belote for candidate in candidates)
+        if len(items) > most:
+            if most == 0:
                 errors.append(
                     rule_error(
                         "belote", "belote_in_sans_atout", gettext_noop("There is no belote-rebelote in sans atout.")
@@ -308,7 +412,7 @@ class FourPlayerBelote(Game):
                         "belote",
                         "too_many_belotes",
                         gettext_noop("This contract allows at most {max} belote-rebelote, not {count}."),
-                        max=contract.max_belote,
+                        max=most,
                         count=len(items),
                     )
                 )
@@ -377,77 +481,79 @@ class FourPlayerBelote(Game):
             return [conflict]
         return []
 
-    # -- scoring ----------------------------------------------------------------------
+    def result_json(self, score: HandScore) -> dict[str, Any]:
+        return {
+            "scores": {"A": score.scores[0], "B": score.scores[1]},
+            "outcome": score.outcome,
+            "reserve_out": score.reserve_out,
+        }
+
+
+class FourPlayerBelote(TeamBelote):
+    """Belote classique and belote moderne: each team scores its own total, or the whole
+    donne goes to the defence (dedans), or a tie opens a litige."""
+
+    option_specs = OPTION_SPECS
 
     def score(self, hand: Mapping[str, Any], options: Mapping[str, Any], carry: int = 0) -> HandScore:
         reserve = carry or hand.get("reserve_in") or 0
         if hand.get("cancelled"):
             return HandScore((0, 0), "cancelled", reserve)
         contract = self.contracts[hand["contract"]]
-        total = contract.total
-        points = hand["points"]
-        card_a = points["A"]
-        card_b = points["B"]
-        capot = hand.get("capot")
-        if capot is not None:
-            capot_points = total + (90 if options.get("capot_value", 250) == 252 else 88)
-            card_a, card_b = (capot_points, 0) if capot == "A" else (0, capot_points)
-        belote_a = belote_b = 0
-        belote = hand.get("belote")
-        if belote:
-            for team in belote:
-                if team == "A":
-                    belote_a += BELOTE_POINTS
-                else:
-                    belote_b += BELOTE_POINTS
-        ann_a = ann_b = 0
-        announced = hand.get("announcements")
-        if announced and options.get("announcements", "on") == "on":
-            best_a, sum_a = team_announcements(announced.get("A"), contract)
-            best_b, sum_b = team_announcements(announced.get("B"), contract)
-            if best_a > best_b:
-                ann_a = sum_a
-            elif best_b > best_a:
-                ann_b = sum_b
-            elif best_a >= 0 and options.get("announcement_tie", "nobody") == "first_in_play":
-                if hand.get("order") == "A":
-                    ann_a = sum_a
-                else:
-                    ann_b = sum_b
+        cards = card_points(hand, contract.total + (90 if options["capot_value"] == 252 else 88))
+        belote = belote_points(hand)
+        announced = announcement_points(hand, contract, options)
+        # From here on: the taker's side first, the defence's second, each as
+        # (card points, belote, announcements).
+        t, d = (0, 1) if hand["taker"] == "A" else (1, 0)
+        taker = (cards[t], belote[t], announced[t])
+        defence = (cards[d], belote[d], announced[d])
+        outcome = self._outcome(taker, defence, contract.total, options)
+        t_score, d_score, reserve_out = self._settle(outcome, taker, defence, contract, options, reserve)
+        return HandScore((t_score, d_score) if t == 0 else (d_score, t_score), outcome, reserve_out)
 
-        # From here on: the taker's side first, the defence's second.
-        taker_is_a = hand["taker"] == "A"
-        if taker_is_a:
-            t_card, t_belote, t_ann, d_card, d_belote, d_ann = card_a, belote_a, ann_a, card_b, belote_b, ann_b
-        else:
-            t_card, t_belote, t_ann, d_card, d_belote, d_ann = card_b, belote_b, ann_b, card_a, belote_a, ann_a
-        t_total = t_card + t_belote + t_ann
-        d_total = d_card + d_belote + d_ann
+    @staticmethod
+    def _outcome(
+        taker: tuple[int, int, int], defence: tuple[int, int, int], total: int, options: Mapping[str, Any]
+    ) -> str:
+        """made, dedans, or what the `tie` option makes of a tie."""
         # `card_points`: more than half the contract's card points, bonuses ignored (82 of 162).
-        margin = t_total - d_total if options.get("threshold", "totals") == "totals" else 2 * t_card - total
+        margin = sum(taker) - sum(defence) if options["threshold"] == "totals" else 2 * taker[0] - total
         if margin > 0:
-            outcome = "made"
-        elif margin < 0:
-            outcome = "dedans"
-        else:
-            outcome = options.get("tie", "litige")
+            return "made"
+        if margin < 0:
+            return "dedans"
+        outcome: str = options["tie"]
+        return outcome
 
+    @staticmethod
+    def _settle(
+        outcome: str,
+        taker: tuple[int, int, int],
+        defence: tuple[int, int, int],
+        contract: Contract,
+        options: Mapping[str, Any],
+        reserve: int,
+    ) -> tuple[int, int, int]:
+        """The taker's score, the defence's and the reserve held after the donne."""
         mult = contract.multiplier
-        rounding = options.get("rounding", "none") == "nearest_ten"
+        rounding = options["rounding"] == "nearest_ten"
         reserve_out = 0
         if outcome == "made":
-            t_score = t_total * mult
-            d_score = d_total * mult
+            t_score = sum(taker) * mult
+            d_score = sum(defence) * mult
         elif outcome == "dedans":
-            to_defence = options.get("belote_when_dedans", "keep") == "defence"
+            _, t_belote, t_ann = taker
+            d_card, d_belote, d_ann = defence
+            to_defence = options["belote_when_dedans"] == "defence"
             # The whole donne, or the capot value when the defence took every trick.
-            d_base = d_card if d_card > total else total
+            d_base = d_card if d_card > contract.total else contract.total
             d_score = (d_base + t_ann + d_ann + d_belote + (t_belote if to_defence else 0)) * mult
             t_score = 0 if to_defence else t_belote * mult
         else:
-            held = t_total * mult
+            held = sum(taker) * mult
             t_score = 0
-            d_score = d_total * mult
+            d_score = sum(defence) * mult
             reserve_out = reserve + (round_to_ten(held) if rounding else held)
         if rounding:
             t_score = round_to_ten(t_score)
@@ -457,15 +563,7 @@ class FourPlayerBelote(Game):
             t_score += reserve
         elif outcome == "dedans":
             d_score += reserve
-        scores = (t_score, d_score) if taker_is_a else (d_score, t_score)
-        return HandScore(scores, outcome, reserve_out)
-
-    def result_json(self, score: HandScore) -> dict[str, Any]:
-        return {
-            "scores": {"A": score.scores[0], "B": score.scores[1]},
-            "outcome": score.outcome,
-            "reserve_out": score.reserve_out,
-        }
+        return t_score, d_score, reserve_out
 
     # -- random hands -----------------------------------------------------------------
 
@@ -506,7 +604,7 @@ class FourPlayerBelote(Game):
             if announced["A"] and announced["B"]:
                 hand["order"] = rng.choice(TEAMS)
             # Drawn announcements may share a card or hide a belote's king: drop them then.
-            if self.validate(hand, {"announcements": "on"}):
+            if self.validate(hand, self.resolve_options({"announcements": "on"})):
                 del hand["announcements"]
                 hand.pop("order", None)
         return hand
