@@ -44,6 +44,7 @@ from engine.games.checks import (
 )
 
 TEAMS: tuple[str, str] = ("A", "B")
+_TEAM_SET = frozenset(TEAMS)
 OTHER: Mapping[str, str] = {"A": "B", "B": "A"}
 SUITS: tuple[str, ...] = annonces.SUITS
 HAND_FIELDS = frozenset(
@@ -103,7 +104,7 @@ class Contract:
     impossible: frozenset[int]
 
 
-def _impossible_points(card_values: Sequence[int], total: int) -> frozenset[int]:
+def impossible_points(card_values: Sequence[int], total: int) -> frozenset[int]:
     """The card point totals no set of tricks reaches, the dix de der taken or not."""
     sums = {0}
     for value in card_values:
@@ -114,11 +115,11 @@ def _impossible_points(card_values: Sequence[int], total: int) -> frozenset[int]
 
 def suit_contract(suit: str) -> Contract:
     values = list(TRUMP_VALUES.values()) + 3 * list(PLAIN_VALUES.values())
-    return Contract(suit, 162, 1, suit, False, 1, _impossible_points(values, 162))
+    return Contract(suit, 162, 1, suit, False, 1, impossible_points(values, 162))
 
 
-SANS_ATOUT = Contract("sans_atout", 130, 2, None, False, 0, _impossible_points(4 * list(PLAIN_VALUES.values()), 130))
-TOUT_ATOUT = Contract("tout_atout", 258, 3, None, True, 4, _impossible_points(4 * list(TRUMP_VALUES.values()), 258))
+SANS_ATOUT = Contract("sans_atout", 130, 2, None, False, 0, impossible_points(4 * list(PLAIN_VALUES.values()), 130))
+TOUT_ATOUT = Contract("tout_atout", 258, 3, None, True, 4, impossible_points(4 * list(TRUMP_VALUES.values()), 258))
 SUIT_CONTRACTS: Mapping[str, Contract] = {suit: suit_contract(suit) for suit in SUITS}
 
 
@@ -216,6 +217,12 @@ class TeamBelote(Game):
     # -- validation -------------------------------------------------------------------
 
     def validate(self, hand: Any, options: Mapping[str, Any]) -> list[RuleError]:
+        if type(hand) is dict and self._plainly_valid(hand, options):
+            return []
+        return self._problems(hand, options)
+
+    def _problems(self, hand: Any, options: Mapping[str, Any]) -> list[RuleError]:
+        """Every problem of a hand, field by field."""
         if not isinstance(hand, Mapping):
             return [not_an_object("", hand)]
         errors = unknown_fields(hand, self.hand_fields)
@@ -266,6 +273,71 @@ class TeamBelote(Game):
                         )
                     )
         return errors
+
+    def _plainly_valid(self, hand: dict[str, Any], options: Mapping[str, Any]) -> bool:
+        """Whether a hand of the everyday shape is valid, judged in one quick pass.
+
+        Entering and re-scoring whole tournaments validates every hand, and most are a
+        taker, a contract, card points, perhaps a capot or a belote, and nothing
+        announced. This pass accepts such a hand when every field is sound and answers
+        False for anything else (a cancelled donne, a reserve, an announcement, any
+        doubt), which `_problems` then checks field by field to name every problem. It
+        must never accept what the field-by-field checks refuse: a property test holds
+        it to that.
+        """
+        cancelled = hand.get("cancelled")
+        reserve_in = hand.get("reserve_in")
+        if (
+            not hand.keys() <= self.hand_fields
+            or (cancelled is not None and cancelled is not False)
+            or (reserve_in is not None and (type(reserve_in) is not int or reserve_in != 0))
+        ):
+            return False
+        taker = hand.get("taker")
+        name = hand.get("contract")
+        if type(taker) is not str or taker not in TEAMS or type(name) is not str:
+            return False
+        contract = self.allowed_contracts(options).get(name)
+        points = hand.get("points")
+        if contract is None or type(points) is not dict or len(points) != 2:
+            return False
+        points_a = points.get("A")
+        points_b = points.get("B")
+        if (
+            type(points_a) is not int
+            or type(points_b) is not int
+            or points_a < 0
+            or points_b < 0
+            or points_a + points_b != contract.total
+            or points_a in contract.impossible
+            or points_b in contract.impossible
+        ):
+            return False
+        capot = hand.get("capot")
+        if capot is not None and (type(capot) is not str or capot not in TEAMS or points[OTHER[capot]] != 0):
+            return False
+        belote = hand.get("belote")
+        if belote is not None:
+            if (type(belote) is not list and type(belote) is not tuple) or len(belote) > contract.max_belote:
+                return False
+            for team in belote:
+                if type(team) is not str or team not in TEAMS:
+                    return False
+        announced = hand.get("announcements")
+        if announced is not None:
+            if type(announced) is not dict or not announced.keys() <= _TEAM_SET:
+                return False
+            for items in announced.values():
+                if items is not None and ((type(items) is not list and type(items) is not tuple) or items):
+                    return False
+        order = hand.get("order")
+        if order is not None and (type(order) is not str or order not in TEAMS):
+            return False
+        return self._plain_bidding(hand, options)
+
+    def _plain_bidding(self, hand: dict[str, Any], options: Mapping[str, Any]) -> bool:
+        """`_plainly_valid` for the fields `_check_bidding` checks (none here)."""
+        return True
 
     def _check_reserve_in(self, errors: list[RuleError], value: object, options: Mapping[str, Any]) -> None:
         check_int(errors, "reserve_in", value, 0, None)
@@ -581,23 +653,14 @@ class FourPlayerBelote(TeamBelote):
         contract = self.random_contract(rng)
         total = contract.total
         taker = rng.choice(TEAMS)
-        defence = OTHER[taker]
         hand: dict[str, Any] = {"taker": taker, "contract": contract.name}
         if rng.random() < 0.03:
-            capot = taker if rng.random() < 0.9 else defence
-            hand["points"] = {capot: total, OTHER[capot]: 0}
-            hand["capot"] = capot
+            random_capot(hand, contract, taker if rng.random() < 0.9 else OTHER[taker])
         else:
-            taken = min(total, max(0, round(rng.gauss(0.6 * total, 0.15 * total))))
-            while taken in contract.impossible:
-                taken += 1 if taken < total // 2 else -1
-            hand["points"] = {taker: taken, defence: total - taken}
-        if contract.max_belote == 1 and rng.random() < 0.25:
-            hand["belote"] = [taker if rng.random() < 0.6 else defence]
-        elif contract.max_belote > 1:
-            belotes = [taker if rng.random() < 0.6 else defence for _ in SUITS if rng.random() < 0.1]
-            if belotes:
-                hand["belote"] = belotes
+            hand["points"] = random_points(rng, contract, taker, 0.6 * total, 0.15 * total)
+        belote = random_belote(rng, contract, taker)
+        if belote:
+            hand["belote"] = belote
         announced = {team: _random_announcements(rng) if rng.random() < 0.2 else [] for team in TEAMS}
         if announced["A"] or announced["B"]:
             hand["announcements"] = announced
@@ -608,6 +671,29 @@ class FourPlayerBelote(TeamBelote):
                 del hand["announcements"]
                 hand.pop("order", None)
         return hand
+
+
+def random_capot(hand: dict[str, Any], contract: Contract, team: str) -> None:
+    """Make `team` capot: all the card points and the `capot` field."""
+    hand["points"] = {team: contract.total, OTHER[team]: 0}
+    hand["capot"] = team
+
+
+def random_points(rng: random.Random, contract: Contract, taker: str, mean: float, spread: float) -> dict[str, int]:
+    """Card points whose taker's share is drawn around `mean`, never a value no tricks make."""
+    total = contract.total
+    taken = min(total, max(0, round(rng.gauss(mean, spread))))
+    while taken in contract.impossible:
+        taken += 1 if taken < total // 2 else -1
+    return {taker: taken, OTHER[taker]: total - taken}
+
+
+def random_belote(rng: random.Random, contract: Contract, taker: str) -> list[str]:
+    """A belote in a quarter of the suit contracts, the taker's more often; up to four in tout atout."""
+    defence = OTHER[taker]
+    if contract.max_belote == 1:
+        return [taker if rng.random() < 0.6 else defence] if rng.random() < 0.25 else []
+    return [taker if rng.random() < 0.6 else defence for _ in range(contract.max_belote) if rng.random() < 0.1]
 
 
 def _random_announcements(rng: random.Random) -> list[dict[str, Any]]:
