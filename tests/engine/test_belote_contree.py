@@ -3,15 +3,19 @@ option both ways, the validation of the bid, the coinche and the rest, and the p
 
 from __future__ import annotations
 
+import copy
 import random
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 import engine
-from engine.core import OptionError
+from engine.core import OptionError, RuleError
 from engine.games.belote_contree import BeloteContree
 from engine.match import End, default_end, play
+from tests.engine.test_belote_properties import near_misses
 
 GAME = BeloteContree()
 
@@ -507,7 +511,7 @@ def test_sans_atout_and_tout_atout_score_like_a_suit_with_no_multiplier() -> Non
 
 
 def test_no_belote_in_sans_atout_and_up_to_four_in_tout_atout() -> None:
-    on = {"sans_atout_tout_atout": "on"}
+    on: dict[str, Any] = {"sans_atout_tout_atout": "on"}
     assert codes(hand(contract="sans_atout", belote=["A"]), **on) == [("belote", "belote_in_sans_atout")]
     assert codes(hand(contract="tout_atout", belote=["A", "B", "A", "B"]), **on) == []
     assert codes(hand(contract="tout_atout", belote=["A"] * 5), **on) == [("belote", "too_many_belotes")]
@@ -615,3 +619,318 @@ def test_random_hands_look_like_a_concours() -> None:
     assert {h.get("coinche") for h in hands} == {None, 1, 2}
     assert any(h.get("bid") == "capot" for h in hands)
     assert any(h.get("capot") for h in hands) and any(h.get("belote") for h in hands)
+
+
+# -- properties (hypothesis) ---------------------------------------------------------------
+#
+# The expected scores are worked out here from the rules as docs/rules.md states them,
+# apart from the engine's code.
+
+RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7")
+SUITS = ("clubs", "diamonds", "hearts", "spades")
+LENGTH = {"tierce": 3, "cinquante": 4, "cent": 5}
+VALUE = {"tierce": 20, "cinquante": 50, "cent": 100}
+CARRE = {"J": 200, "9": 150, "A": 100, "10": 100, "K": 100, "Q": 100, "8": 0}
+OTHER = {"A": "B", "B": "A"}
+SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+
+
+@st.composite
+def any_options(draw: st.DrawFn) -> dict[str, Any]:
+    return {spec.name: draw(st.sampled_from(spec.choices)) for spec in GAME.option_specs}
+
+
+@st.composite
+def an_announcement(draw: st.DrawFn) -> dict[str, str]:
+    kind = draw(st.sampled_from(("tierce", "cinquante", "cent", "carre")))
+    if kind == "carre":
+        return {"kind": kind, "high": draw(st.sampled_from(RANKS[:-1]))}
+    item = {"kind": kind, "high": draw(st.sampled_from(RANKS[: len(RANKS) - LENGTH[kind] + 1]))}
+    if draw(st.booleans()):
+        item["suit"] = draw(st.sampled_from(SUITS))
+    return item
+
+
+@st.composite
+def valid_hands(draw: st.DrawFn, opts: dict[str, Any]) -> dict[str, Any]:
+    """A hand the options allow; one in four is moved to a tie of totals when it can be."""
+    resolved = GAME.resolve_options(opts)
+    contracts = GAME.allowed_contracts(resolved)
+    contract = contracts[draw(st.sampled_from(sorted(contracts)))]
+    taker = draw(st.sampled_from(("A", "B")))
+    top = 260 if opts["max_bid"] == "none" else opts["max_bid"]
+    bid = draw(st.sampled_from([*range(80, top + 1, 10), "capot"]))
+    h: dict[str, Any] = {"taker": taker, "bid": bid, "contract": contract.name}
+    coinche = draw(st.sampled_from((None, 0, 1, 2)))
+    if coinche is not None:
+        h["coinche"] = coinche
+    capot = draw(st.sampled_from((None, None, None, None, "A", "B")))
+    if capot:
+        h["points"] = {capot: 162, OTHER[capot]: 0}
+        h["capot"] = capot
+    else:
+        a = draw(st.integers(0, 162).filter(lambda x: x not in (1, 161)))
+        h["points"] = {"A": a, "B": 162 - a}
+    belote: list[str] = draw(st.lists(st.sampled_from(("A", "B")), max_size=contract.max_belote))
+    given_empty: bool = draw(st.booleans())
+    if belote or given_empty:
+        h["belote"] = belote
+    if opts["announcements"] == "on":
+        h["announcements"] = {team: draw(st.lists(an_announcement(), max_size=2)) for team in ("A", "B")}
+        h["order"] = draw(st.sampled_from(("A", "B")))
+    elif not capot and draw(st.integers(0, 3)) == 0:
+        # Equal totals: the taker's card points plus its counted belote match the defence's.
+        counted = opts["belote_counts"] == "yes"
+        bonus = {team: 20 * belote.count(team) if counted else 0 for team in ("A", "B")}
+        cards, odd = divmod(162 - bonus[taker] + bonus[OTHER[taker]], 2)
+        if not odd and 0 <= cards <= 162:
+            h["points"] = {taker: cards, OTHER[taker]: 162 - cards}
+    if opts["tie"] == "litige":
+        h["reserve_in"] = draw(st.sampled_from((0, 0, 80, 160, 85)))
+    assume(GAME.validate(h, resolved) == [])
+    return h
+
+
+def best(items: list[dict[str, str]], trump: str | None, all_trump: bool) -> tuple[int, int, int] | None:
+    def key(item: dict[str, str]) -> tuple[int, int, int]:
+        points = CARRE[item["high"]] if item["kind"] == "carre" else VALUE[item["kind"]]
+        sequence = item["kind"] != "carre"
+        in_trump = sequence and (all_trump or (trump is not None and item.get("suit") == trump))
+        return points, len(RANKS) - RANKS.index(item["high"]), int(in_trump)
+
+    return max((key(item) for item in items), default=None)
+
+
+def sides(h: dict[str, Any], opts: dict[str, Any]) -> dict[str, dict[str, int]]:
+    """Each team's card points, belote and announcements as the rules count them."""
+    capot_bid = h["bid"] == "capot"
+    capot_cards = 250 if capot_bid and opts["capot_value"] == 162 else opts["capot_value"]
+    capot = h.get("capot")
+    parts = {
+        team: {
+            "cards": (capot_cards if capot == team else 0) if capot else h["points"][team],
+            "belote": 20 * h.get("belote", []).count(team),
+            "announcements": 0,
+        }
+        for team in ("A", "B")
+    }
+    if opts["announcements"] == "on":
+        contract = h["contract"]
+        trump = contract if contract in SUITS else None
+        keys = {team: best(h["announcements"][team], trump, contract == "tout_atout") for team in ("A", "B")}
+        holder = None
+        if keys["A"] is not None and (keys["B"] is None or keys["A"] > keys["B"]):
+            holder = "A"
+        elif keys["B"] is not None and (keys["A"] is None or keys["B"] > keys["A"]):
+            holder = "B"
+        elif keys["A"] is not None and opts["announcement_tie"] == "first_in_play":
+            holder = h["order"]
+        if holder:
+            parts[holder]["announcements"] = sum(
+                CARRE[i["high"]] if i["kind"] == "carre" else VALUE[i["kind"]] for i in h["announcements"][holder]
+            )
+    if capot:
+        parts[capot]["announcements"] += parts[OTHER[capot]]["announcements"]
+        parts[OTHER[capot]]["announcements"] = 0
+    return parts
+
+
+def expected(h: dict[str, Any], opts: dict[str, Any]) -> dict[str, Any]:
+    """The result the rules give, worked out step by step."""
+    taker, defence = h["taker"], OTHER[h["taker"]]
+    parts = sides(h, opts)
+    k = (1, 2, 4)[h.get("coinche") or 0]
+    bid = 250 if h["bid"] == "capot" else h["bid"]
+    capot = h.get("capot")
+    counted = opts["belote_counts"] == "yes"
+    total = {team: p["cards"] + p["announcements"] + (p["belote"] if counted else 0) for team, p in parts.items()}
+    if h["bid"] == "capot":
+        outcome = "made" if capot == taker else "dedans"
+    elif total[taker] >= bid and total[taker] > total[defence]:
+        outcome = "made"
+    elif total[taker] >= bid and total[taker] == total[defence]:
+        outcome = opts["tie"]
+    else:
+        outcome = "dedans"
+    belote_k = k if opts["belote_multiplied"] == "yes" else 1
+    announced = parts["A"]["announcements"] + parts["B"]["announcements"]
+    held = 0
+    score: dict[str, int] = {}
+    if outcome == "made" and k == 1:
+        own = {team: sum(p.values()) for team, p in parts.items()}
+        if opts["marque"] == "faits_et_contrat":
+            score = {taker: own[taker] + bid, defence: own[defence]}
+        elif opts["marque"] == "faits_seuls":
+            score = own
+        else:
+            score = {team: p["belote"] + p["announcements"] for team, p in parts.items()}
+            score[taker] += bid
+    elif outcome == "made":
+        capot_cards = parts[taker]["cards"] if capot == taker else 0
+        base = capot_cards if capot_cards > 162 else 160
+        score[taker] = (base + bid + announced) * k + parts[taker]["belote"] * belote_k
+        score[defence] = parts[defence]["belote"]
+    elif outcome == "dedans":
+        base = opts["defence_capot"] if capot == defence else 160
+        stake = max(base + bid, opts["capot_failed"]) if h["bid"] == "capot" else base + bid
+        score[defence] = (stake + announced) * k + parts[defence]["belote"] * belote_k
+        score[taker] = parts[taker]["belote"]
+    else:
+        p_t, p_d = parts[taker], parts[defence]
+        score[defence] = (p_d["cards"] + p_d["announcements"]) * k + p_d["belote"] * belote_k
+        held = (p_t["cards"] + p_t["announcements"]) * k + (p_t["belote"] * belote_k if counted else 0)
+        score[taker] = 0 if counted else p_t["belote"]
+    if opts["rounding"] == "nearest_ten":
+        score = {team: (points + 5) // 10 * 10 for team, points in score.items()}
+        held = (held + 5) // 10 * 10
+    reserve = h.get("reserve_in", 0)
+    if outcome == "made":
+        score[taker] += reserve
+    elif outcome == "dedans":
+        score[defence] += reserve
+    reserve_out = reserve + held if outcome == "litige" else 0
+    return {"scores": {"A": score["A"], "B": score["B"]}, "outcome": outcome, "reserve_out": reserve_out}
+
+
+@SETTINGS
+@given(data=st.data())
+def test_every_valid_hand_scores_as_the_rules_work_it_out(data: st.DataObject) -> None:
+    opts = data.draw(any_options())
+    h = data.draw(valid_hands(opts))
+    assert result(h, **opts) == expected(h, opts)
+
+
+@SETTINGS
+@given(data=st.data())
+def test_a_made_contract_never_scores_the_defence_more_than_its_own_total_and_under_a_coinche_only_its_belote(
+    data: st.DataObject,
+) -> None:
+    opts = data.draw(any_options())
+    h = data.draw(valid_hands(opts))
+    out = result(h, **opts)
+    assume(out["outcome"] == "made")
+    defence = OTHER[h["taker"]]
+    own = sides(h, opts)[defence]
+    rounded = opts["rounding"] == "nearest_ten"
+    ceiling = sum(own.values())
+    if h.get("coinche"):
+        ceiling = own["belote"]
+    assert out["scores"][defence] <= ((ceiling + 5) // 10 * 10 if rounded else ceiling)
+
+
+@SETTINGS
+@given(data=st.data())
+def test_scores_are_multiples_of_ten_when_rounding(data: st.DataObject) -> None:
+    opts = {**data.draw(any_options()), "rounding": "nearest_ten"}
+    h = data.draw(valid_hands(opts))
+    assume(h.get("reserve_in", 0) % 10 == 0)
+    out = result(h, **opts)
+    assert all(points % 10 == 0 for points in out["scores"].values())
+    assert out["reserve_out"] % 10 == 0
+
+
+@SETTINGS
+@given(data=st.data())
+def test_the_same_hand_always_scores_the_same_and_is_left_alone(data: st.DataObject) -> None:
+    opts = data.draw(any_options())
+    h = data.draw(valid_hands(opts))
+    before = copy.deepcopy(h)
+    first = result(h, **opts)
+    assert result(copy.deepcopy(h), **opts) == first == result(h, **opts)
+    assert h == before
+    assert all(type(points) is int and points >= 0 for points in first["scores"].values())
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-300, 300) | st.floats(allow_nan=True) | st.text(max_size=6),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=6), children, max_size=4),
+    max_leaves=20,
+)
+FIELDS = tuple(sorted(GAME.hand_fields))
+
+
+@st.composite
+def broken_hands(draw: st.DrawFn, opts: dict[str, Any]) -> dict[str, Any]:
+    """A valid hand with one thing surely wrong."""
+    h = copy.deepcopy(draw(valid_hands(opts)))
+    how = draw(st.sampled_from(("unknown", "missing", "sum", "bid", "coinche", "taker", "points", "capot", "belote")))
+    if how == "unknown":
+        h[draw(st.text(min_size=1, max_size=8).filter(lambda k: k not in FIELDS))] = draw(JSON)
+    elif how == "missing":
+        del h[draw(st.sampled_from(("taker", "bid", "contract", "points")))]
+    elif how == "sum":
+        h.pop("capot", None)
+        h["points"]["A"] += draw(st.integers(1, 20))
+    elif how == "bid":
+        h["bid"] = draw(JSON.filter(lambda v: v is not None and v != "capot" and not (type(v) is int and v % 10 == 0)))
+    elif how == "coinche":
+        h["coinche"] = draw(JSON.filter(lambda v: (v is not None and v not in (0, 1, 2)) or type(v) is bool))
+    elif how == "taker":
+        h["taker"] = draw(JSON.filter(lambda v: v not in ("A", "B", None)))
+    elif how == "points":
+        h["points"]["B"] = draw(JSON.filter(lambda v: type(v) is not int))
+    elif how == "capot":
+        h["capot"] = draw(JSON.filter(lambda v: v not in ("A", "B", None)))
+    else:
+        h["belote"] = ["A"] * 5
+    return h
+
+
+@SETTINGS
+@given(data=st.data())
+def test_every_refused_hand_names_the_fields_at_fault(data: st.DataObject) -> None:
+    opts = data.draw(any_options())
+    h = data.draw(broken_hands(opts))
+    errors = GAME.validate(h, GAME.resolve_options(opts))
+    assert errors
+    for error in errors:
+        assert error.field.split(".")[0] in (*FIELDS, *h)
+        assert error.code and error.message
+
+
+@SETTINGS
+@given(value=JSON | st.dictionaries(st.sampled_from(FIELDS), JSON, max_size=11), data=st.data())
+def test_validation_never_raises_on_junk(value: Any, data: st.DataObject) -> None:
+    errors = GAME.validate(value, GAME.resolve_options(data.draw(any_options())))
+    assert all(isinstance(error, RuleError) for error in errors)
+    for error in errors:
+        error.to_json()
+
+
+@SETTINGS
+@given(data=st.data())
+def test_the_quick_pass_accepts_only_what_the_field_by_field_checks_accept(data: st.DataObject) -> None:
+    opts = data.draw(any_options())
+    resolved = GAME.resolve_options(opts)
+    h = data.draw(valid_hands(opts))
+    if data.draw(st.booleans()):
+        # Most hands announce nothing and bring no reserve: the quick pass's own ground.
+        h = {key: value for key, value in h.items() if key not in ("announcements", "reserve_in")}
+    if data.draw(st.booleans()):
+        h = data.draw(st.sampled_from(near_misses(h)))
+    if GAME._plainly_valid(h, resolved):
+        assert GAME._problems(h, resolved) == []
+    elif GAME._problems(h, resolved) == []:
+        # Only announcements, a reserve or a cancelled donne keep a sound hand off the quick pass.
+        assert any((h.get("announcements") or {}).values()) or h.get("reserve_in") or h.get("cancelled")
+
+
+def test_the_quick_pass_refuses_every_near_miss_the_field_by_field_checks_refuse() -> None:
+    plain = [
+        hand(),
+        hand(taker="B", bid="capot", coinche=2, points=pts(0, 162), capot="B", belote=["A"]),
+        hand(bid=80, coinche=0, points=pts(81, 81), announcements={"A": [], "B": []}),
+        hand(bid=160, contract="tout_atout", points=pts(100, 62), belote=["A", "B", "B"]),
+    ]
+    option_sets: tuple[dict[str, Any], ...] = (
+        {},
+        {"max_bid": 180},
+        {"max_bid": "none"},
+        {"sans_atout_tout_atout": "on", "announcements": "on", "tie": "litige"},
+    )
+    for options in option_sets:
+        resolved = GAME.resolve_options(options)
+        for h in plain:
+            for variant in [h, *near_misses(h)]:
+                if GAME._plainly_valid(variant, resolved):
+                    assert GAME._problems(variant, resolved) == [], variant
