@@ -50,7 +50,6 @@ from engine.games.belote_common import (
     TEAMS,
     TRUMP_VALUES,
     Contract,
-    TeamBelote,
     announcement_points,
     belote_points,
     card_points,
@@ -60,6 +59,7 @@ from engine.games.belote_common import (
     random_points,
     round_to_ten,
 )
+from engine.games.belote_hand import TeamBelote
 from engine.games.checks import check_int, is_int, required, show
 
 CAPOT = "capot"

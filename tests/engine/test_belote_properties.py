@@ -15,8 +15,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from engine.core import RuleError
-from engine.games.belote_classique import BeloteClassique
-from engine.games.belote_common import FourPlayerBelote
+from engine.games.belote_classique import BeloteClassique, FourPlayerBelote
 from engine.games.belote_moderne import BeloteModerne
 
 GAMES = [BeloteClassique(), BeloteModerne()]
