@@ -802,7 +802,7 @@ def test_every_valid_hand_scores_as_the_rules_work_it_out(data: st.DataObject) -
 
 @SETTINGS
 @given(data=st.data())
-def test_a_made_contract_never_scores_the_defence_more_than_its_own_total_and_under_a_coinche_only_its_belote(
+def test_a_made_contract_scores_the_defence_at_most_its_own_total_and_under_a_coinche_only_its_belote(
     data: st.DataObject,
 ) -> None:
     opts = data.draw(any_options())
@@ -816,6 +816,8 @@ def test_a_made_contract_never_scores_the_defence_more_than_its_own_total_and_un
     if h.get("coinche"):
         ceiling = own["belote"]
     assert out["scores"][defence] <= ((ceiling + 5) // 10 * 10 if rounded else ceiling)
+    if opts["marque"] == "faits_et_contrat" and opts["belote_counts"] == "yes":
+        assert out["scores"][h["taker"]] > out["scores"][defence]
 
 
 @SETTINGS
