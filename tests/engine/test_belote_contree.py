@@ -8,14 +8,25 @@ import random
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import engine
 from engine.core import OptionError, RuleError
 from engine.games.belote_contree import BeloteContree
 from engine.match import End, default_end, play
-from tests.engine.test_belote_properties import near_misses
+from tests.engine.test_belote_properties import (
+    CARRE,
+    JSON,
+    OTHER,
+    SETTINGS,
+    VALUE,
+    announcements,
+    assert_the_quick_pass_agrees,
+    best,
+    near_misses,
+    quick_pass_hands,
+)
 
 GAME = BeloteContree()
 
@@ -626,29 +637,10 @@ def test_random_hands_look_like_a_concours() -> None:
 # The expected scores are worked out here from the rules as docs/rules.md states them,
 # apart from the engine's code.
 
-RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7")
-SUITS = ("clubs", "diamonds", "hearts", "spades")
-LENGTH = {"tierce": 3, "cinquante": 4, "cent": 5}
-VALUE = {"tierce": 20, "cinquante": 50, "cent": 100}
-CARRE = {"J": 200, "9": 150, "A": 100, "10": 100, "K": 100, "Q": 100, "8": 0}
-OTHER = {"A": "B", "B": "A"}
-SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
-
 
 @st.composite
 def any_options(draw: st.DrawFn) -> dict[str, Any]:
     return {spec.name: draw(st.sampled_from(spec.choices)) for spec in GAME.option_specs}
-
-
-@st.composite
-def an_announcement(draw: st.DrawFn) -> dict[str, str]:
-    kind = draw(st.sampled_from(("tierce", "cinquante", "cent", "carre")))
-    if kind == "carre":
-        return {"kind": kind, "high": draw(st.sampled_from(RANKS[:-1]))}
-    item = {"kind": kind, "high": draw(st.sampled_from(RANKS[: len(RANKS) - LENGTH[kind] + 1]))}
-    if draw(st.booleans()):
-        item["suit"] = draw(st.sampled_from(SUITS))
-    return item
 
 
 @st.composite
@@ -676,7 +668,7 @@ def valid_hands(draw: st.DrawFn, opts: dict[str, Any]) -> dict[str, Any]:
     if belote or given_empty:
         h["belote"] = belote
     if opts["announcements"] == "on":
-        h["announcements"] = {team: draw(st.lists(an_announcement(), max_size=2)) for team in ("A", "B")}
+        h["announcements"] = {team: draw(st.lists(announcements(), max_size=2)) for team in ("A", "B")}
         h["order"] = draw(st.sampled_from(("A", "B")))
     elif not capot and draw(st.integers(0, 3)) == 0:
         # Equal totals: the taker's card points plus its counted belote match the defence's.
@@ -689,16 +681,6 @@ def valid_hands(draw: st.DrawFn, opts: dict[str, Any]) -> dict[str, Any]:
         h["reserve_in"] = draw(st.sampled_from((0, 0, 80, 160, 85)))
     assume(GAME.validate(h, resolved) == [])
     return h
-
-
-def best(items: list[dict[str, str]], trump: str | None, all_trump: bool) -> tuple[int, int, int] | None:
-    def key(item: dict[str, str]) -> tuple[int, int, int]:
-        points = CARRE[item["high"]] if item["kind"] == "carre" else VALUE[item["kind"]]
-        sequence = item["kind"] != "carre"
-        in_trump = sequence and (all_trump or (trump is not None and item.get("suit") == trump))
-        return points, len(RANKS) - RANKS.index(item["high"]), int(in_trump)
-
-    return max((key(item) for item in items), default=None)
 
 
 def sides(h: dict[str, Any], opts: dict[str, Any]) -> dict[str, dict[str, int]]:
@@ -715,9 +697,8 @@ def sides(h: dict[str, Any], opts: dict[str, Any]) -> dict[str, dict[str, int]]:
         for team in ("A", "B")
     }
     if opts["announcements"] == "on":
-        contract = h["contract"]
-        trump = contract if contract in SUITS else None
-        keys = {team: best(h["announcements"][team], trump, contract == "tout_atout") for team in ("A", "B")}
+        contract = GAME.contracts[h["contract"]]
+        keys = {team: best(h["announcements"][team], contract) for team in ("A", "B")}
         holder = None
         if keys["A"] is not None and (keys["B"] is None or keys["A"] > keys["B"]):
             holder = "A"
@@ -843,11 +824,6 @@ def test_the_same_hand_always_scores_the_same_and_is_left_alone(data: st.DataObj
     assert all(type(points) is int and points >= 0 for points in first["scores"].values())
 
 
-JSON = st.recursive(
-    st.none() | st.booleans() | st.integers(-300, 300) | st.floats(allow_nan=True) | st.text(max_size=6),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=6), children, max_size=4),
-    max_leaves=20,
-)
 FIELDS = tuple(sorted(GAME.hand_fields))
 
 
@@ -903,18 +879,7 @@ def test_validation_never_raises_on_junk(value: Any, data: st.DataObject) -> Non
 @given(data=st.data())
 def test_the_quick_pass_accepts_only_what_the_field_by_field_checks_accept(data: st.DataObject) -> None:
     opts = data.draw(any_options())
-    resolved = GAME.resolve_options(opts)
-    h = data.draw(valid_hands(opts))
-    if data.draw(st.booleans()):
-        # Most hands announce nothing and bring no reserve: the quick pass's own ground.
-        h = {key: value for key, value in h.items() if key not in ("announcements", "reserve_in")}
-    if data.draw(st.booleans()):
-        h = data.draw(st.sampled_from(near_misses(h)))
-    if GAME._plainly_valid(h, resolved):
-        assert GAME._problems(h, resolved) == []
-    elif GAME._problems(h, resolved) == []:
-        # Only announcements, a reserve or a cancelled donne keep a sound hand off the quick pass.
-        assert any((h.get("announcements") or {}).values()) or h.get("reserve_in") or h.get("cancelled")
+    assert_the_quick_pass_agrees(GAME, data.draw(quick_pass_hands(valid_hands(opts))), GAME.resolve_options(opts))
 
 
 def test_the_quick_pass_refuses_every_near_miss_the_field_by_field_checks_refuse() -> None:
@@ -934,5 +899,4 @@ def test_the_quick_pass_refuses_every_near_miss_the_field_by_field_checks_refuse
         resolved = GAME.resolve_options(options)
         for h in plain:
             for variant in [h, *near_misses(h)]:
-                if GAME._plainly_valid(variant, resolved):
-                    assert GAME._problems(variant, resolved) == [], variant
+                assert_the_quick_pass_agrees(GAME, variant, resolved)

@@ -287,6 +287,27 @@ def near_misses(hand: dict[str, Any]) -> list[dict[str, Any]]:
     return [{**hand, field: value} for field, values in NEAR_MISSES.items() for value in values]
 
 
+def assert_the_quick_pass_agrees(game: Any, hand: Any, resolved: dict[str, Any]) -> None:
+    """The quick pass accepts only what the field-by-field checks accept, and takes every
+    sound hand that announces nothing, brings no reserve and is not cancelled."""
+    if game._plainly_valid(hand, resolved):
+        assert game._problems(hand, resolved) == [], hand
+    elif game._problems(hand, resolved) == []:
+        assert any((hand.get("announcements") or {}).values()) or hand.get("reserve_in") or hand.get("cancelled"), hand
+
+
+@st.composite
+def quick_pass_hands(draw: st.DrawFn, valid: st.SearchStrategy[dict[str, Any]]) -> dict[str, Any]:
+    """A valid hand, often without announcements or reserve (the quick pass's own
+    ground), often one near miss away."""
+    hand = draw(valid)
+    if draw(st.booleans()):
+        hand = {key: value for key, value in hand.items() if key not in ("announcements", "reserve_in")}
+    if draw(st.booleans()):
+        hand = draw(st.sampled_from(near_misses(hand)))
+    return hand
+
+
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.code)
 @SETTINGS
 @given(data=st.data())
@@ -294,17 +315,7 @@ def test_the_quick_pass_accepts_only_what_the_field_by_field_checks_accept(
     game: FourPlayerBelote, data: st.DataObject
 ) -> None:
     resolved = game.resolve_options(data.draw(options(game)))
-    hand = data.draw(valid_hands(game))
-    if data.draw(st.booleans()):
-        # Most hands announce nothing and bring no reserve: the quick pass's own ground.
-        hand = {key: value for key, value in hand.items() if key not in ("announcements", "reserve_in")}
-    if data.draw(st.booleans()):
-        hand = data.draw(st.sampled_from(near_misses(hand)))
-    if game._plainly_valid(hand, resolved):
-        assert game._problems(hand, resolved) == []
-    elif game._problems(hand, resolved) == []:
-        # Only announcements, a reserve or a cancelled donne keep a sound hand off the quick pass.
-        assert any((hand.get("announcements") or {}).values()) or hand.get("reserve_in") or hand.get("cancelled")
+    assert_the_quick_pass_agrees(game, data.draw(quick_pass_hands(valid_hands(game))), resolved)
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.code)
@@ -320,5 +331,4 @@ def test_the_quick_pass_refuses_every_near_miss_the_field_by_field_checks_refuse
         resolved = game.resolve_options(options)
         for hand in plain:
             for variant in [hand, *near_misses(hand)]:
-                if game._plainly_valid(variant, resolved):
-                    assert game._problems(variant, resolved) == [], variant
+                assert_the_quick_pass_agrees(game, variant, resolved)
