@@ -75,10 +75,14 @@ COINCHE_FACTORS: tuple[int, int, int] = (1, 2, 4)
 
 SANS_ATOUT_VALUES: Mapping[str, int] = {"A": 19, "10": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
 TOUT_ATOUT_VALUES: Mapping[str, int] = {"J": 13, "9": 9, "A": 6, "10": 5, "K": 3, "Q": 2, "8": 0, "7": 0}
+# Announcements keep belote classique's values in these contracts too, as the rules
+# settle it (the federation's own carré values for sans atout are not used).
 SANS_ATOUT = Contract(
-    "sans_atout", 162, 1, None, False, 0, impossible_points(4 * list(SANS_ATOUT_VALUES.values()), 162)
+    "sans_atout", CARD_TOTAL, 1, None, False, 0, impossible_points(4 * list(SANS_ATOUT_VALUES.values()), CARD_TOTAL)
 )
-TOUT_ATOUT = Contract("tout_atout", 162, 1, None, True, 4, impossible_points(4 * list(TOUT_ATOUT_VALUES.values()), 162))
+TOUT_ATOUT = Contract(
+    "tout_atout", CARD_TOTAL, 1, None, True, 4, impossible_points(4 * list(TOUT_ATOUT_VALUES.values()), CARD_TOTAL)
+)
 ALL_CONTRACTS: Mapping[str, Contract] = {**SUIT_CONTRACTS, SANS_ATOUT.name: SANS_ATOUT, TOUT_ATOUT.name: TOUT_ATOUT}
 
 OPTION_SPECS: tuple[OptionSpec, ...] = (
