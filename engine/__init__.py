@@ -1,7 +1,7 @@
 """Atout's rules engine: pure Python, no Django.
 
 `engine.GAMES[code]` gives the game object for one of `belote_classique`,
-`belote_moderne`, `belote_a_trois`, `tarot_a_trois`; `engine.get_game(code)` does the
+`belote_moderne`, `belote_contree`, `belote_a_trois`, `tarot_a_trois`; `engine.get_game(code)` does the
 same with a clear ValueError for an unknown code. See engine/README.md.
 """
 

@@ -50,7 +50,7 @@ DEFAULT_DONNES = 12
 
 
 def default_target(game: Game) -> int | None:
-    """The target score a tournament gets unless it chooses another (1000, 1501), if any."""
+    """The target score a tournament gets unless it chooses another (1000, 1501, 2000), if any."""
     target: int | None = getattr(game, "default_target", None)
     return target
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine.core import Game
 from engine.games.belote_a_trois import BeloteATrois
 from engine.games.belote_classique import BeloteClassique
+from engine.games.belote_contree import BeloteContree
 from engine.games.belote_moderne import BeloteModerne
 from engine.games.tarot_a_cinq import TarotACinq
 from engine.games.tarot_a_quatre import TarotAQuatre
@@ -12,5 +13,13 @@ from engine.games.tarot_a_trois import TarotATrois
 
 GAMES: dict[str, Game] = {
     game.code: game
-    for game in (BeloteClassique(), BeloteModerne(), BeloteATrois(), TarotATrois(), TarotAQuatre(), TarotACinq())
+    for game in (
+        BeloteClassique(),
+        BeloteModerne(),
+        BeloteContree(),
+        BeloteATrois(),
+        TarotATrois(),
+        TarotAQuatre(),
+        TarotACinq(),
+    )
 }

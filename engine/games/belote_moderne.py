@@ -17,7 +17,8 @@ import random
 from collections.abc import Mapping
 from typing import ClassVar
 
-from engine.games.belote_common import SANS_ATOUT, SUIT_CONTRACTS, TOUT_ATOUT, Contract, FourPlayerBelote
+from engine.games.belote_classique import FourPlayerBelote
+from engine.games.belote_common import SANS_ATOUT, SUIT_CONTRACTS, TOUT_ATOUT, Contract
 
 
 class BeloteModerne(FourPlayerBelote):

@@ -617,3 +617,24 @@ def test_random_hands_look_like_real_play() -> None:
     assert any(h.get("capot") for h in hands)
     assert any(h.get("belote") for h in hands)
     assert any(h.get("announcements") for h in hands)
+
+
+def test_a_bad_taker_and_a_bad_contract_do_not_hide_points_that_do_not_add_up() -> None:
+    # Every contract of belote classique totals 162, so the points are checked without one.
+    h = {"taker": "C", "contract": "trefle", "points": {"A": 100, "B": 70}}
+    assert codes(h) == [("taker", "invalid_choice"), ("contract", "invalid_choice"), ("points", "points_sum")]
+    assert codes({**h, "points": {"A": 170, "B": 1}}) == [
+        ("taker", "invalid_choice"),
+        ("contract", "invalid_choice"),
+        ("points.A", "out_of_range"),
+        ("points.B", "impossible_points"),
+    ]
+
+
+def test_a_bad_contract_does_not_hide_a_capot_or_belote_problem() -> None:
+    h = hand(contract="trefle", points={"A": 152, "B": 10}, capot="A", belote=["A", "B"])
+    assert codes(h) == [
+        ("contract", "invalid_choice"),
+        ("capot", "capot_points"),
+        ("belote", "too_many_belotes"),
+    ]

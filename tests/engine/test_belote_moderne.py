@@ -228,6 +228,18 @@ def test_card_points_must_add_up_to_the_contracts_total() -> None:
     assert codes(hand("tout_atout", 140, 118)) == []
 
 
+def test_without_a_sound_contract_the_points_must_still_add_up_to_one_contracts_total() -> None:
+    h = {"taker": "C", "contract": "misere", "points": {"A": 100, "B": 70}}
+    assert codes(h) == [("taker", "invalid_choice"), ("contract", "invalid_choice"), ("points", "points_sum")]
+    [*_, error] = GAME.validate(h, GAME.resolve_options({}))
+    assert error.message == (
+        "The two teams' card points must add up to the contract's total (130, 162, 258), dix de der included, not 170."
+    )
+    # 130 is sans atout's total, 258 tout atout's: either may be the contract meant.
+    assert codes({**h, "points": {"A": 100, "B": 30}}) == [("taker", "invalid_choice"), ("contract", "invalid_choice")]
+    assert codes({**h, "points": {"A": 259, "B": 0}})[-1] == ("points.A", "out_of_range")
+
+
 @pytest.mark.parametrize(
     ("contract", "impossible"),
     [("sans_atout", (1, 129)), ("tout_atout", (1, 2, 5, 253, 256, 257))],

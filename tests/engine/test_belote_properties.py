@@ -15,8 +15,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from engine.core import RuleError
-from engine.games.belote_classique import BeloteClassique
-from engine.games.belote_common import FourPlayerBelote
+from engine.games.belote_classique import BeloteClassique, FourPlayerBelote
 from engine.games.belote_moderne import BeloteModerne
 
 GAMES = [BeloteClassique(), BeloteModerne()]
@@ -258,3 +257,78 @@ def test_any_json_value_is_answered_with_errors_and_never_raises(game: FourPlaye
     assert all(isinstance(error, RuleError) for error in errors)
     for error in errors:
         error.to_json()
+
+
+# Values one step away from sound, per field: the quick pass must refuse each one that
+# the field-by-field checks refuse. `bid` and `coinche` are belote contrée's.
+NEAR_MISSES: dict[str, tuple[Any, ...]] = {
+    "taker": ("C", "a", 0, True, ["A"]),
+    "contract": ("trefle", "Hearts", "sans_atout", "tout_atout", 1, ["hearts"]),
+    "points": (
+        {"A": 161, "B": 1}, {"A": 1, "B": 161}, {"A": 162, "B": 0}, {"A": 0, "B": 162}, {"A": 113.0, "B": 49},
+        {"A": True, "B": 161}, {"A": 163, "B": -1}, {"A": 100, "B": 62, "C": 0}, {"A": 100}, [100, 62], "100",
+    ),
+    "capot": ("A", "B", "C", True, 0),
+    "belote": (["A", "B"], ["A"] * 4, ["A"] * 5, ["C"], [None], "A", ("A",), [True]),
+    "announcements": (
+        {"A": [{"kind": "tierce", "high": "A"}]}, {"C": []}, {"A": None}, {"A": [], "B": "x"}, [], {"A": ()},
+    ),
+    "order": ("C", 1, True, ""),
+    "reserve_in": (True, -10, 80, 85, 1.0, "80"),
+    "cancelled": (0, 1, "yes", False, True),
+    "bid": (85, 70, 170, 180, 190, 0, True, 110.0, "Capot", "capot", None),
+    "coinche": (True, False, 3, -1, 1.0, "1", 0, 2),
+    "extra": (None, 0, "A"),
+}  # fmt: skip
+
+
+def near_misses(hand: dict[str, Any]) -> list[dict[str, Any]]:
+    """`hand` with one field set to each of its near misses, one at a time."""
+    return [{**hand, field: value} for field, values in NEAR_MISSES.items() for value in values]
+
+
+def assert_the_quick_pass_agrees(game: Any, hand: Any, resolved: dict[str, Any]) -> None:
+    """The quick pass accepts only what the field-by-field checks accept, and takes every
+    sound hand that announces nothing, brings no reserve and is not cancelled."""
+    if game._plainly_valid(hand, resolved):
+        assert game._problems(hand, resolved) == [], hand
+    elif game._problems(hand, resolved) == []:
+        assert any((hand.get("announcements") or {}).values()) or hand.get("reserve_in") or hand.get("cancelled"), hand
+
+
+@st.composite
+def quick_pass_hands(draw: st.DrawFn, valid: st.SearchStrategy[dict[str, Any]]) -> dict[str, Any]:
+    """A valid hand, often without announcements or reserve (the quick pass's own
+    ground), often one near miss away."""
+    hand = draw(valid)
+    if draw(st.booleans()):
+        hand = {key: value for key, value in hand.items() if key not in ("announcements", "reserve_in")}
+    if draw(st.booleans()):
+        hand = draw(st.sampled_from(near_misses(hand)))
+    return hand
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.code)
+@SETTINGS
+@given(data=st.data())
+def test_the_quick_pass_accepts_only_what_the_field_by_field_checks_accept(
+    game: FourPlayerBelote, data: st.DataObject
+) -> None:
+    resolved = game.resolve_options(data.draw(options(game)))
+    assert_the_quick_pass_agrees(game, data.draw(quick_pass_hands(valid_hands(game))), resolved)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.code)
+def test_the_quick_pass_refuses_every_near_miss_the_field_by_field_checks_refuse(game: FourPlayerBelote) -> None:
+    plain = [
+        {"taker": "A", "contract": "hearts", "points": {"A": 92, "B": 70}},
+        {"taker": "B", "contract": "spades", "points": {"A": 0, "B": 162}, "capot": "B", "belote": ["A"]},
+        {"taker": "A", "contract": "clubs", "points": {"A": 81, "B": 81}, "announcements": {"A": [], "B": []}},
+    ]
+    if "tout_atout" in game.contracts:
+        plain.append({"taker": "A", "contract": "tout_atout", "points": {"A": 158, "B": 100}, "belote": ["A", "B"]})
+    for options in ({}, {"announcements": "off"}, {"tie": "dedans"}):
+        resolved = game.resolve_options(options)
+        for hand in plain:
+            for variant in [hand, *near_misses(hand)]:
+                assert_the_quick_pass_agrees(game, variant, resolved)

@@ -149,6 +149,44 @@ def test_score_tarot_takes_the_options_of_tarot_a_trois() -> None:
     assert_usage_error(run("score", "tarot_a_quatre", "--options", '{"tie": "dedans"}'), "tie")
 
 
+CONTREE = {"taker": "A", "bid": 110, "contract": "hearts", "coinche": 0, "points": {"A": 113, "B": 49}}
+
+
+def test_score_belote_contree_prints_the_engine_api_example_and_every_problem_of_a_bad_hand() -> None:
+    bad = {**CONTREE, "bid": 115, "coinche": 3, "contract": "sans_atout"}
+    done = run("score", "belote_contree", stdin=f"{json.dumps(CONTREE)}\n{json.dumps(bad)}\n")
+    assert done.returncode == 1
+    made, refused = lines(done.stdout)
+    assert made == {"scores": {"A": 220, "B": 50}, "outcome": "made", "reserve_out": 0}
+    assert [(e["field"], e["code"]) for e in refused["errors"]] == [
+        ("contract", "contract_not_played"),
+        ("bid", "bid_not_in_tens"),
+        ("coinche", "out_of_range"),
+    ]
+
+
+def test_score_belote_contree_takes_its_options() -> None:
+    coinche = json.dumps({**CONTREE, "bid": 120, "points": {"A": 130, "B": 32}, "coinche": 1, "belote": ["A"]})
+    assert lines(run("score", "belote_contree", stdin=coinche).stdout)[0]["scores"] == {"A": 580, "B": 0}
+    done = run("score", "belote_contree", "--options", '{"belote_multiplied": "yes", "max_bid": "none"}', stdin=coinche)
+    assert lines(done.stdout)[0]["scores"] == {"A": 600, "B": 0}
+    assert_usage_error(run("score", "belote_contree", "--options", '{"max_bid": 170}', stdin=coinche), "max_bid")
+    assert_usage_error(run("score", "belote_contree", "--options", '{"threshold": "totals"}'), "threshold")
+
+
+def test_match_belote_contree_plays_a_partie_to_a_target() -> None:
+    surcoinche = {**CONTREE, "bid": "capot", "coinche": 2, "points": {"A": 162, "B": 0}, "capot": "A"}
+    partie = {"end": {"target": 2000}, "hands": [CONTREE, surcoinche]}
+    done = run("match", "belote_contree", stdin=json.dumps(partie))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {
+        "totals": {"A": 2220, "B": 50},
+        "running": [{"A": 220, "B": 50}, {"A": 2220, "B": 50}],
+        "finished": True,
+        "winner": "A",
+    }
+
+
 # -- usage errors --------------------------------------------------------------------
 
 
@@ -251,6 +289,17 @@ def test_games_lists_the_games_with_their_options_and_defaults() -> None:
     assert games["tarot_a_cinq"]["sides"] == [0, 1, 2, 3, 4]
     assert games["tarot_a_quatre"]["poignee_trumps"] == {"simple": 10, "double": 13, "triple": 15}
     assert games["tarot_a_cinq"]["options"]["half_points"]["default"] == "to_winner"
+    assert set(games) == {"belote_classique", "belote_moderne", "belote_contree", "belote_a_trois", "tarot_a_trois"}
+    capot = games["belote_classique"]["options"]["capot_value"]
+    assert capot["default"] == 250 and capot["choices"] == [250, 252]
+    assert games["belote_moderne"]["sides"] == ["A", "B"]
+    contree = games["belote_contree"]
+    assert contree["options"]["max_bid"] == {
+        "default": 160,
+        "choices": [160, 180, "none"],
+        "description": contree["options"]["max_bid"]["description"],
+    }
+    assert contree["card_values"]["sans_atout"]["A"] == 19
 
 
 def test_pair_hands_its_streams_to_the_pairing_command(monkeypatch: pytest.MonkeyPatch) -> None:

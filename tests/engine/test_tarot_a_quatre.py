@@ -68,7 +68,7 @@ def test_the_issue_example_a_garde_made_by_4_5_pays_60_by_each_defender() -> Non
 @pytest.mark.parametrize(
     ("fields", "expected"),
     [
-        # The federation's worked examples are played at four (REFERENCE.md, "Test vectors").
+        # The federation's worked examples are played at four (docs/rules.md, "Tarot à 4 and à 5").
         ({"points": 49, "poignee": {"by": "taker", "size": "simple"}, "petit_au_bout": "taker"}, 106),
         ({"contract": "garde_sans", "points": 45, "petit_au_bout": "defence"}, 76),
         (
