@@ -5,9 +5,9 @@ Terms:
 - *competitor*: what sits at a table as one unit of the draw: a fixed team in the
   `teams` format, a single player in `melee` and `individual`.
 - *side*: the competitors that play together against the others at a table: one team, two
-  melee partners, or one player at a table of three.
+  melee partners, or one player at an individual table.
 - *exempt* (bye): a competitor who sits out the round because the numbers do not divide
-  into full tables; the tournament credits the bye by its own rule (rules/DECISIONS.md).
+  into full tables; the tournament credits the bye by its own rule.
 - *rematch* (repeat): two competitors meeting again as opponents, or, in mêlée, drawn
   as partners again.
 - *conflict*: two competitors at the same table although the director asked to keep them
@@ -47,6 +47,9 @@ class PairingRequest:
     `format` is a key of `engine.pairing.FORMATS`, `method` a key of
     `engine.pairing.METHODS`. `forbidden` lists pairs of ids that must not meet at a
     table; `avoid_same_club` keeps competitors of the same club apart the same way.
+    `table_sizes`, for the `individual` format only, lists the allowed sizes of a table
+    (3, 4, 5) in order of preference, e.g. `(4, 5)` for tarot at four (tables of 5 where
+    the count does not divide by 4); empty, every table seats the format's own number.
     """
 
     format: str
@@ -55,6 +58,7 @@ class PairingRequest:
     competitors: tuple[Competitor, ...]
     forbidden: tuple[tuple[str, str], ...] = ()
     avoid_same_club: bool = False
+    table_sizes: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +66,8 @@ class Table:
     """One table of the round, numbered from 1; `sides` in seat order.
 
     Teams: `((team,), (team,))`. Mêlée: `((north, south), (east, west))`, each side a
-    pair of partners. Individual: `((seat1,), (seat2,), (seat3,))`.
+    pair of partners. Individual: `((seat1,), (seat2,), (seat3,))`, or as many seats as
+    the table has.
     """
 
     number: int
