@@ -14,13 +14,15 @@ from engine.pairing.costs import build_cost_model
 from engine.pairing.formats import get_format
 from engine.pairing.methods import get_method
 from engine.pairing.model import Draw, PairingRequest, Table, validate_request
+from engine.pairing.plan import plan_tables
 
 
 def pair(request: PairingRequest) -> Draw:
     """Draw the tables of one round. Raises ValueError on a request it cannot draw."""
     draw_format = get_format(request.format)
     method = get_method(request.method)
-    validate_request(request, draw_format.table_size, draw_format.uses_partners)
+    table_sizes = draw_format.table_sizes(request.table_sizes)
+    validate_request(request, min(table_sizes), draw_format.uses_partners)
     rng = random.Random(request.seed)
     ordered = [request.competitors[i] for i in method.order(request.competitors, rng)]
     costs = build_cost_model(
@@ -30,8 +32,9 @@ def pair(request: PairingRequest) -> Draw:
         use_scores=method.uses_scores,
         bye_cost=method.bye_costs(ordered),
     )
-    sit_out = plan_sit_out([c.byes for c in ordered], len(ordered) % draw_format.table_size)
-    groups, byes = draw_format.draw(costs, sit_out, rng)
+    plan = plan_tables(len(ordered), table_sizes)
+    sit_out = plan_sit_out([c.byes for c in ordered], len(ordered) - sum(plan))
+    groups, byes = draw_format.draw(costs, sit_out, plan, rng)
     seatings = sorted(draw_format.arrange(costs, group) for group in groups)
     name = [c.id for c in ordered]
     tables: list[Table] = []

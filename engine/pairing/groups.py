@@ -1,13 +1,13 @@
-"""Tables of three or four players: exact search when small, local search when large.
+"""Tables of three to five players: exact search when small, local search when large.
 
-Splitting players into tables of three (or mêlée tables of four, two partners against
-two) at least cost is hard in general, so:
+Splitting players into tables (individual tables of three, four or five, or mêlée
+tables of four, two partners against two) at least cost is hard in general, so:
 
 - when the number of possible draws is small (`EXACT_LIMIT`), every draw is tried,
   with branch and bound, and the cheapest is kept;
 - otherwise:
   1. a greedy start walks down the order and seats each player with the next players
-     it has not met;
+     it has not met, filling the tables of the plan in turn;
   2. repair: every table holding a repeat or a conflict tries each swap of one player
      with the tables near it, in widening circles, and takes the best one that lowers
      the total; a player sitting out can swap with a seated one equally entitled to
@@ -21,6 +21,11 @@ two) at least cost is hard in general, so:
 The searches are bounded by counts of moves tried, never by the clock, so the same
 request always gives the same draw.
 
+The *plan* gives the size of every table (engine/pairing/plan.py); by default every
+table has the shape's own `size`. A swap exchanges one player for one, so every table
+keeps its size; the exact search and the depth-first search start each table at any
+size the plan still needs.
+
 A table's cost is the sum of the costs of every two players at it; for mêlée it is the
 cheapest of the three ways to split the four into two pairs of partners
 (`MeleeTables.arrange`).
@@ -32,6 +37,7 @@ import itertools
 import math
 import random
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Sequence
 
 from engine.pairing.byes import SitOut
@@ -61,10 +67,11 @@ Group = list[int]
 
 
 class TableCosts(ABC):
-    """The cost of a table of `size` players, from the costs of every two of them.
+    """The cost of a table, from the costs of every two players at it.
 
-    Local search prices the same pairs over and over, so each pair's figures are
-    computed once and kept.
+    `size` is the size of every table unless the draw's plan says otherwise. Local
+    search prices the same pairs over and over, so each pair's figures are computed
+    once and kept.
     """
 
     size: int
@@ -109,21 +116,36 @@ class TableCosts(ABC):
         """The sides of a full table, in seat order."""
 
 
-class ThreeSeatTables(TableCosts):
-    """Individual games for three: three players, each on their own."""
+class IndividualTables(TableCosts):
+    """Individual games: every player on their own, facing everyone else at the table.
+
+    Tables of three (belote à 3, tarot à 3), or of any size a plan gives (tarot at four
+    and five). A table costs what every two players at it cost facing each other.
+    """
 
     size = 3
 
     def cost(self, members: Sequence[int]) -> int:
-        a, b, c = members
         pair = self.pair
-        return pair(a, b)[0] + pair(a, c)[0] + pair(b, c)[0]
+        if len(members) == 3:
+            a, b, c = members
+            return pair(a, b)[0] + pair(a, c)[0] + pair(b, c)[0]
+        total = 0
+        for x in range(1, len(members)):
+            a = members[x]
+            for y in range(x):
+                total += pair(a, members[y])[0]
+        return total
 
     def partial_penalty(self, members: Sequence[int]) -> int:
         return sum(self.penalty(i, j)[0] for i, j in itertools.combinations(members, 2))
 
     def arrange(self, members: Sequence[int]) -> list[list[int]]:
         return [[m] for m in sorted(members)]
+
+
+# The name of individual tables from when they were all of three.
+ThreeSeatTables = IndividualTables
 
 
 # The three ways to split four seats into two pairs of partners.
@@ -179,26 +201,41 @@ class MeleeTables(TableCosts):
         return sorted([sorted(members[x] for x in first), sorted(members[x] for x in second)])
 
 
-def partitions_count(players: int, size: int) -> int:
-    tables = players // size
-    return math.factorial(players) // int(math.factorial(size) ** tables * math.factorial(tables))
+def uniform_plan(tables: TableCosts, sit_out: SitOut) -> list[int]:
+    """Every table of the shape's own size, for everyone who does not sit out."""
+    return [tables.size] * ((tables.costs.size - sit_out.count) // tables.size)
 
 
-def draw_groups(tables: TableCosts, sit_out: SitOut, rng: random.Random) -> tuple[list[Group], list[int]]:
-    """Split every competitor of `tables.costs` into tables, `sit_out.count` sitting out."""
-    n = tables.costs.size
-    possible = math.comb(len(sit_out.pool), sit_out.free) * partitions_count(n - sit_out.count, tables.size)
+def partitions_count(plan: Sequence[int]) -> int:
+    """The number of ways to split `sum(plan)` players into tables of the plan's sizes."""
+    ways = math.factorial(sum(plan))
+    for size, tables in Counter(plan).items():
+        ways //= math.factorial(size) ** tables * math.factorial(tables)
+    return ways
+
+
+def draw_groups(
+    tables: TableCosts, sit_out: SitOut, plan: Sequence[int], rng: random.Random
+) -> tuple[list[Group], list[int]]:
+    """Split every competitor of `tables.costs` into tables of the sizes of `plan`,
+    `sit_out.count` sitting out."""
+    possible = math.comb(len(sit_out.pool), sit_out.free) * partitions_count(plan)
     if possible <= EXACT_LIMIT:
-        return ExactSearch(tables, sit_out).run()
-    return LocalSearch(tables, sit_out, rng).run()
+        return ExactSearch(tables, sit_out, plan).run()
+    return LocalSearch(tables, sit_out, rng, plan).run()
 
 
 class ExactSearch:
-    """Every draw, branch and bound: the cheapest, the first found among equals."""
+    """Every draw, branch and bound: the cheapest, the first found among equals.
 
-    def __init__(self, tables: TableCosts, sit_out: SitOut) -> None:
+    The first standing player's table is started at each size the plan still needs in
+    turn, so each split into tables of the plan is tried once.
+    """
+
+    def __init__(self, tables: TableCosts, sit_out: SitOut, plan: Sequence[int] | None = None) -> None:
         self.tables = tables
         self.sit_out = sit_out
+        self.needed = Counter(uniform_plan(tables, sit_out) if plan is None else plan)
         self.best_cost = math.inf
         self.best: tuple[list[Group], list[int]] = ([], [])
 
@@ -219,21 +256,29 @@ class ExactSearch:
             self.best = ([list(g) for g in groups], byes)
             return
         first, rest = players[0], players[1:]
-        for others in itertools.combinations(rest, self.tables.size - 1):
-            group = [first, *others]
-            left = tuple(p for p in rest if p not in others)
-            groups.append(group)
-            self._search(left, spent + self.tables.cost(group), groups, byes)
-            groups.pop()
+        needed = self.needed
+        for size in [s for s, count in needed.items() if count]:
+            needed[size] -= 1
+            for others in itertools.combinations(rest, size - 1):
+                group = [first, *others]
+                left = tuple(p for p in rest if p not in others)
+                groups.append(group)
+                self._search(left, spent + self.tables.cost(group), groups, byes)
+                groups.pop()
+            needed[size] += 1
 
 
 class LocalSearch:
-    def __init__(self, tables: TableCosts, sit_out: SitOut, rng: random.Random) -> None:
+    def __init__(
+        self, tables: TableCosts, sit_out: SitOut, rng: random.Random, plan: Sequence[int] | None = None
+    ) -> None:
         self.shape = tables
         self.sit_out = sit_out
         self.rng = rng
         costs = tables.costs
         self.costs = costs
+        # The size of each table, in the order the greedy start fills them.
+        self.plan = uniform_plan(tables, sit_out) if plan is None else list(plan)
         pool = sorted(sit_out.pool, key=lambda i: (costs.bye_cost[i], i))
         self.byes: list[int] = sorted(sit_out.forced + tuple(pool[: sit_out.free]))
         # Only those equally entitled to a bye may trade it; forced byes stay.
@@ -243,10 +288,10 @@ class LocalSearch:
         # Pairs priced in swaps tried so far, which bounds the repair and the iterated
         # local search.
         self.work = 0
-        self.pairs_per_table = tables.size * (tables.size - 1) // 2
+        largest = max(self.plan)
+        self.pairs_per_table = largest * (largest - 1) // 2
 
     def greedy_start(self) -> list[Group]:
-        size = self.shape.size
         sitting = set(self.byes)
         waiting = [i for i in range(self.costs.size) if i not in sitting]
         seated = [False] * len(waiting)
@@ -255,7 +300,7 @@ class LocalSearch:
         while head < len(waiting):
             seated[head] = True
             group = [waiting[head]]
-            while len(group) < size:
+            while len(group) < self.plan[len(groups)]:
                 group.append(waiting[self._next_guest(group, waiting, seated, head)])
             groups.append(group)
             while head < len(waiting) and seated[head]:
@@ -295,18 +340,21 @@ class LocalSearch:
         """Look for a seating with fewer repeats by depth-first search, within a budget.
 
         At each step the standing player with the most players it should not face is
-        seated first (the most constrained, as in constraint solving), with each choice
-        of companions, the nearest in the order first. A branch stops as soon as it
-        cannot beat the best seating known: what it has spent, plus one repeat for
-        every `size` standing players who no longer have enough players left to sit
-        with cleanly. Each allowed choice of byes is tried, the cheapest first. A better
+        seated first (the most constrained, as in constraint solving), at a table of
+        each size the plan still needs, with each choice of companions, the nearest in
+        the order first. A branch stops as soon as it cannot beat the best seating
+        known: what it has spent, plus one repeat for every table's worth of standing
+        players who no longer have enough players left to sit with cleanly (at the
+        smallest table still needed; a table of the largest holds that many of them).
+        Each allowed choice of byes is tried, the cheapest first. A better
         seating replaces the current one, and the repair and polish passes improve it.
         Only for fields up to BACKTRACK_PLAYERS: beyond, the repair rarely leaves a
         repeat that can be avoided, and each step of the search costs too much.
         """
         if self.costs.size > BACKTRACK_PLAYERS:
             return
-        size, units = self.shape.size, self.penalty_units
+        units = self.penalty_units
+        needed = Counter(self.plan)
         best_units = sum(c // REPEAT for c in self.group_costs)
         everyone = range(self.costs.size)
         facing = [{j for j in everyone if j != i and self.shape.penalty(i, j)[0]} for i in everyone]
@@ -314,16 +362,17 @@ class LocalSearch:
         anywhere = [{j for j in facing[i] if self.shape.partial_penalty([i, j])} for i in everyone]
         found: tuple[list[Group], list[int]] | None = None
         budget = 0
-        # Pricing a table of four takes about twice as long as a table of three.
-        step = self.pairs_per_table // 3
+        # Pricing a table takes time in proportion to its pairs: a table of four about
+        # twice as long as a table of three.
+        step = {size: size * (size - 1) // 2 // 3 for size in needed}
         chosen: list[Group] = []
         jitter: dict[int, float] = {}
 
-        def bound(standing: frozenset[int]) -> int:
-            # A player is stuck when fewer than size - 1 standing players may sit with it.
-            limit = len(standing) - size
+        def bound(standing: frozenset[int], smallest: int, largest: int) -> int:
+            # A player is stuck when fewer than smallest - 1 standing players may sit with it.
+            limit = len(standing) - smallest
             stuck = sum(1 for i in standing if len(anywhere[i]) > limit and len(anywhere[i] & standing) > limit)
-            return -(-stuck // size)
+            return -(-stuck // largest)
 
         def search(standing: frozenset[int], spent: int, byes: list[int]) -> None:
             nonlocal best_units, found, budget
@@ -332,20 +381,26 @@ class LocalSearch:
                 return
             # Choosing whom to seat looks at every standing player: that is work too.
             budget -= len(standing)
-            if spent + bound(standing) >= best_units:
+            sizes = [size for size, count in needed.items() if count]
+            if spent + bound(standing, min(sizes), max(sizes)) >= best_units:
                 return
             first = max(standing, key=lambda i: (len(facing[i] & standing), -i))
             others = sorted(standing - {first}, key=lambda j: (abs(j - first) + jitter.get(j, 0), j))
-            for companions in itertools.combinations(others, size - 1):
-                if budget <= 0 or best_units == 0:
-                    return
-                budget -= step
-                group = sorted((first, *companions))
-                cost = units(group)
-                if spent + cost < best_units:
-                    chosen.append(group)
-                    search(standing.difference(companions, (first,)), spent + cost, byes)
-                    chosen.pop()
+            for size in sizes:
+                needed[size] -= 1
+                try:
+                    for companions in itertools.combinations(others, size - 1):
+                        if budget <= 0 or best_units == 0:
+                            return
+                        budget -= step[size]
+                        group = sorted((first, *companions))
+                        cost = units(group)
+                        if spent + cost < best_units:
+                            chosen.append(group)
+                            search(standing.difference(companions, (first,)), spent + cost, byes)
+                            chosen.pop()
+                finally:
+                    needed[size] += 1
 
         seated = frozenset(everyone).difference(self.sit_out.forced)
         pool = sorted(self.sit_out.pool, key=lambda i: (self.costs.bye_cost[i], i))
@@ -386,8 +441,8 @@ class LocalSearch:
             k = self.rng.choice(stuck)
             u = self.rng.randrange(max(0, k - KICK_RADIUS), min(tables, k + KICK_RADIUS + 1) - 1)
             u += u >= k
-            x, y = self.rng.randrange(self.shape.size), self.rng.randrange(self.shape.size)
             mine, theirs = self.groups[k], self.groups[u]
+            x, y = self.rng.randrange(len(mine)), self.rng.randrange(len(theirs))
             mine[x], theirs[y] = theirs[y], mine[x]
             self.group_costs[k], self.group_costs[u] = self.shape.cost(mine), self.shape.cost(theirs)
             self.repair()

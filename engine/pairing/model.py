@@ -38,6 +38,9 @@ class PairingRequest:
     `format` is a key of `engine.pairing.FORMATS`, `method` a key of
     `engine.pairing.METHODS`. `forbidden` lists pairs of ids that must not meet at a
     table; `avoid_same_club` keeps competitors of the same club apart the same way.
+    `table_sizes`, for the `individual` format only, lists the allowed sizes of a table
+    (3, 4, 5) in order of preference, e.g. `(4, 5)` for tarot at four (tables of 5 where
+    the count does not divide by 4); empty, every table seats the format's own number.
     """
 
     format: str
@@ -46,6 +49,7 @@ class PairingRequest:
     competitors: tuple[Competitor, ...]
     forbidden: tuple[tuple[str, str], ...] = ()
     avoid_same_club: bool = False
+    table_sizes: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +57,8 @@ class Table:
     """One table of the round, numbered from 1; `sides` in seat order.
 
     Teams: `((team,), (team,))`. Mêlée: `((north, south), (east, west))`, each side a
-    pair of partners. Individual: `((seat1,), (seat2,), (seat3,))`.
+    pair of partners. Individual: `((seat1,), (seat2,), (seat3,))`, or as many seats as
+    the table has.
     """
 
     number: int
