@@ -282,6 +282,7 @@ def test_games_lists_the_games_with_their_options_and_defaults() -> None:
         "tarot_a_trois",
         "tarot_a_quatre",
         "tarot_a_cinq",
+        "belote_contree",
     }
     capot = games["belote_classique"]["options"]["capot_value"]
     assert capot["default"] == 250 and capot["choices"] == [250, 252]
