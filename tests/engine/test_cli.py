@@ -290,10 +290,6 @@ def test_games_lists_the_games_with_their_options_and_defaults() -> None:
     assert games["tarot_a_cinq"]["sides"] == [0, 1, 2, 3, 4]
     assert games["tarot_a_quatre"]["poignee_trumps"] == {"simple": 10, "double": 13, "triple": 15}
     assert games["tarot_a_cinq"]["options"]["half_points"]["default"] == "to_winner"
-    assert set(games) == {"belote_classique", "belote_moderne", "belote_contree", "belote_a_trois", "tarot_a_trois"}
-    capot = games["belote_classique"]["options"]["capot_value"]
-    assert capot["default"] == 250 and capot["choices"] == [250, 252]
-    assert games["belote_moderne"]["sides"] == ["A", "B"]
     contree = games["belote_contree"]
     assert contree["options"]["max_bid"] == {
         "default": 160,
