@@ -79,6 +79,9 @@ class Tournament(models.Model):
         BELOTE_MODERNE = "belote_moderne", _("Belote moderne (no trump / all trumps)")
         BELOTE_A_TROIS = "belote_a_trois", _("Belote for three")
         TAROT_A_TROIS = "tarot_a_trois", _("Tarot for three")
+        TAROT_A_QUATRE = "tarot_a_quatre", _("Tarot for four (tables of 5 when needed)")
+        TAROT_A_CINQ = "tarot_a_cinq", _("Tarot for five (a called king)")
+        BELOTE_CONTREE = "belote_contree", _("Belote contrée (coinche)")
 
     class Format(models.TextChoices):
         TEAMS = "teams", _("Fixed teams of two")
