@@ -7,6 +7,6 @@ class ScoringConfig(AppConfig):
     verbose_name = _("Scoring")
 
     def ready(self) -> None:
-        from atout.fastjson import use_for_psycopg
+        from kit.fastjson import use_for_psycopg
 
         use_for_psycopg()

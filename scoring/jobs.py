@@ -42,8 +42,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 import engine
-from atout.gcpause import gc_paused
 from engine.core import OptionError
+from kit.gcpause import gc_paused
 from scoring import rescoring, standings
 from scoring.models import Hand, Job
 from scoring.rescoring import TableOutcome, TableScorer

@@ -34,9 +34,9 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from atout import fastjson
 from engine.core import Game, RuleError
 from engine.match import End, MatchResult, play
+from kit import fastjson
 from scoring.messages import rule_error_text
 from scoring.models import Hand, HandRevision, TableResult
 from tournaments.models import Round, Table, Tournament

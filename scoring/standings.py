@@ -55,8 +55,8 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 import engine.standings as engine_standings
-from atout import fastjson
-from atout.gcpause import gc_paused
+from kit import fastjson
+from kit.gcpause import gc_paused
 from scoring.models import StandingsRefresh, StandingsSnapshot, TableResult
 from scoring.standings_selectors import forget_polled
 from tournaments.models import Bye, Competitor, Round, Seat, Table, Tournament
