@@ -45,8 +45,11 @@ import engine
 from engine.core import OptionError
 from kit.gcpause import gc_paused
 from scoring import rescoring, standings
+from scoring.enqueue import JOB_RUN, enqueue_on_commit
+from scoring.job_config import CONFIG_FIELDS, pending_config, tournament_config
 from scoring.models import Hand, Job
 from scoring.rescoring import TableOutcome, TableScorer
+from scoring.seasons import season_child_finished, season_job_run
 from tournaments.access import require_organiser
 from tournaments.models import Table, Tournament
 
@@ -57,9 +60,7 @@ PROGRESS_EVERY = 0.25
 # Test hook: seconds to sleep after each table scored and once inside the swap, so that a
 # test can kill the worker in the middle of a job. Unset (0) everywhere but in tests.
 TEST_PAUSE = float(os.environ.get("ATOUT_TEST_JOB_PAUSE") or 0)
-CONFIG_FIELDS = ("rule_options", "criteria", "match_points", "bye_policy", "bye_points")
 MAX_ERRORS_SHOWN = 20
-ACTIVE = (Job.Status.QUEUED, Job.Status.RUNNING)
 # Errors worth a retry: the database went away or asked to try again (deadlock...).
 TRANSIENT = (OperationalError, InterfaceError)
 
@@ -69,24 +70,6 @@ class JobFailed(Exception):
 
 
 # -- launching -------------------------------------------------------------------------
-
-
-def tournament_config(tournament: Tournament) -> dict[str, Any]:
-    """The part of a tournament's configuration that a job installs."""
-    return {name: getattr(tournament, name) for name in CONFIG_FIELDS}
-
-
-def pending_config(tournament: Tournament) -> dict[str, Any]:
-    """The configuration the tournament will have once its newest queued job is through."""
-    job = (
-        Job.objects.filter(tournament=tournament, status__in=ACTIVE, kind__in=(Job.Kind.RESCORE, Job.Kind.REBUILD))
-        .order_by("-pk")
-        .first()
-    )
-    config = tournament_config(tournament)
-    if job is not None:
-        config.update({key: value for key, value in job.params.items() if key in CONFIG_FIELDS})
-    return config
 
 
 @transaction.atomic
@@ -121,7 +104,7 @@ def job_launch(
         created_by=by if by is not None and by.is_authenticated else None,
     )
     if enqueue:
-        _enqueue(job.pk)
+        enqueue_on_commit(JOB_RUN, job_id=job.pk)
     return job
 
 
@@ -170,13 +153,6 @@ def _resolved(tournament: Tournament, options: Any) -> dict[str, Any] | None:
         return None
 
 
-def _enqueue(job_id: int) -> None:
-    from scoring.tasks import job_run as job_run_task
-
-    # After the commit, or the worker could look for a job that is not there yet.
-    transaction.on_commit(lambda: job_run_task.delay(job_id=job_id))
-
-
 @transaction.atomic
 def job_retry(*, job: Job) -> bool:
     """Queue a failed or stale job again; False when it is done, alive, or replaced.
@@ -201,7 +177,7 @@ def job_retry(*, job: Job) -> bool:
         .update(status=Job.Status.QUEUED, error="", phase="", progress=0)
     )
     if requeued:
-        _enqueue(job.pk)
+        enqueue_on_commit(JOB_RUN, job_id=job.pk)
     return bool(requeued)
 
 
@@ -254,8 +230,6 @@ def job_run(*, job_id: int) -> Job | None:
     job = Job.objects.select_related("tournament", "season").get(pk=job_id)
     try:
         if job.kind == Job.Kind.SEASON:
-            from scoring.seasons import season_job_run
-
             season_job_run(job=job)
         else:
             with gc_paused():
@@ -285,8 +259,6 @@ def _parent_step(job: Job) -> None:
     """A tournament job of a season job is through: count it there (scoring/seasons.py)."""
     parent = job.params.get("season_job") if isinstance(job.params, dict) else None
     if parent:
-        from scoring.seasons import season_child_finished
-
         season_child_finished(season_job_id=int(parent), child=job)
 
 
