@@ -7,9 +7,13 @@ class ScoringConfig(AppConfig):
     verbose_name = _("Scoring")
 
     def ready(self) -> None:
+        # `tasks` is imported for its registrations: the services queue the tasks by name
+        # (scoring/enqueue.py), and this process must find each one, to run it at once
+        # when there is no broker.
         from kit.fastjson import use_for_psycopg
+        from scoring import receivers, tasks  # noqa: F401
+        from tournaments.signals import standings_refresh_requested
 
         use_for_psycopg()
-        # The services queue the tasks by name (scoring/enqueue.py): register them here,
-        # so that this process finds each one, and runs it at once when there is no broker.
-        from scoring import tasks  # noqa: F401
+        # What tournaments/ asks of the ranking, without importing scoring/.
+        standings_refresh_requested.connect(receivers.standings_refresh, dispatch_uid="scoring.standings_refresh")
