@@ -85,7 +85,7 @@ def competitors(tournament: Tournament) -> QuerySet[Competitor]:
     players = (
         Player.objects.select_related("club")
         .only("first_name", "last_name", "affiliation", "club__name")
-        .order_by("last_name", "first_name")
+        .order_by(*Player._meta.ordering)
     )
     return tournament.competitors.prefetch_related(Prefetch("players", queryset=players)).order_by("number")
 
@@ -96,7 +96,7 @@ def tournament_players(tournament: Tournament) -> QuerySet[Player]:
         .select_related("club")
         .only("first_name", "last_name", "affiliation", "club__name")
         .annotate(competitor=Max("competitors__number", filter=Q(competitors__tournament=tournament)))
-        .order_by("last_name", "first_name", "pk")
+        .order_by(*Player._meta.ordering, "pk")
     )
 
 

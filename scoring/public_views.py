@@ -14,12 +14,10 @@ ranking.
 
 from __future__ import annotations
 
-import io
 import json
 from collections.abc import Callable
 from typing import Any
 
-import segno
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -35,6 +33,7 @@ from scoring import standings_selectors as selectors
 from scoring.models import StandingsSnapshot
 from scoring.standings import columns_for
 from tournaments.models import Bye, Tournament
+from tournaments.qr import qr_svg_response
 
 # Seconds between two polls of a live partial; slower once the tournament is over.
 POLL_SECONDS = 3
@@ -237,20 +236,19 @@ def _public_url(request: HttpRequest, tournament: Tournament) -> str:
 def qr_code(request: HttpRequest, slug: str) -> HttpResponse:
     """The QR code of the ranking's address, as SVG."""
     tournament = selectors.visible_tournament(slug, request.user)
-    out = io.BytesIO()
-    segno.make(_public_url(request, tournament), error="m").save(out, kind="svg", scale=8, border=2, xmldecl=False)
-    response = HttpResponse(out.getvalue(), content_type="image/svg+xml")
-    response["Cache-Control"] = "public, max-age=3600"
-    return response
+    return qr_svg_response(_public_url(request, tournament))
 
 
 @require_safe
 def poster(request: HttpRequest, slug: str) -> HttpResponse:
     """A page to print and pin up: the tournament's name and the QR code of its ranking."""
     tournament = selectors.visible_tournament(slug, request.user)
-    return render(
-        request, "scoring/public/poster.html", {"tournament": tournament, "url": _public_url(request, tournament)}
-    )
+    context = {
+        "tournament": tournament,
+        "url": _public_url(request, tournament),
+        "seat_url": request.build_absolute_uri(reverse("draw:seat", kwargs={"slug": tournament.slug})),
+    }
+    return render(request, "scoring/public/poster.html", context)
 
 
 @require_safe

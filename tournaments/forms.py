@@ -151,6 +151,14 @@ class TournamentForm(forms.Form):
         return initial
 
 
+class PlayerChoiceField(forms.ModelChoiceField):
+    """A club player as the registration picker lists them: last name first, then the licence."""
+
+    def label_from_instance(self, obj: Any) -> str:
+        label = f"{obj.last_name} {obj.first_name}".strip()
+        return f"{label} ({obj.licence})" if obj.licence else label
+
+
 class RegistrationForm(forms.Form):
     """One slot per player of the competitor: pick a club player, or type a new one's name."""
 
@@ -167,7 +175,7 @@ class RegistrationForm(forms.Form):
         )
         available = Player.objects.filter(club=tournament.club).exclude(pk__in=registered)
         for n in range(1, self.size + 1):
-            self.fields[f"player_{n}"] = forms.ModelChoiceField(
+            self.fields[f"player_{n}"] = PlayerChoiceField(
                 label=_("Player %(n)s") % {"n": n} if self.size > 1 else _("Player"),
                 queryset=available,
                 required=False,

@@ -22,6 +22,8 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.text import Fold
+
 
 class Club(models.Model):
     name = models.CharField(_("name"), max_length=200, unique=True)
@@ -57,7 +59,8 @@ class Player(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["last_name", "first_name"]
+        # The French order: Bérard before Boyer, Émile among the E (tournaments/text.py).
+        ordering = [Fold("last_name"), Fold("first_name"), "last_name", "first_name"]
         indexes = [models.Index(fields=["club", "last_name", "first_name"])]
         verbose_name = _("player")
         verbose_name_plural = _("players")

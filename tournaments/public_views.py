@@ -1,4 +1,5 @@
-"""Public pages of a tournament that need no login: the draw of a round, for the projector.
+"""Public pages of a tournament that need no login: the draw of a round for the projector,
+and "where do I sit", a player's phone finding their table by name.
 
 A tournament is public when it is marked so and past its draft; its organisers also see
 it when it is not (to check the projector before opening the doors). Anything else is a 404,
@@ -9,9 +10,12 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 
 from tournaments import access, selectors
 from tournaments.models import Round, Tournament
+from tournaments.qr import qr_svg_response
+from tournaments.text import matches
 
 
 def _visible_tournament(request: HttpRequest, slug: str) -> Tournament:
@@ -35,3 +39,31 @@ def round_draw(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "rounds": list(tournament.rounds.values_list("number", flat=True)),
     }
     return render(request, "tournaments/draw.html", context)
+
+
+def seat_finder(request: HttpRequest, slug: str) -> HttpResponse:
+    """Where do I sit: the latest round's tables searched by a name (accents and case aside)."""
+    tournament = _visible_tournament(request, slug)
+    rnd = selectors.current_round(tournament)
+    query = request.GET.get("q", "")[:100]
+    tables = selectors.drawn_tables(rnd) if rnd is not None else []
+    context = {
+        "tournament": tournament,
+        "round": rnd,
+        "query": query,
+        "found": selectors.seats_matching(tables, query),
+        "byes": [
+            bye
+            for bye in selectors.round_byes(rnd)
+            if matches(query, bye.competitor.name, *(p.full_name for p in bye.competitor.players.all()))
+        ]
+        if rnd is not None and query.split()
+        else [],
+    }
+    return render(request, "tournaments/seat.html", context)
+
+
+def seat_finder_qr(request: HttpRequest, slug: str) -> HttpResponse:
+    """The QR code of "where do I sit", for the poster and the draw on the projector."""
+    tournament = _visible_tournament(request, slug)
+    return qr_svg_response(request.build_absolute_uri(reverse("draw:seat", kwargs={"slug": tournament.slug})))

@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Bye, Club, Competitor, Player, Round, Seat, Table, Tournament
 from tournaments.signals import table_results_wanted
+from tournaments.text import Fold, fold, matches, sort_key
 
 # How each seat position reads on a page: a team holds both seats of a side.
 POSITION_LABELS = {
@@ -51,12 +52,16 @@ def public_tournament(slug: str) -> Tournament | None:
 
 
 def club_players(club: Club, search: str = "") -> QuerySet[Player]:
+    """The club's players in French order; `search` words match names without accents or case."""
     players = Player.objects.filter(club=club)
-    for word in search.split():
+    words = fold(search).split()
+    if words:
+        players = players.annotate(folded_last=Fold("last_name"), folded_first=Fold("first_name"))
+    for word in words:
         players = players.filter(
-            Q(last_name__icontains=word) | Q(first_name__icontains=word) | Q(licence__icontains=word)
+            Q(folded_last__contains=word) | Q(folded_first__contains=word) | Q(licence__icontains=word)
         )
-    return players.order_by("last_name", "first_name")
+    return players
 
 
 def club_tournaments(club: Club) -> QuerySet[Tournament]:
@@ -64,9 +69,9 @@ def club_tournaments(club: Club) -> QuerySet[Tournament]:
 
 
 def competitors_with_players(tournament: Tournament) -> QuerySet[Competitor]:
-    return tournament.competitors.prefetch_related(
-        Prefetch("players", queryset=Player.objects.order_by("last_name", "first_name"))
-    ).order_by("number")
+    return tournament.competitors.prefetch_related(Prefetch("players", queryset=Player.objects.all())).order_by(
+        "number"
+    )
 
 
 class TableProgress(Protocol):
@@ -112,7 +117,7 @@ def drawn_tables(rnd: Round) -> list[TableView]:
         results.update(answer)
     views = {t.pk: TableView(table=t, result=results.get(t.pk)) for t in rnd.tables.order_by("number")}
     for seat in seats.order_by("table__number", "side", "position"):
-        players = sorted(seat.competitor.players.all(), key=lambda p: (p.last_name, p.first_name))
+        players = sorted(seat.competitor.players.all(), key=lambda p: (sort_key(p.last_name), sort_key(p.first_name)))
         views[seat.table_id].seats.append(
             SeatView(
                 position=str(POSITION_LABELS.get(seat.position, seat.position)),
@@ -138,3 +143,23 @@ def named_pairs(rnd: Round, pairs: list[list[int]]) -> list[tuple[str, str]]:
 
 def current_round(tournament: Tournament) -> Round | None:
     return tournament.rounds.order_by("-number").first()
+
+
+@dataclass(frozen=True, slots=True)
+class SeatFound:
+    """Where a competitor sits this round: the table, the seat, and who else is there."""
+
+    table: TableView
+    seat: SeatView
+
+
+def seats_matching(tables: list[TableView], query: str) -> list[SeatFound]:
+    """The seats whose competitor or players match `query` (every word, accents aside)."""
+    if not query.split():
+        return []
+    return [
+        SeatFound(table=table, seat=seat)
+        for table in tables
+        for seat in table.seats
+        if matches(query, seat.competitor.name, *seat.players)
+    ]

@@ -20,6 +20,7 @@ urlpatterns = [
     path("tournament/<int:pk>/status/", views.tournament_status, name="tournament_status"),
     path("tournament/<int:pk>/register/", views.register, name="register"),
     path("tournament/<int:pk>/competitors/<int:competitor_id>/check-in/", views.competitor_check_in, name="check_in"),
+    path("tournament/<int:pk>/competitors/check-in-all/", views.check_in_all, name="check_in_all"),
     path("tournament/<int:pk>/competitors/<int:competitor_id>/withdraw/", views.competitor_withdraw, name="withdraw"),
     path(
         "tournament/<int:pk>/competitors/<int:competitor_id>/reinstate/",

@@ -306,6 +306,16 @@ def competitor_check_in(request: HttpRequest, tournament: Tournament, competitor
     return _back_to_dashboard(request, tournament)
 
 
+@require_POST
+@tournament_view
+def check_in_all(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    try:
+        services.competitors_check_in_all(by=request.user, tournament=tournament)
+    except ValidationError as error:
+        return _back_to_dashboard(request, tournament, error)
+    return _back_to_dashboard(request, tournament)
+
+
 def _competitor_action(
     request: HttpRequest, tournament: Tournament, competitor_id: int, action: Callable[..., Any], done: str
 ) -> HttpResponse:

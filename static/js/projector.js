@@ -1,37 +1,53 @@
-/* Projector mode: show the ranking one screenful at a time, turning the page by itself.
+/* Projector mode: show a long list one screenful at a time, turning the page by itself.
  *
- * The ranking partial is swapped by htmx whenever the standings move; the page we were
- * on is kept across swaps, so a new result never sends the room back to page 1.
- * Pages turn every PAGE_SECONDS; a ranking that fits on the screen does not turn.
+ * The page names what it pages with `data-page-items` on <body> (a CSS selector: the
+ * ranking's rows, the draw's tables). Items flow in order, one per line or in a grid; a
+ * page is the run of items whose boxes fit below the first one of the page.
+ *
+ * The ranking partial is swapped by htmx whenever the standings move, and the draw page
+ * reloads itself now and then: the page we were on is kept across both (the reload
+ * through sessionStorage), so a new result never sends the room back to page 1.
+ * Pages turn every PAGE_SECONDS; a list that fits on the screen does not turn.
  */
 (function () {
   "use strict";
   var PAGE_SECONDS = 10;
-  var page = 0;
+  var STORE_KEY = "atout-projector-page:" + window.location.pathname;
+  var page = Number(window.sessionStorage.getItem(STORE_KEY)) || 0;
 
-  function rows() {
-    return Array.prototype.slice.call(document.querySelectorAll("#ranking tbody tr"));
+  function items() {
+    var selector = document.body.dataset.pageItems || "#ranking tbody tr";
+    return Array.prototype.slice.call(document.querySelectorAll(selector));
   }
 
-  function perPage() {
-    var table = document.querySelector("#ranking table");
-    var first = rows()[0];
-    if (!table || !first) return 1;
-    var head = table.tHead ? table.tHead.getBoundingClientRect().height : 0;
-    var top = table.getBoundingClientRect().top + head;
-    var room = window.innerHeight - top - 8;
-    return Math.max(1, Math.floor(room / first.getBoundingClientRect().height));
+  // Where each page starts, as indexes into items(), measured with every item shown.
+  function pageStarts(all) {
+    if (!all.length) return [0];
+    var room = window.innerHeight - all[0].getBoundingClientRect().top - 8;
+    var starts = [0];
+    var pageTop = all[0].getBoundingClientRect().top;
+    all.forEach(function (item, i) {
+      var box = item.getBoundingClientRect();
+      if (i > starts[starts.length - 1] && box.bottom - pageTop > room) {
+        starts.push(i);
+        pageTop = box.top;
+      }
+    });
+    return starts;
   }
 
   function show() {
-    var all = rows();
-    all.forEach(function (row) { row.hidden = false; });
-    var size = perPage();
-    var pages = Math.max(1, Math.ceil(all.length / size));
-    if (page >= pages) page = 0;
-    all.forEach(function (row, i) { row.hidden = Math.floor(i / size) !== page; });
+    var all = items();
+    all.forEach(function (item) { item.hidden = false; });
+    var starts = pageStarts(all);
+    if (page >= starts.length) page = 0;
+    var end = page + 1 < starts.length ? starts[page + 1] : all.length;
+    all.forEach(function (item, i) { item.hidden = i < starts[page] || i >= end; });
+    window.sessionStorage.setItem(STORE_KEY, String(page));
     var label = document.querySelector(".projector-page");
-    if (label) label.textContent = pages > 1 ? label.dataset.pageLabel + " " + (page + 1) + " / " + pages : "";
+    if (label) {
+      label.textContent = starts.length > 1 ? label.dataset.pageLabel + " " + (page + 1) + " / " + starts.length : "";
+    }
   }
 
   function turn() {

@@ -27,6 +27,7 @@ from tournaments.services.registration import (
     competitor_register,
     competitor_reinstate,
     competitor_withdraw,
+    competitors_check_in_all,
     forbidden_pair_add,
     forbidden_pair_remove,
 )
@@ -49,6 +50,7 @@ __all__ = [
     "competitor_register",
     "competitor_reinstate",
     "competitor_withdraw",
+    "competitors_check_in_all",
     "forbidden_pair_add",
     "forbidden_pair_remove",
     "player_create",

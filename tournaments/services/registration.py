@@ -165,6 +165,21 @@ def competitor_check_in(*, by: AbstractBaseUser, competitor: Competitor, present
 
 
 @transaction.atomic
+def competitors_check_in_all(*, by: AbstractBaseUser, tournament: Tournament) -> int:
+    """Check in everyone registered (*tout pointer*), before the first draw; returns how many.
+
+    Once rounds are drawn a check-in is a late arrival, decided one competitor at a time.
+    """
+    tournament = Tournament.objects.select_for_update().select_related("club").get(pk=tournament.pk)
+    require_organiser(by, tournament.club)
+    if tournament.status != Status.REGISTRATION:
+        raise refusal(_("Everyone can be checked in at once only while registration is open."))
+    return tournament.competitors.filter(status=Competitor.Status.REGISTERED).update(
+        status=Competitor.Status.CHECKED_IN
+    )
+
+
+@transaction.atomic
 def competitor_withdraw(*, by: AbstractBaseUser, competitor: Competitor) -> Competitor:
     """Withdraw (*abandon*): the results stay, and the competitor is never drawn again."""
     tournament, competitor = _lock_competitor(by, competitor)

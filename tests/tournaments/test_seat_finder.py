@@ -1,0 +1,63 @@
+"""Where do I sit: a player types their name on a phone and reads their table."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from tournaments import services
+from tournaments.models import Seat
+
+pytestmark = pytest.mark.django_db
+
+
+def seat_url(tournament) -> str:
+    return reverse("draw:seat", kwargs={"slug": tournament.slug})
+
+
+def test_a_name_typed_without_accents_finds_the_table_and_seat(client, running, organiser) -> None:
+    tournament, teams = running(4)
+    player = teams[2].players.first()
+    player.first_name, player.last_name = "Hélène", "Bérard"
+    player.save()
+    rnd = services.round_draw(by=organiser, tournament=tournament)
+    seat = Seat.objects.get(round=rnd, competitor=teams[2])
+
+    response = client.get(seat_url(tournament), {"q": "helene berard"})
+    html = response.content.decode()
+    assert response.status_code == 200
+    [found] = response.context["found"]
+    assert found.table.number == seat.table.number
+    assert f"Table {seat.table.number}" in html and "Hélène Bérard" in html
+
+
+def test_the_latest_round_is_searched_and_an_exempt_competitor_is_told_so(client, running, organiser) -> None:
+    tournament, _ = running(5)
+    rnd = services.round_draw(by=organiser, tournament=tournament)
+    bye = rnd.byes.get().competitor
+    response = client.get(seat_url(tournament), {"q": bye.players.first().last_name})
+    assert response.context["round"] == rnd
+    assert "Exempt" in response.content.decode()
+
+
+def test_an_unknown_name_says_so_and_no_round_says_to_wait(client, running, organiser) -> None:
+    tournament, _ = running(4)
+    waiting = client.get(seat_url(tournament), {"q": "x"}).content.decode()
+    assert "Aucune ronde n’a encore été tirée" in waiting
+    services.round_draw(by=organiser, tournament=tournament)
+    html = client.get(seat_url(tournament), {"q": "Personne Inconnue"}).content.decode()
+    assert "Personne Inconnue" in html and "Vérifiez l’orthographe" in html
+
+
+def test_the_seat_finder_of_a_private_tournament_is_not_found(client, running, organiser) -> None:
+    tournament, _ = running(4)
+    services.tournament_update(by=organiser, tournament=tournament, is_public=False)
+    assert client.get(seat_url(tournament)).status_code == 404
+
+
+def test_the_poster_carries_the_ranking_and_the_seat_finder_codes(client, running, organiser) -> None:
+    tournament, _ = running(4)
+    html = client.get(reverse("public:poster", kwargs={"slug": tournament.slug})).content.decode()
+    assert reverse("draw:seat_qr", kwargs={"slug": tournament.slug}) in html
+    svg = client.get(reverse("draw:seat_qr", kwargs={"slug": tournament.slug}))
+    assert svg.status_code == 200 and svg["Content-Type"] == "image/svg+xml"
