@@ -21,14 +21,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournaments import services
+from tournaments.demo import CLUB_NAME, CLUB_SLUG, CONCOURS_NAME, DEMO_PASSWORD, DEMO_USERNAME, TAROT_NAME
 from tournaments.models import Club, Player, Tournament
 
-DEMO_USERNAME = "demo"
-DEMO_PASSWORD = "demo-atout"
-CLUB_NAME = "Belote Club de Démo"
-CLUB_SLUG = "belote-club-de-demo"
-CONCOURS_NAME = "Concours de belote de la Saint-Nicolas"
-TAROT_NAME = "Soirée tarot à trois"
 CONCOURS_TEAMS = 24
 TAROT_PLAYERS = 10
 # A fixed seed: the demo's round 1 is the same draw on every machine.

@@ -87,7 +87,7 @@ class Command(BaseCommand):
     @staticmethod
     def tournament(slug: str | None, demo: bool) -> Tournament | None:
         if demo:
-            from tournaments.management.commands.demo import CLUB_SLUG, CONCOURS_NAME
+            from tournaments.demo import CLUB_SLUG, CONCOURS_NAME
 
             return Tournament.objects.filter(club__slug=CLUB_SLUG, name=CONCOURS_NAME).first()
         if not slug:
