@@ -54,7 +54,8 @@ def tournament_view(view: View) -> View:
     return wrapper
 
 
-def _refused(request: HttpRequest, error: ValidationError) -> None:
+def refused(request: HttpRequest, error: ValidationError) -> None:
+    """A refused write, its messages shown on the next page (the director's pages share it)."""
     for message in error.messages:
         messages.error(request, message)
 
@@ -250,7 +251,7 @@ def _back_to_dashboard(
         context = {**_dashboard_context(tournament), "messages_inline": error.messages if error else []}
         return render(request, "tournaments/dashboard_competitors.html", context)
     if error is not None:
-        _refused(request, error)
+        refused(request, error)
     return redirect("manage:dashboard", pk=tournament.pk)
 
 
@@ -264,7 +265,7 @@ def tournament_status(request: HttpRequest, tournament: Tournament) -> HttpRespo
         try:
             services.tournament_set_status(by=request.user, tournament=tournament, status=form.cleaned_data["status"])
         except ValidationError as error:
-            _refused(request, error)
+            refused(request, error)
     return redirect("manage:dashboard", pk=tournament.pk)
 
 
@@ -367,45 +368,7 @@ def forbidden_delete(request: HttpRequest, tournament: Tournament, pair_id: int)
     return redirect("manage:forbidden", pk=tournament.pk)
 
 
-# -- rounds ----------------------------------------------------------------------------
-
-
-@require_POST
-@tournament_view
-def round_draw(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    try:
-        rnd = services.round_draw(by=request.user, tournament=tournament)
-    except ValidationError as error:
-        _refused(request, error)
-    else:
-        messages.success(request, _("Round %(number)s drawn.") % {"number": rnd.number})
-    return redirect("manage:dashboard", pk=tournament.pk)
-
-
-@require_POST
-@tournament_view
-def round_redraw(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
-    rnd = access.round_of(tournament, number)
-    try:
-        services.round_redraw(by=request.user, round=rnd)
-    except ValidationError as error:
-        _refused(request, error)
-    else:
-        messages.success(request, _("Round %(number)s drawn again: print the new table list.") % {"number": number})
-    return redirect("manage:dashboard", pk=tournament.pk)
-
-
-@require_POST
-@tournament_view
-def round_close(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
-    rnd = access.round_of(tournament, number)
-    try:
-        services.round_close(by=request.user, round=rnd, force=request.POST.get("force") == "1")
-    except ValidationError as error:
-        _refused(request, error)
-    else:
-        messages.success(request, _("Round %(number)s closed.") % {"number": number})
-    return redirect("manage:dashboard", pk=tournament.pk)
+# -- rounds (drawn and closed in rounds/views.py) ---------------------------------------
 
 
 @tournament_view
