@@ -27,7 +27,7 @@ def check_database() -> Check:
 
 def check_broker() -> Check | None:
     url = settings.CELERY_BROKER_URL
-    if not url:
+    if not url or url == settings.EMBEDDED_BROKER_URL:
         return None
     from atout.celery import app
 

@@ -143,8 +143,13 @@ STORAGES = {
 }
 
 # Celery: with no broker configured, tasks run eagerly in the calling process.
+EMBEDDED_BROKER_URL = "memory://localhost/"
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL")
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+if CELERY_TASK_ALWAYS_EAGER:
+    # Celery still takes a producer to serialise an eager task: kombu's in-process
+    # transport lends it one, with no network and no "No hostname was supplied" warning.
+    CELERY_BROKER_URL = EMBEDDED_BROKER_URL
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True

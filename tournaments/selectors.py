@@ -80,6 +80,7 @@ class TableProgress(Protocol):
     finished: bool
     forced: bool
     donnes_played: int
+    totals: list[int]
 
 
 @dataclass(slots=True)
@@ -139,6 +140,61 @@ def named_pairs(rnd: Round, pairs: list[list[int]]) -> list[tuple[str, str]]:
     ids = {i for pair in pairs for i in pair}
     names = dict(Competitor.objects.filter(pk__in=ids).values_list("pk", "name"))
     return [(names.get(a, "?"), names.get(b, "?")) for a, b in pairs]
+
+
+@dataclass(frozen=True, slots=True)
+class Repeat:
+    """Two competitors seated together again, and why the draw could not keep them apart.
+
+    `rounds`: the earlier rounds they shared a table; `met_first`/`met_second`: how many of
+    the round's other competitors each had already met; `others`: how many there were.
+    """
+
+    first: str
+    second: str
+    rounds: list[int]
+    met_first: int
+    met_second: int
+    others: int
+
+
+def explained_repeats(rnd: Round) -> list[Repeat]:
+    """The round's repeats with the earlier meetings and how few new opponents were left."""
+    if not rnd.repeats:
+        return []
+    seated = Seat.objects.filter(round__tournament=rnd.tournament, round__number__lte=rnd.number)
+    tables: dict[int, set[int]] = {}
+    round_of_table: dict[int, int] = {}
+    for table_id, competitor_id, number in seated.values_list("table_id", "competitor_id", "round__number"):
+        tables.setdefault(table_id, set()).add(competitor_id)
+        round_of_table[table_id] = number
+    in_round = {c for t, members in tables.items() if round_of_table[t] == rnd.number for c in members}
+    met: dict[int, set[int]] = {}
+    together: dict[tuple[int, int], list[int]] = {}
+    for table_id, members in tables.items():
+        number = round_of_table[table_id]
+        if number == rnd.number:
+            continue
+        for a in members:
+            met.setdefault(a, set()).update(members - {a})
+            for b in members:
+                if a < b:
+                    together.setdefault((a, b), []).append(number)
+    names = dict(Competitor.objects.filter(pk__in=in_round).values_list("pk", "name"))
+    found = []
+    for a, b in rnd.repeats:
+        key = (min(a, b), max(a, b))
+        found.append(
+            Repeat(
+                first=names.get(a, "?"),
+                second=names.get(b, "?"),
+                rounds=sorted(together.get(key, [])),
+                met_first=len(met.get(a, set()) & in_round),
+                met_second=len(met.get(b, set()) & in_round),
+                others=len(in_round) - 1,
+            )
+        )
+    return found
 
 
 def current_round(tournament: Tournament) -> Round | None:

@@ -9,7 +9,7 @@ a refused write comes back as the form's errors (200) or as a message on the das
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.contrib import messages
@@ -58,6 +58,37 @@ def refused(request: HttpRequest, error: ValidationError) -> None:
     """A refused write, its messages shown on the next page (the director's pages share it)."""
     for message in error.messages:
         messages.error(request, message)
+
+
+def confirmed(request: HttpRequest) -> bool:
+    """Whether the director confirmed a destructive action on the page that explained it."""
+    return request.POST.get("confirmed") == "1"
+
+
+def confirm_page(
+    request: HttpRequest,
+    tournament: Tournament,
+    *,
+    title: str,
+    consequences: list[str],
+    button: str,
+    fields: Sequence[tuple[str, str]] = (),
+) -> HttpResponse:
+    """Ask before acting: what the action will do, a button to go on and a way back.
+
+    The action's own URL answers the first POST with this page; the button posts again
+    with `confirmed=1`. It works without JavaScript and a mistap changes nothing.
+    """
+    context = {
+        "tournament": tournament,
+        "club": tournament.club,
+        "title": title,
+        "consequences": consequences,
+        "button": button,
+        "action": request.path,
+        "fields": fields,
+    }
+    return render(request, "tournaments/confirm.html", context)
 
 
 # -- clubs and players -----------------------------------------------------------------
@@ -225,7 +256,7 @@ def _round_context(tournament: Tournament, rnd: Round | None) -> dict[str, Any]:
         "tables": tables,
         "finished_count": sum(1 for t in tables if t.finished),
         "byes": selectors.round_byes(rnd),
-        "repeats": selectors.named_pairs(rnd, rnd.repeats),
+        "repeats": selectors.explained_repeats(rnd),
         "conflicts": selectors.named_pairs(rnd, rnd.conflicts),
         "can_draw_next": rnd.status == Round.Status.CLOSED and rnd.number < tournament.rounds_planned,
     }
@@ -261,6 +292,18 @@ def tournament_status(request: HttpRequest, tournament: Tournament) -> HttpRespo
     form = StatusForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Unknown status."))
+    elif form.cleaned_data["status"] == Tournament.Status.FINISHED and not confirmed(request):
+        return confirm_page(
+            request,
+            tournament,
+            title=_("Finish %(name)s?") % {"name": tournament.name},
+            consequences=[
+                _("No round can be drawn and no donne entered any more: the ranking becomes final."),
+                _("Only the name, the date and the visibility can still be changed."),
+            ],
+            button=_("Finish the tournament"),
+            fields=[("status", Tournament.Status.FINISHED)],
+        )
     else:
         try:
             services.tournament_set_status(by=request.user, tournament=tournament, status=form.cleaned_data["status"])
@@ -333,6 +376,19 @@ def _competitor_action(
 @require_POST
 @tournament_view
 def competitor_withdraw(request: HttpRequest, tournament: Tournament, competitor_id: int) -> HttpResponse:
+    if not confirmed(request):
+        competitor = access.competitor_of(tournament, competitor_id)
+        return confirm_page(
+            request,
+            tournament,
+            title=_("Withdraw %(name)s?") % {"name": competitor.name},
+            consequences=[
+                _("The results already played stay in the ranking."),
+                _("%(name)s is never drawn again, from the next round on.") % {"name": competitor.name},
+                _("The withdrawal can be taken back until a round is drawn without them."),
+            ],
+            button=_("Withdraw"),
+        )
     done = _("%(name)s withdrawn: never drawn again.")
     return _competitor_action(request, tournament, competitor_id, services.competitor_withdraw, done)
 

@@ -272,7 +272,7 @@ def test_the_dashboard_shows_finished_tables_and_closes_the_round(organiser_clie
     response = organiser_client.post(close, follow=True)
     assert "2" in " ".join(str(m) for m in response.context["messages"])
     assert Round.objects.get(pk=rnd.pk).status == "open"
-    organiser_client.post(close, {"force": "1"})
+    organiser_client.post(close, {"force": "1", "confirmed": "1"})
     assert Round.objects.get(pk=rnd.pk).status == "closed"
     response = organiser_client.get(reverse("manage:dashboard", args=[tournament.pk]))
     assert "Tirage de la ronde 2" in page(response)
@@ -291,16 +291,17 @@ def test_the_dashboard_leads_to_the_round_s_table_sheets_and_hands(organiser_cli
 
 def test_withdrawing_from_the_dashboard(organiser_client, running) -> None:
     tournament, teams = running(3)
-    response = organiser_client.post(reverse("manage:withdraw", args=[tournament.pk, teams[0].pk]), follow=True)
+    withdraw = reverse("manage:withdraw", args=[tournament.pk, teams[0].pk])
+    response = organiser_client.post(withdraw, {"confirmed": "1"}, follow=True)
     assert response.status_code == 200
     assert Competitor.objects.get(pk=teams[0].pk).status == "withdrawn"
-    again = organiser_client.post(reverse("manage:withdraw", args=[tournament.pk, teams[0].pk]), HTTP_HX_REQUEST="true")
+    again = organiser_client.post(withdraw, {"confirmed": "1"}, HTTP_HX_REQUEST="true")
     assert again.status_code == 200 and again.context["messages_inline"]
 
 
 def test_taking_back_a_withdrawal_from_the_dashboard(organiser_client, running) -> None:
     tournament, teams = running(3)
-    organiser_client.post(reverse("manage:withdraw", args=[tournament.pk, teams[0].pk]))
+    organiser_client.post(reverse("manage:withdraw", args=[tournament.pk, teams[0].pk]), {"confirmed": "1"})
     page = organiser_client.get(reverse("manage:dashboard", args=[tournament.pk]), HTTP_ACCEPT_LANGUAGE="fr")
     assert "Annuler l’abandon" in page.content.decode()
     response = organiser_client.post(reverse("manage:reinstate", args=[tournament.pk, teams[0].pk]), follow=True)

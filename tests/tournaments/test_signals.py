@@ -59,6 +59,7 @@ class Progress:
     finished: bool
     forced: bool
     donnes_played: int
+    totals: list[int]
 
 
 def test_the_drawn_tables_show_what_the_keeper_of_the_results_answers(running) -> None:
@@ -67,7 +68,7 @@ def test_the_drawn_tables_show_what_the_keeper_of_the_results_answers(running) -
     first = rnd.tables.get(number=1)
 
     def answer(*, round: Round, **_kwargs: Any) -> dict[int, Progress]:
-        return {first.pk: Progress(finished=True, forced=True, donnes_played=7)} if round == rnd else {}
+        return {first.pk: Progress(finished=True, forced=True, donnes_played=7, totals=[500, 300])} if round == rnd else {}
 
     table_results_wanted.connect(answer)
     try:
