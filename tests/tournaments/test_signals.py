@@ -68,7 +68,9 @@ def test_the_drawn_tables_show_what_the_keeper_of_the_results_answers(running) -
     first = rnd.tables.get(number=1)
 
     def answer(*, round: Round, **_kwargs: Any) -> dict[int, Progress]:
-        return {first.pk: Progress(finished=True, forced=True, donnes_played=7, totals=[500, 300])} if round == rnd else {}
+        if round != rnd:
+            return {}
+        return {first.pk: Progress(finished=True, forced=True, donnes_played=7, totals=[500, 300])}
 
     table_results_wanted.connect(answer)
     try:
