@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "atout",
     "tournaments",
     "scoring",
+    "archive",
     "api",
 ]
 
