@@ -6,9 +6,8 @@ email, no phone, in any answer. (Licence numbers identify people in federation l
 a league's site has no need of them.) A table's secret appears in no public answer:
 only its organisers read it (api.views.organiser.RoundSecretsView), as on the sheets.
 
-Terms: *side* (an index into the game's sides, 0/1 or 0/1/2), *donne*, *partie*: see
-scoring.results. Numbers that may be halves (tarot à 3 with `half_points: exact`) are
-plain JSON numbers.
+Terms (side, donne, partie): docs/glossary.md; a side is an index into the game's sides.
+Numbers that may be halves (tarot à 3 with `half_points: exact`) are plain JSON numbers.
 """
 
 from __future__ import annotations

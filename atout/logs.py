@@ -1,11 +1,8 @@
 """Structured log lines: one per request, one per background job, errors with a request id.
 
-Terms:
-- *request id*: a short token naming one HTTP request in every line it causes (the
-  request line, a warning, a traceback). A proxy may hand one over in `X-Request-ID`;
-  otherwise the middleware makes one. It travels with a task the request enqueues, so a
-  job's lines carry the request that asked for it.
-- *fields*: the structured part of a line, passed as `extra={"fields": {...}}`.
+Terms (request id, fields): docs/glossary.md. A proxy may hand a request id over in
+`X-Request-ID`; otherwise the middleware makes one. Fields are passed as
+`extra={"fields": {...}}`.
 
 Two renderings, chosen by the `LOG_FORMAT` setting: `kv` (key=value after the message,
 easy on a terminal and for grep) and `json` (one object per line, for a log shipper).

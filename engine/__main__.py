@@ -1,6 +1,6 @@
 """`python -m engine`: the engine's command line, JSON in and JSON out.
 
-The contract is /work/shared/ENGINE-API.md (copied in engine/README.md):
+The contract is docs/engine-cli.md:
 
     python -m engine score GAME [--options JSON]   hands on stdin: one JSON value, or JSON lines
     python -m engine match GAME [--options JSON]   one partie on stdin

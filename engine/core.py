@@ -1,14 +1,7 @@
 """Shared types of the rules engine.
 
-Terms used across the engine:
-
-- *donne*: one deal, played out and scored as one hand.
-- *preneur* (taker): the player or team that chose the contract.
-- *dedans*: the taker failed the contract.
-- *litige*: a tie in a belote game; the taker's points are held in a *reserve* that
-  goes to the winner of the next donne.
-- *partie*: a sequence of donnes at one table, ending after a number of donnes or at a
-  target score.
+Terms used across the engine (donne, preneur, dedans, litige, réserve, partie):
+docs/glossary.md.
 
 Everything here is plain data: a hand is the JSON object a referee entered (a Mapping),
 options are a resolved Mapping of option name to value, and results are frozen
@@ -86,7 +79,7 @@ class OptionError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class OptionSpec:
-    """A rule choice the rule texts leave open (rules/DECISIONS.md), with its default.
+    """A rule choice the rule texts leave open (docs/rules.md), with its default.
 
     `choices` lists every allowed value, the default first.
     """
@@ -145,7 +138,7 @@ class Game(ABC):
 
     @abstractmethod
     def result_json(self, score: HandScore) -> dict[str, Any]:
-        """The result as ENGINE-API.md prints it."""
+        """The result as the command line prints it (docs/engine-cli.md)."""
 
     @abstractmethod
     def random_hand(self, rng: random.Random) -> dict[str, Any]:

@@ -1,16 +1,11 @@
 """A partie: the donnes played at one table, in order, up to the end the tournament set.
 
-Terms:
+Terms (partie, played donne, running totals, réserve): docs/glossary.md. A partie ends
+after a number of played donnes (`{"donnes": 12}`) or when a side reaches a target score
+(`{"target": 1000}`). It carries the litige réserve from donne to donne itself, so its
+hands leave `reserve_in` out; a réserve still pending when the partie ends is lost.
 
-- *partie*: the donnes of one table in one round; it ends after a number of played
-  donnes (`{"donnes": 12}`) or when a side reaches a target score (`{"target": 1000}`).
-- *played donne*: a donne that was scored; a cancelled (redealt) donne is not one.
-- *running totals*: each side's total after each donne.
-- *reserve*: the litige points held for the winner of the next donne (belote at four);
-  the partie carries it from donne to donne, so its hands leave `reserve_in` out. A
-  reserve still pending when the partie ends is lost.
-
-End and winner (rules/DECISIONS.md, "Tournament defaults"):
+End and winner (docs/rules.md, "A partie"):
 
 - after N donnes: the side with the highest total wins; equal highest totals leave the
   partie finished without a winner;
@@ -154,7 +149,7 @@ class MatchResult:
         return any(total >= self.end.target for total in self.totals)
 
     def to_json(self) -> dict[str, Any]:
-        """The ENGINE-API shape: totals, running, finished, winner; or the errors."""
+        """The command line's shape (docs/engine-cli.md): totals, running, finished, winner; or the errors."""
         if self.errors:
             return {"errors": [error.to_json() for error in self.errors]}
         return {
@@ -279,7 +274,7 @@ def play(
 
 
 def play_json(game: Game, data: object, options: Mapping[str, Any] | None = None) -> MatchResult:
-    """A partie from its JSON form `{"end": {...}, "hands": [...]}` (ENGINE-API.md)."""
+    """A partie from its JSON form `{"end": {...}, "hands": [...]}` (docs/engine-cli.md)."""
     resolved = game.resolve_options(options)
     if not isinstance(data, Mapping):
         return _refused(game, [rule_error("", "partie_not_object", gettext_noop("A partie must be a JSON object."))])

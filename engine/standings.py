@@ -1,21 +1,11 @@
 """Standings: rank competitors from their partie results, by named criteria.
 
-Terms:
-
-- *partie*: the game at one table in one round (a number of donnes or a target score);
-  `PartieResult` is one competitor's side of it.
-- *exempt* (bye): a round sat out. The tournament's bye rule (rules/DECISIONS.md: a won
-  partie and the average points of the round's winners, a fixed value, or nothing) is
-  applied by the caller, who records the credited points in the bye's `points_for`.
-- *criterion*: one number per competitor, higher is better unless the criterion says
-  otherwise (`against`). A tournament ranks by an ordered list of criteria: the second
-  separates only those equal on the first, and so on.
-- *shared rank*: competitors equal on every criterion share a rank (1, 2, 2, 4); no name
-  or id ever breaks a tie, though within a shared rank they are listed by id.
-- *Buchholz*: the sum of the opponents' results (their wins by default), a measure of
-  how hard a competitor's draw was.
-- *head to head*: among competitors still tied, the results of the parties they played
-  against each other.
+Terms (partie, exempt, criterion, shared rank, Buchholz, head to head): docs/glossary.md.
+`PartieResult` is one competitor's side of a partie. The tournament's bye rule
+(docs/rules.md) is applied by the caller, who records the credited points in the bye's
+`points_for`. A criterion is one number per competitor, higher is better unless it says
+otherwise (`against`). No name or id ever breaks a tie, though within a shared rank
+competitors are listed by id.
 
 A partie still in progress (`finished=False`) counts its points, so that live standings
 move with every donne, but not its outcome, nor as played. Everything is pure: the same
@@ -229,7 +219,7 @@ CRITERIA: dict[str, type[Criterion]] = {
 
 CriterionSpec = str | tuple[str, Mapping[str, Any]] | Criterion
 
-# rules/DECISIONS.md, "Tournament defaults".
+# docs/rules.md, "Tournaments".
 DEFAULT_CRITERIA: dict[str, tuple[str, ...]] = {
     "belote_classique": ("wins", "points", "difference"),
     "belote_moderne": ("wins", "points", "difference"),

@@ -1,5 +1,5 @@
 """The entry forms of the four games: what a referee taps and types, turned into the
-engine's hand (ENGINE-API.md), and the engine's errors put back beside each field.
+engine's hand (docs/rules.md), and the engine's errors put back beside each field.
 
 One form class per game family, built from the engine's game definition (its sides,
 contracts and rule options). The forms check only what a browser can get wrong (a word
@@ -7,9 +7,8 @@ where a number goes); every rule is the engine's, so the referee reads the same 
 whatever sends the hand. Every field is optional here: a missing one is the engine's
 "This field is required." beside it.
 
-Terms: *preneur* (taker), *défense* (the other side), *dix de der* (the last trick),
-*annonces*, *belote-rebelote*, *capot*; *oudlers* (bouts), *poignée*, *petit au bout*,
-*chelem* in tarot.
+Terms (preneur, défense, dix de der, annonces, belote-rebelote, capot; oudlers, poignée,
+petit au bout, chelem in tarot): docs/glossary.md.
 """
 
 from __future__ import annotations
@@ -170,10 +169,10 @@ class HandForm(forms.Form):
 
 
 class MenuField(forms.CharField):
-    """A drop-down menu whose values the engine checks (an announcement's kind, card, suit).
+    """A row of chips whose values the engine checks (an announcement's kind, card, suit).
 
     A ChoiceField would check them too, at the cost of normalising its choices for each
-    of the eighteen menus of every form; the engine already names a wrong value.
+    of the eighteen groups of every form; the engine already names a wrong value.
     """
 
     def __init__(self, *, menu: list[tuple[str, str]], **kwargs: Any) -> None:
@@ -199,10 +198,10 @@ class AnnouncementsMixin:
         return self.options.get("announcements", "on") == "on"
 
     def add_announcement_fields(self) -> None:
-        kinds = [("", "—")] + [(kind, str(ANNOUNCEMENT_LABELS[kind])) for kind in annonces.KINDS]
+        kinds = [("", str(_("none")))] + [(kind, str(ANNOUNCEMENT_LABELS[kind])) for kind in annonces.KINDS]
         ranks = [("", "—")] + [(rank, RANK_LABELS[rank]) for rank in annonces.RANKS]
         suits = [("", "—")] + [(suit, SUIT_SYMBOLS[suit]) for suit in annonces.SUITS]
-        labels = (_("announcement"), _("top card"), _("suit"))
+        labels = (_("Announcement"), _("Top card"), _("Suit"))
         for side in self.sides:
             for row in range(ANNOUNCEMENT_ROWS):
                 prefix = f"ann_{side.code}_{row}"
@@ -286,7 +285,10 @@ class BeloteForm(AnnouncementsMixin, HandForm):
             required=False, label=_("Defence's card points"), widget=number_input()
         )
         f["points_defence"].help_text = _("Left empty: the contract's total minus the taker's points.")
+        # Set by the page when it filled the defence's points itself (static/js/referee.js).
+        f["defence_auto"] = forms.BooleanField(required=False, widget=forms.HiddenInput)
         f["capot"] = radio(self.side_choices(nobody=_("nobody")), _("Capot (every trick)"))
+        f["capot"].help_text = _("A capot needs no points typed: every point goes to the side that took every trick.")
         if self.multi_belote:
             counts = [(str(n), str(n)) for n in range(5)]
             for side in self.sides:
@@ -331,8 +333,15 @@ class BeloteForm(AnnouncementsMixin, HandForm):
         taker = self._taker(data)
         defence = "B" if taker == "A" else "A"
         taken, defended = data.get("points_taker"), data.get("points_defence")
+        if data.get("defence_auto"):
+            defended = None
         total = self._total(data.get("contract"))
-        if defended is None and taken is not None and total is not None:
+        capot = data.get("capot")
+        if capot in (taker, defence) and taken is None and defended is None and total is not None:
+            # A capot's card points are known: every trick, so every point, to one side.
+            taken, defended = (total, 0) if capot == taker else (0, total)
+        self.defence_filled = defended is None and taken is not None and total is not None
+        if self.defence_filled:
             defended = total - taken
         points = {side: value for side, value in ((taker, taken), (defence, defended)) if value is not None}
         if points:
@@ -373,6 +382,23 @@ class BeloteForm(AnnouncementsMixin, HandForm):
             initial["belote"] = belote[0]
         initial.update(self.announcement_initial(raw.get("announcements")))
         return initial
+
+    def adjust_errors(self, errors: list[RuleError]) -> list[RuleError]:
+        """The defence's points the form filled in are not the referee's: what is wrong
+        with them is said once, beside the taker's points the referee typed."""
+        if not getattr(self, "defence_filled", False):
+            return errors
+        taker = self._taker(getattr(self, "cleaned_data", {}))
+        defence_field = f"points.{'B' if taker == 'A' else 'A'}"
+        on_taker = any(error.field in ("points", f"points.{taker}") for error in errors)
+        adjusted = []
+        for error in errors:
+            if error.field == defence_field:
+                if on_taker:
+                    continue
+                error = RuleError(f"points.{taker}", error.code, error.template, error.params)
+            adjusted.append(error)
+        return adjusted
 
     def field_for(self, path: str, code: str = "") -> str | None:
         parts = path.split(".")

@@ -1,24 +1,13 @@
 """Background jobs on a tournament's scores: re-score every hand, rebuild the standings.
 
-Terms:
-
-- *job*: a `Job` row the director launched (or `manage.py rebuild_standings`), run by a
-  Celery task (`scoring.tasks.job_run`) that takes only its id. `rescore` re-scores every
-  hand of the tournament from its raw entry with the rule options the job carries, then
-  rebuilds the standings; `rebuild` only rebuilds the standings (new criteria, match
-  points or bye policy). A job's `params` hold the complete configuration it installs
-  (`rule_options`, `criteria`, `match_points`, `bye_policy`, `bye_points`), so the newest
-  job always wins and an older one never undoes it.
-- *score phase*: the hands are read and scored by the engine outside any transaction;
-  only the job's progress is written (and committed) as it goes.
-- *swap phase*: one transaction writes the tournament's new configuration, the hands'
-  new scores (with a `rescore` revision each), the table results and a new standings
-  snapshot, and marks the job done. A worker killed before the commit leaves the
-  previous configuration, scores and ranking in place, whole; PostgreSQL rolls the
-  transaction back when the connection drops.
-- *stale job*: `running` with no heartbeat for `STALE_AFTER`: its worker is gone. A
-  retry (a redelivered message, the director's button, the management command) claims
-  it again and runs it from the start, which is safe because nothing was swapped.
+Terms (job, score phase, swap phase, stale job): docs/glossary.md. A job is run by the
+Celery task `scoring.tasks.job_run`, which takes only its id; its `params` hold the whole
+configuration it installs (`rule_options`, `criteria`, `match_points`, `bye_policy`,
+`bye_points`). During the score phase only the job's progress is written (and committed).
+The swap phase also writes a `rescore` revision per changed hand and marks the job done;
+PostgreSQL rolls it back when the connection drops. A job is stale after `STALE_AFTER`
+without a heartbeat; a redelivered message, the director's button or the management
+command retries it.
 
 Hands entered while a job scores are not lost: the swap locks every table of the
 tournament (as the referees' services do, one table each), re-reads which hands exist
@@ -127,7 +116,7 @@ def standings_rules_change(
             game.resolve_options({name: value})
         except OptionError:
             errors.setdefault(f"option_{name}", []).append(_("This value is not allowed for this game."))
-    # No criteria: the game's usual ones (rules/DECISIONS.md), as a new tournament has.
+    # No criteria: the game's usual ones (docs/rules.md), as a new tournament has.
     criteria = list(config.get("criteria") or []) or standings.default_criteria(tournament.game)
     known = standings.criteria_for_game(tournament.game)
     if any(key not in known for key in criteria) or len(set(criteria)) != len(criteria):

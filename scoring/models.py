@@ -1,15 +1,7 @@
 """Hands as entered, their scores, table results, standings snapshots and background jobs.
 
-Terms:
-- *Hand* (*donne*): one deal at one table, kept exactly as the referee entered it (`raw`),
-  with the engine's score and the rule options it was scored with.
-- *HandRevision*: every change to a hand (entry, correction, deletion, confirmation,
-  re-scoring): who, when, before and after. Corrections never overwrite silently.
-- *TableResult*: the partie at one table: totals per side, donnes played, the litige
-  reserve, finished or not, the winning side.
-- *StandingsSnapshot*: the ranking of a tournament as stored rows, numbered by version;
-  pages read the newest one and never recompute on a GET. A rebuild writes a new
-  version in one transaction, so a crash leaves the previous one in place.
+Terms (hand, hand revision, table result, snapshot): docs/glossary.md. A rebuild writes
+a new StandingsSnapshot version in one transaction, so a crash leaves the previous one.
 """
 
 from __future__ import annotations

@@ -7,9 +7,7 @@ own URL with htmx (`HX-Request`), sending the ETag it was rendered with in
 htmx is told not to swap a 304 (`scoring/public/live_head.html`), so the page keeps what
 it shows.
 
-Terms: *projector mode* is the ranking in large type for the room's screen, paging by
-itself through a long ranking; the *poster* is a printable page with the QR code of the
-ranking.
+Terms (projector mode, poster): docs/glossary.md.
 """
 
 from __future__ import annotations

@@ -7,8 +7,7 @@ which swaps the form and refreshes the score and the sheet out of band); without
 JavaScript every action is a plain form post followed by a redirect, and a refused
 entry comes back typed as it was, with its errors.
 
-Terms: *donne*, *partie*, *table sheet*, *pending*: see scoring.services and
-scoring.selectors.
+Terms (donne, partie, table sheet, pending): docs/glossary.md.
 """
 
 from __future__ import annotations

@@ -5,15 +5,9 @@ one table at a time inside the referees' services; a job re-scoring a whole tour
 (scoring/jobs.py) needs the bulk version of it: one query reads 10,000 hands, one
 statement writes the changed ones and a revision per table.
 
-Terms:
-
-- *table work*: one table's hands in donne order, as read (`TableWork`).
-- *outcome*: what scoring a table gives: each hand's new score fields, the table's new
-  result, or the rule errors that stop the partie (`TableOutcome`).
-- *fingerprint*: per table, (number of hands, sum of their ids, sum of their versions):
-  it changes whenever a hand is added (a new, higher id), removed, or rewritten (every
-  service that changes a hand raises its version), which tells the job which tables
-  moved while it was scoring.
+Terms (table work: `TableWork`, table outcome: `TableOutcome`, fingerprint):
+docs/glossary.md. Every service that changes a hand raises its version, so the
+fingerprint moves with it.
 
 On PostgreSQL the comparison of new and stored scores happens in the database: the new
 fields of every hand go in as one JSON document, and one statement updates the hands whose score or

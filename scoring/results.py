@@ -1,16 +1,8 @@
 """The bridge between a table's stored hands and the engine's partie (engine.match).
 
-Terms:
-
-- *partie*: the donnes played at one table in one round, ended by the tournament's end
-  rule (`end_rule`/`end_value`: a number of donnes, or a target score).
-- *side*: a seat's `side` is an index into the game's `sides` (0 -> "A", 1 -> "B" for
-  belote at four; 0, 1, 2 for the games for three). `Hand.scores`, `TableResult.totals`
-  and `TableResult.winner_side` all use that index order.
-- *counted hands*: the hands that count for the standings. Without confirmation every
-  stored hand counts; when the tournament asks the other side to confirm each hand, only
-  the *confirmed prefix* does: the hands in donne order up to the first one still
-  waiting, so a partie's result never skips a donne whose score is not yet agreed.
+Terms (partie, side, counted hands, confirmed prefix): docs/glossary.md. The tournament's
+end rule is `end_rule`/`end_value`. A seat's `side` is an index into the game's `sides`;
+`Hand.scores`, `TableResult.totals` and `TableResult.winner_side` all use that order.
 
 `table_result_refresh` is the one place that writes a TableResult from hands; every
 service that changes a table's hands calls it inside its transaction.

@@ -1,20 +1,11 @@
 """A season ranking: a club's players ranked over several of its tournaments.
 
-Terms:
-
-- *season*: a Season row, its tournaments (M2M) and its scheme: `placing` gives each
-  player the points of their competitor's final rank from the season's table
-  (`placing_points`, e.g. 25, 20, 16...: rank 1 gets the first, a rank past the table
-  gets nothing, and equal ranks get the same points); `points` adds up the competitor's
-  total points in each tournament. The engine (`engine.standings.season_ranking`) does
-  the counting and the ranking; equal totals share a rank.
-- *player*: a season ranks players, not competitors: a team's two players each get the
-  team's result, so someone who changes partner keeps their season.
-- *season job*: a Job of kind `season`. It queues one tournament job per tournament
-  (re-scoring its hands, or rebuilding its ranking only), which Celery spreads over the
-  workers; each one, once through, counts itself in the season job with one conditional
-  UPDATE, and the last one queues the season's aggregation, which writes a new
-  SeasonSnapshot. Every step is idempotent: a redelivered message finds its work done.
+Terms (season, its `placing` and `points` schemes, season job): docs/glossary.md. The
+placing table is `placing_points` (e.g. 25, 20, 16...); the engine
+(`engine.standings.season_ranking`) does the counting and the ranking. Each tournament
+job of a season, once through, counts itself in the season job with one conditional
+UPDATE, and the last one queues the season's aggregation, which writes a new
+SeasonSnapshot. Every step is idempotent: a redelivered message finds its work done.
 
 A season row: `player` (id), `name`, `rank` (shared), `points`, `played` (tournaments),
 `best` (best rank), `results`: one entry per tournament played (`tournament` slug,

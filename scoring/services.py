@@ -1,18 +1,8 @@
 """Every write to hands: entry at the table, the referee's undo and correction, the
 director's corrections and deletions, confirmation by the other side, table links.
 
-Terms:
-
-- *donne number*: a hand's place in its table's partie, 1, 2, 3...; unique per table in
-  the database, and kept without gaps (deleting a donne moves the later ones up).
-- *idempotency key*: a key the entry page generates for each entry it sends; a resend
-  of the same entry (a dropped connection, an offline queue) carries the same key and
-  gets the stored hand back instead of adding a second one.
-- *expected number*: the donne number the page thought it was entering. When another
-  phone stored that donne first, the entry is a *conflict*: nothing is stored and the
-  caller gets back the hand that was.
-- *pending* hand: entered at a tournament that asks the other side to confirm each
-  hand, and not yet confirmed; it does not count in the TableResult (scoring.results).
+Terms (donne number, idempotency key, expected number and conflict, pending hand):
+docs/glossary.md. Deleting a donne moves the later ones up, so numbers keep no gaps.
 
 Concurrency: every service runs in one transaction and first locks the table's row
 (`select_for_update`), so writers of one table queue up while other tables go on; the

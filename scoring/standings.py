@@ -4,28 +4,12 @@ Load a tournament's table results, seats and byes in a few queries, turn them in
 engine's partie results, rank them with the tournament's criteria, and store the ranking
 as a new StandingsSnapshot version, in one transaction.
 
-Terms:
-
-- *partie result*: what one competitor did at one table of one round: its points, the
-  points of the other sides, won / lost / drawn / still in play, its opponents (and, in
-  a mêlée, its partner). In `teams` a side is one competitor; in `melee` each player of
-  a side gets the side's result; in `individual` (the games for three) every player is
-  a side of their own.
-- *bye* (*exempt*): a competitor left out of a round's draw. By the tournament's policy
-  (rules/DECISIONS.md, "Tournament defaults") it is credited a won partie and the
-  average points of the round's winners, rounded half up (`average_win`), a won partie
-  and a fixed number of points (`fixed`), or nothing (`none`). A late arrival's missed
-  rounds (reason `late`) are byes of that policy too, as tournaments.services says.
-- *snapshot*: a StandingsSnapshot row: `rows` in ranking order, `criteria` (the columns),
-  `after_round` (the last round it counts), `digest` (a hash of its input). The *live*
-  snapshot is the newest version and counts every result stored so far, including
-  parties still in play; each round n also gets a snapshot that counts rounds 1..n only,
-  rewritten when a correction changes one of those rounds.
-- *ticket*: StandingsRefresh.requested, taken by every stored hand;
-  `standings_schedule_refresh` takes one and queues a refresh, which skips itself when
-  a refresh that started later has already built the ranking. One refresh at a time per
-  tournament (a PostgreSQL advisory lock), so 150 referees storing hands together cost a
-  handful of rebuilds, not 150.
+Terms (partie result, bye, snapshot, ticket): docs/glossary.md; the bye policies:
+docs/rules.md, "Byes and late arrivals". A snapshot row holds `rows` in ranking order,
+`criteria` (the columns), `after_round` (the last round it counts) and `digest` (a hash of
+its input); a round's snapshot is rewritten when a correction changes that round. The
+ticket is StandingsRefresh.requested. One refresh at a time per tournament (a PostgreSQL
+advisory lock), so 150 referees storing hands together cost a handful of rebuilds.
 
 A snapshot row (one per competitor, in ranking order) holds at least:
 `competitor` (id), `number`, `name`, `rank` (shared: 1, 2, 2, 4), `wins`, `points`,
@@ -592,7 +576,7 @@ def rank_rows(
             "number": number,
             "name": name,
             "rank": standing.rank,
-            # A credited bye is a won partie (rules/DECISIONS.md), as the `wins` criterion counts it.
+            # A credited bye is a won partie (docs/rules.md), as the `wins` criterion counts it.
             "wins": standing.wins + standing.byes,
             "points": standing.points_for,
             "against": standing.points_against,

@@ -1,9 +1,7 @@
 """Reads that several pages share: tournaments shown to the public, their stored rankings.
 
-Terms: the *live* snapshot is a tournament's newest StandingsSnapshot (the ranking with
-every result stored so far); the snapshot *after round n* is the newest one built from
-rounds 1 to n only. Nothing here computes a ranking: pages read what
-scoring/standings.py stored.
+Terms (the live snapshot, the snapshot after round n): docs/glossary.md. Nothing here
+computes a ranking: pages read what scoring/standings.py stored.
 """
 
 from __future__ import annotations

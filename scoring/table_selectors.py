@@ -1,15 +1,10 @@
 """Reads shared by the referee's and the director's pages: who sits where, the table
 sheet, and the engine's opinion of an entry before it is sent.
 
-Terms:
-
-- *side*: see scoring.results; `SideInfo.index` is the seat's `side`, `code` the engine's
-  name for it ("A"/"B" or 0/1/2), `label` what the page shows (a team's name, or the
-  players of a side in mêlée).
-- *table sheet* (feuille de table): every donne of a partie in order with its scores and
-  the running totals, the litige reserve still held, what remains to play, and the
-  winner once the partie is over. It shows the partie *as entered*: hands waiting for
-  confirmation are on it, flagged, although they do not count yet.
+Terms (side, table sheet, pending): docs/glossary.md. `SideInfo.index` is the seat's
+`side`, `code` the engine's name for it ("A"/"B" or 0/1/2), `label` what the page shows
+(a team's name, or the players of a side in mêlée). The sheet shows the partie *as
+entered*: hands waiting for confirmation are on it, flagged, although they do not count.
 """
 
 from __future__ import annotations

@@ -1,12 +1,8 @@
 """Reading a club's player list from a spreadsheet export (CSV), without touching the database.
 
-Terms:
-- *line*: a line number of the file as a spreadsheet shows it (the header is line 1), so
-  that an error message points at the row to fix.
-- *error*: a row the import refuses (empty name, the same licence twice in the file...);
-  one error anywhere and nothing is imported.
-- *flag*: a row that duplicates a player already in the club (same licence, or same name
-  without licence numbers telling them apart); it is shown and skipped, never imported twice.
+Terms (line, error, flag of an import): docs/glossary.md. A flag is a row with the same
+licence as a player of the club, or the same name without licence numbers telling them
+apart.
 
 Club spreadsheets come from Excel in French locales (`;`, Windows-1252) as often as from
 LibreOffice or Google Sheets (`,`, UTF-8 with or without a byte-order mark): all are read.

@@ -39,7 +39,10 @@ class PlayerForm(forms.ModelForm):
 class CsvUploadForm(forms.Form):
     file = forms.FileField(
         label=_("CSV file"),
-        help_text=_("Columns: nom, prénom, club, licence. Separated by ; or , (as Excel or LibreOffice save it)."),
+        help_text=_(
+            "Columns: nom, prénom, club, licence, separated by semicolons or commas"
+            " (as Excel or LibreOffice save them)."
+        ),
     )
 
 

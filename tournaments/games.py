@@ -1,13 +1,12 @@
 """What a tournament needs to know about each game of the engine, in the reader's language.
 
 The engine (`engine.GAMES`) owns the games: their table, their sides and their rule
-options. This module adds the tournament side, from rules/DECISIONS.md "Tournament
-defaults": which formats a game can be played in, the default ranking criteria and end
-of a partie, and the words a director reads for each option and its values (the engine
-carries only English descriptions, and translations live in the Django layer).
+options. This module adds the tournament side, from docs/rules.md "Tournaments": which
+formats a game can be played in, the default ranking criteria and end of a partie, and
+the words a director reads for each option and its values (the engine carries only
+English descriptions, and translations live in the Django layer).
 
-Terms: *criteria* are the ranking keys in order (`wins`: parties won, `points`: total
-points, `difference`: points scored minus points conceded).
+Terms (criterion): docs/glossary.md.
 """
 
 from __future__ import annotations

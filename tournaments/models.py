@@ -1,15 +1,10 @@
 """The tournament model: clubs, players, tournaments, competitors, rounds, tables, seats.
 
-Terms:
-- *concours*: a club's tournament night; *doublette formée*: a fixed team of two
-  (format `teams`); *mêlée*: players registered alone, partners drawn each round
-  (format `melee`, ranked individually); `individual`: the games for three.
-- *Competitor*: what is ranked: a team (format `teams`) or a player (the other formats).
-- *Round* -> *Table* -> *Seat*: the draw of one round; a seat puts a competitor on a
-  side of a table (sides 0/1 for belote at four, 0/1/2 for the games for three).
-- *Bye* (*exempt*): a competitor left out of a round's draw, credited by the bye policy.
+Terms (concours, doublette, mêlée, competitor, round, table, seat, side, bye):
+docs/glossary.md. Formats: `teams` (doublettes formées), `melee`, `individual` (the games
+played alone). A round's draw is Round -> Table -> Seat.
 
-Rules about what may change when live in `tournaments/services.py`, not here.
+Rules about what may change when live in `tournaments/services/`, not here.
 """
 
 from __future__ import annotations

@@ -5,13 +5,9 @@ One job: load who plays round n and what they did before, build the engine's
 no rule about *when* a round may be drawn: `tournaments.services.round_draw` and
 `round_redraw` decide that and call `draw_round` inside their transaction.
 
-Terms:
-- *eligible*: checked in, not withdrawn, and joined at or before this round.
-- *history*: for each competitor, the competitors met as opponents (and, in mêlée, as
-  partners) in the earlier rounds, once per meeting, and the number of byes, late ones
-  included: a late arrival's missed round was credited, so it counts as their bye.
-- *score*: the first ranking criterion in the newest standings snapshot, and competitors
-  passed in that snapshot's order, so the engine's système suisse sees the full ranking.
+Terms (eligible, history, score): docs/glossary.md. A late arrival's missed round was
+credited, so it counts as their bye. Competitors are passed in the newest snapshot's
+order, so the engine's système suisse sees the full ranking.
 """
 
 from __future__ import annotations

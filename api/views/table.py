@@ -60,7 +60,7 @@ class TableInfoSerializer(serializers.Serializer):
 
 
 class EntrySerializer(serializers.Serializer):
-    raw = StorableJSONField(help_text="The hand, as the engine reads it (see the engine's ENGINE-API).")
+    raw = StorableJSONField(help_text="The hand, as the engine reads it (see docs/rules.md and docs/engine-cli.md).")
     expected_number = serializers.IntegerField(
         required=False, min_value=1, max_value=32_767, help_text="The donne the app means to enter."
     )

@@ -1,21 +1,12 @@
 """Belote announcements (*annonces*): their values, which one is best, who scores them.
 
 Shared by every belote game; pure functions over lists of announcement objects
-`{"kind": ..., "high": ..., "suit": ...}` as the hands carry them (ENGINE-API.md), one
-list per side (a team at four, a player at three).
+`{"kind": ..., "high": ..., "suit": ...}` as the hands carry them (docs/engine-cli.md),
+one list per side (a team at four, a player at three).
 
-Terms:
-
-- *tierce*, *cinquante*, *cent*: a sequence of 3, 4, 5 or more cards of one suit in the
-  natural order A K Q J 10 9 8 7, worth 20, 50, 100; `high` is its top card.
-- *carré*: the four cards of one rank; jacks 200, nines 150, aces, tens, kings, queens
-  100, eights nothing. A carré of sevens cancels the donne (DECISIONS.md), so a hand
-  that scores cannot announce one.
-- The *best* announcement is the single strongest combination, not a side's sum: more
-  points first; at equal points the higher top card whatever the kind; at equal height a
-  sequence in the trump suit. Only the side holding it scores, and it scores all of its
-  own combinations. A tie leaves the announcements to nobody, or with
-  `announcement_tie: first_in_play` to the tied side that announced first.
+Terms (tierce, cinquante, cent, carré): docs/glossary.md; which announcement is the best
+and who scores: docs/rules.md, "Belote classique". A carré of sevens cancels the donne,
+so a hand that scores cannot announce one.
 
 Sides are whatever the game uses (team letters, player numbers): the functions take
 `(side, list)` pairs and give sides back.

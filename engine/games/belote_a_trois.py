@@ -1,21 +1,12 @@
 """Belote à 3: three players, each alone, the taker against the two others.
 
-Terms (rules/belote-a-trois.fr.txt, settled by rules/DECISIONS.md):
-
-- *preneur* (taker): the player who chose trumps (`contract`, a suit). The two others
-  are its opponents, each scoring for themselves.
-- *donne*: one deal of 9 tricks of 3 cards. Five cards are never played (the retourne,
-  the bergère and the three talon cards), so the players' card points, the *dix de der*
-  (10 for the last trick) included, add up to 95-162 rather than 162.
-- *capot*: a player who took no trick. Any capot cancels the dix de der; with one capot
-  the two others get 50 each; with two, the player who took all 9 tricks gets 100.
-- *belote-rebelote*: trump K and Q in one hand, 20 points to their holder.
-- *annonces*: as at four (engine.games.announcements); only the player holding the
-  best combination scores them, all of their own.
-- *dedans*: the taker failed, by not scoring strictly more than each opponent. The
-  taker scores 0 and its whole total (cards, bonuses, belote, announcements) goes to the
-  opponent with more points; two opponents level with each other, and at least level
-  with the taker, share it.
+Terms (preneur, donne, dix de der, capot, belote-rebelote, annonces, dedans):
+docs/glossary.md; the rules: docs/rules.md, "Belote à 3". Five cards are never played,
+so the players' card points add up to 95-162 rather than 162. A player who took no trick
+is capot: any capot cancels the dix de der; with one capot the two others get 50 each;
+with two, the player who took all 9 tricks gets 100. The taker falls unless it scores
+strictly more than each opponent; its whole total then goes to the opponent with more
+points, or is shared by two opponents level with each other and at least with it.
 
 Order of evaluation (example 5 of the rule text depends on it): card points, capot
 adjustments, belote and announcements, contract test, transfer; then the optional

@@ -1,7 +1,6 @@
 """Belote classique: four players in two teams, a trump suit, 162 points a donne.
 
-The rules are `rules/belote-classique.fr.txt` and `rules/belote-classique-donne.fr.txt`,
-settled by `rules/DECISIONS.md`; everything is in `belote_common`, which this module only
+The rules are in docs/rules.md, "Belote classique"; everything is in `belote_common`, which this module only
 names: the four suit contracts and a partie to 1000 by default.
 """
 

@@ -1,24 +1,9 @@
 """Belote for four players in two teams: what belote classique and belote moderne share.
 
-Terms:
+Terms (team, preneur, défense, contract, card points, belote-rebelote, annonce, capot,
+dedans, litige, réserve, multiplier): docs/glossary.md. Teams are `"A"` and `"B"`.
 
-- *team* (équipe): `"A"` or `"B"`, two partners facing each other.
-- *preneur* (taker): the team that chose the contract; the other team is the *défense*.
-- *contract*: the trump suit (`clubs`, `diamonds`, `hearts`, `spades`), or in belote
-  moderne *sans atout* (no trump, ×2) and *tout atout* (every suit trump, ×3).
-- *card points*: what a team's tricks are worth, the *dix de der* (10 for the last trick)
-  included; both teams' add up to the contract's total (162, 130 or 258).
-- *belote-rebelote*: the king and queen of trump in one hand, 20 points to their team.
-- *annonce*: a combination shown at the first trick (tierce, cinquante, cent, carré);
-  only the team holding the single best one scores, and it scores all of its own.
-- *capot*: one team took every trick; it scores the contract's total + 88 (or + 90).
-- *dedans*: the taker failed; the defence scores the whole donne.
-- *litige*: a tie; the defence scores its own total and the taker's is held in a
-  *reserve* for the winner of the next donne.
-- *multiplier*: belote moderne's ×2 (sans atout) and ×3 (tout atout), applied to
-  everything a team scores; a reserve is stored already multiplied.
-
-Every rule and option here is settled by rules/DECISIONS.md. `validate` refuses a hand
+Every rule and option here is described in docs/rules.md. `validate` refuses a hand
 that cannot have been played; `score` trusts a hand that validated and stays lean,
 because whole tournaments are re-scored in bulk.
 """

@@ -1,6 +1,6 @@
 """Belote moderne: belote classique plus the *sans atout* and *tout atout* contracts.
 
-`rules/belote-moderne.fr.txt`, settled by `rules/DECISIONS.md`:
+docs/rules.md, "Belote moderne":
 
 - *sans atout* (SA): no trump, every card at its plain value, 130 points a donne, no
   belote-rebelote; everything the teams score is doubled.

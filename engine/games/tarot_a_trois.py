@@ -1,21 +1,13 @@
 """Tarot à 3: 78 cards, three players, the taker against two defenders.
 
-Terms (rules/tarot-a-trois.fr.txt, settled by rules/DECISIONS.md):
-
-- *preneur* (taker): the player who won the bidding; the two others form the *défense*
-  and score the same.
-- *contrat*: *petite* ×1, *garde* ×2, *garde sans* ×4 (the chien unseen, counted for
-  the taker), *garde contre* ×6 (the chien unseen, counted for the defence).
-- *chien*: the 6 cards dealt aside (24 cards to each player).
-- *oudlers* (bouts): the petit (trump 1), the 21 and the Excuse. The taker's oudlers set
-  the card points it needs: 0 -> 56, 1 -> 51, 2 -> 41, 3 -> 36, of 91 in all.
-- *poignée*: 13, 15 or 18 trumps shown (simple, double, triple): a prime of 20, 30 or
-  40 that always goes to the side that wins the donne, whoever showed it.
-- *petit au bout*: the petit in the last trick; 10 to the side that took it, made or
-  failed.
-- *chelem*: every trick to one side; announced and made +400, made unannounced +200,
-  announced and missed -200, made by the defence -200 (-400 if the taker announced it).
-  Never multiplied.
+Terms (preneur, défense, contrat, chien, oudlers, poignée, petit au bout, chelem):
+docs/glossary.md; the rules: docs/rules.md, "Tarot à 3". Contracts: *petite* ×1, *garde*
+×2, *garde sans* ×4, *garde contre* ×6. The taker's oudlers set the card points it needs:
+0 -> 56, 1 -> 51, 2 -> 41, 3 -> 36, of 91 in all. A poignée (13, 15 or 18 trumps) is a
+prime of 20, 30 or 40 to the side that wins the donne; the petit au bout is 10 to the
+side that took it. A chelem is worth +400 announced and made, +200 made unannounced,
+-200 announced and missed or made by the defence (-400 if the taker announced it), never
+multiplied.
 
 Score: base = (25 + difference + primes) × multiplier, the primes being the poignée
 and the petit au bout (`primes: fft`: the poignée added after the multiplier). D, what

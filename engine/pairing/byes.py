@@ -1,7 +1,7 @@
 """Who may sit out: the fair-bye rule.
 
 When the competitors do not fill whole tables, `count` of them are exempt (sit out the
-round). The rule of rules/DECISIONS.md: nobody gets a second bye while another has none,
+round). The rule of docs/rules.md: nobody gets a second bye while another has none,
 and more generally the byes go to those with the fewest byes so far. If the fewest-byes
 group is smaller than `count`, all of it sits out (`forced`) and the rest is chosen from
 the next group (`pool`); the search then picks `free` competitors of `pool` by cost.

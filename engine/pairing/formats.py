@@ -8,7 +8,7 @@
   draw avoids it. `n mod 4` players sit out.
 - `individual`: games for three (belote à 3, tarot à 3), three players a table, each
   on their own; `n mod 3` players sit out. A tarot tournament may prefer tables of four
-  with a few of three or five (REFERENCE.md §5); this format keeps to tables of three.
+  with a few of three or five (docs/rules.md); this format keeps to tables of three.
 """
 
 from __future__ import annotations

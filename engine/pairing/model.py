@@ -1,17 +1,8 @@
 """The data a draw takes and gives: competitors, the request, tables and the draw.
 
-Terms:
-
-- *competitor*: what sits at a table as one unit of the draw: a fixed team in the
-  `teams` format, a single player in `melee` and `individual`.
-- *side*: the competitors that play together against the others at a table: one team, two
-  melee partners, or one player at a table of three.
-- *exempt* (bye): a competitor who sits out the round because the numbers do not divide
-  into full tables; the tournament credits the bye by its own rule (rules/DECISIONS.md).
-- *rematch* (repeat): two competitors meeting again as opponents, or, in mêlée, drawn
-  as partners again.
-- *conflict*: two competitors at the same table although the director asked to keep them
-  apart (a forbidden meeting, or the same club with `avoid_same_club`).
+Terms (competitor, side, exempt, rematch, conflict): docs/glossary.md. A competitor is
+one unit of the draw: a fixed team in the `teams` format, a single player in `melee` and
+`individual`. The tournament credits a bye by its own rule (docs/rules.md).
 """
 
 from __future__ import annotations

@@ -110,6 +110,10 @@
         defence.value = "";
       }
     }
+    // Tell the server the defence's points are the page's sum, not the referee's typing:
+    // a mistake in them is the taker's points', and is shown there alone.
+    var auto = f.elements.namedItem("defence_auto");
+    if (auto && defence) { auto.value = defence.dataset.auto === "1" ? "1" : ""; }
     var line = f.querySelector(".defence-points");
     var taken = f.elements.namedItem("points");
     if (line && taken && f.dataset.tarotTotal) {

@@ -1,5 +1,5 @@
-"""Belote à 3: the five worked examples of belote-a-trois.fr.txt as written, every sentence
-of rules/DECISIONS.md for the game, each option both ways, and every validation rule."""
+"""Belote à 3: the five worked examples of the rule text as written, every rule of
+docs/rules.md for the game, each option both ways, and every validation rule."""
 
 from __future__ import annotations
 
@@ -87,7 +87,7 @@ def test_the_engine_api_example_is_example_2() -> None:
     assert result(h) == {"scores": [0, 129, 19], "outcome": "dedans", "taker_points_to": [1]}
 
 
-# -- DECISIONS.md, sentence by sentence -------------------------------------------------------
+# -- docs/rules.md, sentence by sentence ------------------------------------------------------
 
 
 @pytest.mark.parametrize("points", [[95, 0, 0], [60, 20, 15], [152, 0, 10], [80, 42, 40]])
@@ -290,7 +290,7 @@ def test_at_equal_points_the_higher_top_card_wins_whatever_the_kind() -> None:
 
 
 def test_a_cent_to_the_ace_beats_a_carre_of_kings() -> None:
-    # DECISIONS' own example: no deal holds both (the cent needs a king), so the
+    # The rules' own example: no deal holds both (the cent needs a king), so the
     # comparison is checked on the announcements alone.
     sides = [(0, [ann("carre", "K")]), (1, [ann("cent", "A", "hearts")])]
     assert announcements.scoring_side(sides, "spades") == 1

@@ -1,5 +1,5 @@
-"""Belote classique: every worked example of the rule texts and every sentence of
-rules/DECISIONS.md for the game, each option both ways."""
+"""Belote classique: every worked example of the rule texts and every rule of
+docs/rules.md for the game, each option both ways."""
 
 from __future__ import annotations
 

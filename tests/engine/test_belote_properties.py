@@ -1,6 +1,6 @@
 """Properties of belote scoring at four, for any valid hand and any options (hypothesis).
 
-The expected values are computed here from the rules as DECISIONS.md states them, apart
+The expected values are computed here from the rules as docs/rules.md states them, apart
 from the engine's code: a team's total is its card points (the capot value for a capot),
 its belotes and, when it holds the best announcement, all of its announcements.
 """

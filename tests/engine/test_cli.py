@@ -1,4 +1,4 @@
-"""`python -m engine`: the command line's contract (ENGINE-API.md), run as a real process."""
+"""`python -m engine`: the command line's contract (docs/engine-cli.md), run as a real process."""
 
 from __future__ import annotations
 

@@ -55,7 +55,7 @@ class Points3(Game):
 POINTS3 = Points3()
 
 
-# -- the ENGINE-API shape ------------------------------------------------------------
+# -- the command line's shape (docs/engine-cli.md) ----------------------------------
 
 
 def test_a_partie_prints_totals_running_finished_and_winner() -> None:

@@ -1,6 +1,6 @@
-"""Tarot à 3: the score formula of tarot-a-trois.fr.txt, the ENGINE-API example, every
-sentence of rules/DECISIONS.md for the game, each option both ways, the federation's
-worked examples of REFERENCE.md, and every validation rule."""
+"""Tarot à 3: the score formula of the rule text, the command line's example, every rule
+of docs/rules.md for the game, each option both ways, the federation's worked examples,
+and every validation rule."""
 
 from __future__ import annotations
 
@@ -125,7 +125,7 @@ def test_a_garde_with_a_taker_poignee_scores_192_by_the_text_and_152_by_the_fft(
     assert scores(h, primes="fft")[0] == 152
 
 
-# -- DECISIONS.md, sentence by sentence -------------------------------------------------------
+# -- docs/rules.md, sentence by sentence ------------------------------------------------------
 
 
 @pytest.mark.parametrize(

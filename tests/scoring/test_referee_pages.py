@@ -243,7 +243,7 @@ def test_with_confirmation_the_other_side_confirms_on_the_same_page(client: Clie
     assert TableResult.objects.get(table=table).totals == [0, 0]
     confirm = reverse("referee:confirm", args=[table.token, 1])
     same = client.post(confirm, {"side": "0"}, follow=True)
-    assert "pas le camp qui l'a saisie" in text(same)
+    assert "pas le camp qui l’a saisie" in text(same)
     done = client.post(confirm, {"side": "1"}, follow=True)
     assert "La donne 1 est confirmée." in text(done)
     assert TableResult.objects.get(table=table).totals == [102, 60]

@@ -31,3 +31,14 @@ def test_the_dashboard_links_every_page_of_the_night_and_each_opens(organiser_cl
     for url in pages:
         assert f'href="{url}"' in html, url
         assert organiser_client.get(url).status_code == 200, url
+
+
+def test_the_dashboard_speaks_of_no_seed_and_the_print_list_gives_the_draw_number(
+    organiser_client, running, organiser
+) -> None:
+    tournament, _ = running(4)
+    rnd = services.round_draw(by=organiser, tournament=tournament)
+    dashboard = organiser_client.get(reverse("manage:dashboard", args=[tournament.pk])).content.decode()
+    assert "graine" not in dashboard and str(rnd.seed) not in dashboard
+    printed = organiser_client.get(reverse("manage:round_print", args=[tournament.pk, 1])).content.decode()
+    assert f"Tirage n° {rnd.seed}" in printed

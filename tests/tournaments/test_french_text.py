@@ -73,7 +73,7 @@ def test_everyone_registered_is_checked_in_at_once_before_the_draw(organiser_cli
     services.tournament_set_status(by=organiser, tournament=tournament, status="registration")
     register_many(tournament, organiser, 5, checked_in=False)
     dashboard = organiser_client.get(reverse("manage:dashboard", args=[tournament.pk])).content.decode()
-    assert "Pointer les 5 inscrits" in dashboard
+    assert "Tout pointer (5 inscriptions)" in dashboard
     response = organiser_client.post(reverse("manage:check_in_all", args=[tournament.pk]))
     assert response.status_code == 302
     assert set(tournament.competitors.values_list("status", flat=True)) == {Competitor.Status.CHECKED_IN}

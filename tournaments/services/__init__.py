@@ -17,8 +17,8 @@ What may change when, by tournament status:
   and ranking criteria are fixed; late arrivals may still join before round 2.
 - *finished*: only the name, date and visibility.
 
-Terms: a *late arrival* joins after round 1 is drawn (and before round 2 is): the rounds
-they missed are recorded as byes with reason "late", which the bye policy credits.
+Terms (late arrival): docs/glossary.md. The rounds a late arrival missed are recorded as
+byes with reason "late", which the bye policy credits.
 """
 
 from tournaments.services.players import NewPlayer, player_create, player_update, players_import, players_import_preview
