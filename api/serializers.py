@@ -7,7 +7,7 @@ a league's site has no need of them.) A table's secret appears in no public answ
 only its organisers read it (api.views.organiser.RoundSecretsView), as on the sheets.
 
 Terms: *side* (an index into the game's sides, 0/1 or 0/1/2), *donne*, *partie*: see
-scoring.results. Numbers that may be halves (tarot à 3 with `half_points: exact`) are
+scoring.partie. Numbers that may be halves (tarot à 3 with `half_points: exact`) are
 plain JSON numbers.
 """
 
