@@ -33,7 +33,7 @@ from django.utils.translation import gettext_noop
 import engine
 from engine.core import OptionError
 from kit.gcpause import gc_paused
-from scoring import rescoring, standings
+from scoring import partie, rescoring, standings
 from scoring.enqueue import JOB_RUN, enqueue_on_commit
 from scoring.job_config import CONFIG_FIELDS, pending_config, tournament_config
 from scoring.models import Hand, Job
@@ -264,7 +264,7 @@ def _tournament_job(job: Job) -> None:
     work = rescoring.load_tables(tournament.pk) if job.kind == Job.Kind.RESCORE else []
     total = sum(len(table.hands) for table in work)
     Job.objects.filter(pk=job.pk).update(total=total)
-    scorer = TableScorer(game, rescoring.partie_end(tournament), options, tournament.confirmation_required)
+    scorer = TableScorer.of(tournament, options)
     outcomes: dict[int, TableOutcome] = {}
     meter = _Progress(job.pk, total)
     for table in work:
@@ -378,8 +378,7 @@ def stragglers_rescore(*, tournament_id: int) -> int:
     with transaction.atomic():
         rescoring.tune_transaction()
         tournament = Tournament.objects.get(pk=tournament_id)
-        game = engine.get_game(tournament.game)
-        options = game.resolve_options(tournament.rule_options or {})
+        options = partie.tournament_options(tournament)
         list(Table.objects.select_for_update().filter(round__tournament_id=tournament_id).values_list("pk"))
         stale = set(
             Hand.objects.filter(table__round__tournament_id=tournament_id)
@@ -388,7 +387,7 @@ def stragglers_rescore(*, tournament_id: int) -> int:
         )
         if not stale:
             return 0
-        scorer = TableScorer(game, rescoring.partie_end(tournament), options, tournament.confirmation_required)
+        scorer = TableScorer.of(tournament, options)
         outcomes = [scorer.score(work) for work in rescoring.load_tables(tournament_id, stale)]
         outcomes = [outcome for outcome in outcomes if not outcome.errors]
         changed = rescoring.write_hands(outcomes, options, author_id=None, label="late entry")

@@ -35,7 +35,8 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 
 from atout.models import ArchiveIdentity
-from scoring.models import Hand, HandRevision, TableResult
+from scoring.models import Hand, HandRevision
+from scoring.partie import table_result_restore
 from scoring.standings import standings_schedule_refresh
 from tournaments.archive.fields import ArchiveError
 from tournaments.archive.reading import Archive, RoundPlan, TablePlan, read_archive
@@ -257,9 +258,7 @@ class _Importer:
         hands = self.import_hands(table, plan.hands)
         self.import_revisions(table, plan.revisions, hands)
         if plan.result is not None:
-            result, created = TableResult.objects.update_or_create(table=table, defaults=plan.result)
-            _restore_times(TableResult, [(result, plan.result)])
-            self.counts["table results created"] += created
+            self.counts["table results created"] += table_result_restore(table=table, fields=plan.result)
         return table
 
     def import_seating(self, rnd: Round, plan: RoundPlan, tables: dict[int, Table]) -> None:
