@@ -1,4 +1,4 @@
-"""Rounds: draw (through the bridge, `tournaments.pairing`), draw again, close."""
+"""Rounds: draw (through the bridge, `rounds.pairing`), draw again, close."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from rounds import pairing
 from scoring.models import Hand, TableResult
 from scoring.partie import table_result_force
-from tournaments import pairing
 from tournaments.access import require_organiser
 from tournaments.models import Bye, Round, Seat, Table, Tournament
 from tournaments.services.common import (

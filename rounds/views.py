@@ -15,7 +15,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from tournaments import access, selectors, services
+from rounds import services
+from tournaments import access, selectors
 from tournaments.models import Round, Tournament
 from tournaments.views import confirm_page, confirmed, refused, tournament_view
 

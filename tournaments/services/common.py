@@ -6,12 +6,13 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import transaction
 from django.db.models import Max
 
-from tournaments import pairing
 from tournaments.models import Tournament
 from tournaments.signals import standings_refresh_requested
 
 Status = Tournament.Status
 Errors = dict[str, list[str]]
+# Competitors per table, by tournament format (a team is one competitor).
+TABLE_SIZES = {"teams": 2, "melee": 4, "individual": 3}
 
 
 def raise_errors(errors: Errors) -> None:
@@ -30,7 +31,7 @@ def refresh_standings_after_commit(tournament: Tournament) -> None:
 
 
 def table_size(tournament: Tournament) -> int:
-    return pairing.TABLE_SIZES[tournament.format]
+    return TABLE_SIZES[tournament.format]
 
 
 def status_label(status: str) -> str:
