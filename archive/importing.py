@@ -34,12 +34,12 @@ from django.db import IntegrityError, models, transaction
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from atout.models import ArchiveIdentity
+from archive.fields import ArchiveError
+from archive.models import ArchiveIdentity
+from archive.reading import Archive, RoundPlan, TablePlan, read_archive
 from scoring.models import Hand, HandRevision
 from scoring.partie import table_result_restore
 from scoring.standings import standings_schedule_refresh
-from tournaments.archive.fields import ArchiveError
-from tournaments.archive.reading import Archive, RoundPlan, TablePlan, read_archive
 from tournaments.models import (
     Bye,
     Club,

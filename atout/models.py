@@ -5,10 +5,6 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-# Until the export and import code moves from tournaments/archive/ to archive/, beside
-# the model, it finds the model here.
-from archive.models import ArchiveIdentity  # noqa: F401
-
 
 class WorkerHeartbeat(models.Model):
     """The last time a Celery worker ran the heartbeat task: tells the director a worker is up."""

@@ -20,8 +20,6 @@ from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
-import pytest
-
 from tests.conftest import ROOT
 
 WEB_FRAMEWORKS = {"django", "rest_framework", "celery"}
@@ -179,12 +177,10 @@ def test_the_cycle_finder_reports_the_modules_of_a_cycle() -> None:
     assert find_cycle({"a": {"b": 1}, "b": {}}) is None
 
 
-@pytest.mark.xfail(strict=True, reason="round services, draw bridge and archive still in tournaments/")
 def test_tournaments_imports_neither_scoring_nor_api_nor_the_archive() -> None:
     assert imports_across({"tournaments"}, {"scoring", "rounds", "archive", "api"}) == []
 
 
-@pytest.mark.xfail(strict=True, reason="round services, draw bridge and archive still in tournaments/")
 def test_every_arrow_between_packages_goes_down_a_floor() -> None:
     assert set(project_packages()) <= set(FLOORS), "give each package of pyproject.toml its floor"
     upward = {(path, line, into) for source, into, path, line in package_arrows() if FLOORS[source] <= FLOORS[into]}
