@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 
-from atout.env import env_int, env_list, env_str
+from kit.env import env_int, env_list, env_str
 
 # Sync workers: a request is short (a hand saved, a page of standings read from a
 # snapshot), so processes, not threads, are the unit of scale. 2 x CPUs + 1 is gunicorn's

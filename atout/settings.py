@@ -1,7 +1,7 @@
 """Django settings for Atout.
 
 Everything that differs between a laptop and a server comes from the environment through
-the typed readers of `atout.env`; `.env.example` lists every variable. The defaults serve a
+the typed readers of `kit.env`; `.env.example` lists every variable. The defaults serve a
 bare machine (SQLite in the project folder, Celery tasks run eagerly, local-memory cache).
 With DEBUG off the site refuses to start without a real SECRET_KEY and ALLOWED_HOSTS.
 """
@@ -13,7 +13,7 @@ from pathlib import Path
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
-from atout.env import env_bool, env_database, env_int, env_list, env_str
+from kit.env import env_bool, env_database, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "atout",
     "tournaments",
     "scoring",
+    "archive",
     "api",
 ]
 

@@ -5,11 +5,14 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from atout import views
+from rounds import urls as rounds_urls
+from tournaments import urls as tournaments_urls
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
-    path("manage/", include("tournaments.urls")),
+    # The director's pages: the tournaments' and the rounds' actions (above scoring), one namespace.
+    path("manage/", include((tournaments_urls.urlpatterns + rounds_urls.urlpatterns, "manage"))),
     # Before any other /t/<slug>/ include: the draw's paths must win over theirs.
     path("t/<slug:slug>/", include("tournaments.public_urls")),
     # After the draw's include: the live ranking, rounds, tables and exports (scoring).

@@ -264,7 +264,7 @@ def prepare_database(out: TextIO) -> None:
 def warn_about_accounts(out: TextIO) -> None:
     from django.contrib.auth import get_user_model
 
-    from tournaments.management.commands.demo import DEMO_PASSWORD, DEMO_USERNAME
+    from tournaments.demo import DEMO_PASSWORD, DEMO_USERNAME
 
     users = get_user_model().objects
     if not users.filter(is_active=True).exists():

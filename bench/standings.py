@@ -254,7 +254,7 @@ def bench_rescore(tournament: Any, repeat: int) -> dict[str, float]:
 def _next_hand_table(tournament: Any) -> Any:
     """A table of the last round, reopened, with its last donne taken back to enter again."""
     from scoring.models import Hand, TableResult
-    from scoring.results import table_result_refresh
+    from scoring.partie import table_result_refresh
     from tournaments.models import Round, Table
 
     rnd = Round.objects.filter(tournament=tournament).order_by("-number").first()
@@ -270,7 +270,7 @@ def bench_hand_to_snapshot(tournament: Any, repeat: int, broker: str, worker_env
     from django.db import transaction
 
     from scoring.models import Hand, StandingsSnapshot
-    from scoring.results import table_result_refresh
+    from scoring.partie import table_result_refresh
     from scoring.services import hand_submit
     from scoring.standings import standings_rebuild
 

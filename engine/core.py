@@ -126,6 +126,23 @@ class Game(ABC):
     option_specs: ClassVar[tuple[OptionSpec, ...]]
     # Card values per context (e.g. "trump", "plain"), rank -> points.
     card_values: ClassVar[Mapping[str, Mapping[str, Number]]]
+    # The end of a partie (engine.match reads these): the target score a tournament gets
+    # unless it chooses another (None: the game's rules give none), and the targets it
+    # may choose (None: any positive score).
+    default_target: ClassVar[int | None] = None
+    target_range: ClassVar[tuple[int, int] | None] = None
+
+    @property
+    def default_criteria(self) -> tuple[str, ...]:
+        """The ranking criteria a tournament of this game uses unless it chooses others.
+
+        Keys of engine.standings.CRITERIA. Two teams facing each other rank by parties
+        won first; when every player is a side of their own, by points first. A game
+        whose rules say otherwise sets its own tuple.
+        """
+        if len(self.sides) == 2:
+            return ("wins", "points", "difference")
+        return ("points", "wins")
 
     def resolve_options(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
         return resolve_options(self.option_specs, given)

@@ -21,13 +21,15 @@ The game's options, being the tournament's configuration rather than data, raise
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.core import Game, HandScore, Number, RuleError, Side, gettext_noop, rule_error
 from engine.games.checks import check_int, not_an_object, path, required, unknown_fields
 
 MATCH_FIELDS = frozenset({"end", "hands"})
+# The outcome of a donne that was redealt: scored (0 each), but not a played donne.
+CANCELLED = "cancelled"
 END_KINDS = ("donnes", "target")
 
 
@@ -50,9 +52,8 @@ DEFAULT_DONNES = 12
 
 
 def default_target(game: Game) -> int | None:
-    """The target score a tournament gets unless it chooses another (1000, 1501, 2000), if any."""
-    target: int | None = getattr(game, "default_target", None)
-    return target
+    """The target score a tournament gets unless it chooses another (1000, 1501), if any."""
+    return game.default_target
 
 
 def default_end(game: Game, *, by_target: bool = False) -> End:
@@ -85,9 +86,8 @@ def parse_end(game: Game, value: object, field_path: str = "end") -> tuple[End |
         return None, errors
     kind = given[0]
     low, high = 1, None
-    target_range: tuple[int, int] | None = getattr(game, "target_range", None)
-    if kind == "target" and target_range is not None:
-        low, high = target_range
+    if kind == "target" and game.target_range is not None:
+        low, high = game.target_range
     number = check_int(errors, path(field_path, kind), value[kind], low, high)
     if errors or number is None:
         return None, errors
@@ -122,6 +122,32 @@ class MatchResult:
     @property
     def valid(self) -> bool:
         return not self.errors
+
+    def prefix(self, count: int) -> MatchResult:
+        """The partie as it stood after its first `count` hands, as `play` of them alone gives it.
+
+        A hand's score never depends on the hands after it, so this needs no second play:
+        the scores, running totals and errors of those hands, and the end only if it came
+        among them (a partie ends on a hand; the hands after it are errors).
+        """
+        errors = tuple(error for error in self.errors if _hand_index(error.field) < count)
+        if self.finished_after is not None and self.finished_after < count:
+            return replace(self, errors=errors)
+        scores = self.scores[:count]
+        return MatchResult(
+            sides=self.sides,
+            end=self.end,
+            totals=self.running[len(scores) - 1] if scores else tuple(0 for _ in self.sides),
+            running=self.running[: len(scores)],
+            scores=scores,
+            donnes_played=sum(1 for score in scores if score.outcome != CANCELLED),
+            finished=False,
+            winner=None,
+            finished_after=None,
+            reserve=scores[-1].reserve_out if scores else 0,
+            reserve_lost=0,
+            errors=errors,
+        )
 
     def is_finished_after(self, index: int) -> bool:
         """Whether the partie was over once hand `index` (0-based) was played."""
@@ -158,6 +184,12 @@ class MatchResult:
             "finished": self.finished,
             "winner": self.winner,
         }
+
+
+def _hand_index(field_path: str) -> int:
+    """The index of the hand an error's field is about (`hands.3.points` -> 3); -1 for the end."""
+    parts = field_path.split(".")
+    return int(parts[1]) if len(parts) > 1 and parts[0] == "hands" and parts[1].isdigit() else -1
 
 
 def _per_side(sides: tuple[Side, ...], values: tuple[Number, ...]) -> dict[str, Number] | list[Number]:
@@ -241,7 +273,7 @@ def play(
             totals[side_index] += points
         running.append(tuple(totals))
         reserve = result.reserve_out
-        if result.outcome == "cancelled":
+        if result.outcome == CANCELLED:
             continue
         played += 1
         if parsed_end.donnes is not None:

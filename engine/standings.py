@@ -21,6 +21,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from engine import get_game
+
 Number = int | float
 OUTCOMES = ("win", "loss", "draw", "bye")
 
@@ -219,23 +221,20 @@ CRITERIA: dict[str, type[Criterion]] = {
 
 CriterionSpec = str | tuple[str, Mapping[str, Any]] | Criterion
 
-# docs/rules.md, "Tournaments".
-DEFAULT_CRITERIA: dict[str, tuple[str, ...]] = {
-    "belote_classique": ("wins", "points", "difference"),
-    "belote_moderne": ("wins", "points", "difference"),
-    "belote_a_trois": ("points", "wins"),
-    "tarot_a_trois": ("points", "wins"),
-    "tarot_a_quatre": ("points", "wins"),
-    "tarot_a_cinq": ("points", "wins"),
-}
-
 
 def default_criteria(game: str) -> tuple[str, ...]:
-    """The ranking criteria a tournament of `game` uses unless it chooses others."""
-    try:
-        return DEFAULT_CRITERIA[game]
-    except KeyError:
-        raise ValueError(f"unknown game {game!r} (one of {', '.join(sorted(DEFAULT_CRITERIA))})") from None
+    """The ranking criteria a tournament of `game` uses unless it chooses others (the game says)."""
+    return get_game(game).default_criteria
+
+
+def allowed_criteria(game: str) -> tuple[str, ...]:
+    """The ranking criteria a tournament of `game` may choose, in the registry's order.
+
+    Every criterion ranks the parties of every game (at a table of three too), so each
+    game allows them all; this is the one place that would say otherwise.
+    """
+    get_game(game)
+    return tuple(CRITERIA)
 
 
 def make_criteria(specs: Sequence[CriterionSpec]) -> list[Criterion]:

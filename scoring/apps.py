@@ -7,6 +7,14 @@ class ScoringConfig(AppConfig):
     verbose_name = _("Scoring")
 
     def ready(self) -> None:
-        from atout.fastjson import use_for_psycopg
+        # `tasks` is imported for its registrations: the services queue the tasks by name
+        # (scoring/enqueue.py), and this process must find each one, to run it at once
+        # when there is no broker.
+        from kit.fastjson import use_for_psycopg
+        from scoring import receivers, tasks  # noqa: F401
+        from tournaments.signals import standings_refresh_requested, table_results_wanted
 
         use_for_psycopg()
+        # What tournaments/ asks of the results and the ranking, without importing scoring/.
+        standings_refresh_requested.connect(receivers.standings_refresh, dispatch_uid="scoring.standings_refresh")
+        table_results_wanted.connect(receivers.table_results, dispatch_uid="scoring.table_results")

@@ -31,11 +31,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 import engine
-from atout.gcpause import gc_paused
 from engine.core import OptionError
-from scoring import rescoring, standings
+from kit.gcpause import gc_paused
+from scoring import partie, rescoring, standings
+from scoring.enqueue import JOB_RUN, enqueue_on_commit
+from scoring.job_config import CONFIG_FIELDS, pending_config, tournament_config
 from scoring.models import Hand, Job
 from scoring.rescoring import TableOutcome, TableScorer
+from scoring.seasons import season_child_finished, season_job_run
 from tournaments.access import require_organiser
 from tournaments.models import Table, Tournament
 
@@ -46,9 +49,7 @@ PROGRESS_EVERY = 0.25
 # Test hook: seconds to sleep after each table scored and once inside the swap, so that a
 # test can kill the worker in the middle of a job. Unset (0) everywhere but in tests.
 TEST_PAUSE = float(os.environ.get("ATOUT_TEST_JOB_PAUSE") or 0)
-CONFIG_FIELDS = ("rule_options", "criteria", "match_points", "bye_policy", "bye_points")
 MAX_ERRORS_SHOWN = 20
-ACTIVE = (Job.Status.QUEUED, Job.Status.RUNNING)
 # Errors worth a retry: the database went away or asked to try again (deadlock...).
 TRANSIENT = (OperationalError, InterfaceError)
 
@@ -58,24 +59,6 @@ class JobFailed(Exception):
 
 
 # -- launching -------------------------------------------------------------------------
-
-
-def tournament_config(tournament: Tournament) -> dict[str, Any]:
-    """The part of a tournament's configuration that a job installs."""
-    return {name: getattr(tournament, name) for name in CONFIG_FIELDS}
-
-
-def pending_config(tournament: Tournament) -> dict[str, Any]:
-    """The configuration the tournament will have once its newest queued job is through."""
-    job = (
-        Job.objects.filter(tournament=tournament, status__in=ACTIVE, kind__in=(Job.Kind.RESCORE, Job.Kind.REBUILD))
-        .order_by("-pk")
-        .first()
-    )
-    config = tournament_config(tournament)
-    if job is not None:
-        config.update({key: value for key, value in job.params.items() if key in CONFIG_FIELDS})
-    return config
 
 
 @transaction.atomic
@@ -110,7 +93,7 @@ def job_launch(
         created_by=by if by is not None and by.is_authenticated else None,
     )
     if enqueue:
-        _enqueue(job.pk)
+        enqueue_on_commit(JOB_RUN, job_id=job.pk)
     return job
 
 
@@ -159,13 +142,6 @@ def _resolved(tournament: Tournament, options: Any) -> dict[str, Any] | None:
         return None
 
 
-def _enqueue(job_id: int) -> None:
-    from scoring.tasks import job_run as job_run_task
-
-    # After the commit, or the worker could look for a job that is not there yet.
-    transaction.on_commit(lambda: job_run_task.delay(job_id=job_id))
-
-
 @transaction.atomic
 def job_retry(*, job: Job) -> bool:
     """Queue a failed or stale job again; False when it is done, alive, or replaced.
@@ -190,7 +166,7 @@ def job_retry(*, job: Job) -> bool:
         .update(status=Job.Status.QUEUED, error="", phase="", progress=0)
     )
     if requeued:
-        _enqueue(job.pk)
+        enqueue_on_commit(JOB_RUN, job_id=job.pk)
     return bool(requeued)
 
 
@@ -243,8 +219,6 @@ def job_run(*, job_id: int) -> Job | None:
     job = Job.objects.select_related("tournament", "season").get(pk=job_id)
     try:
         if job.kind == Job.Kind.SEASON:
-            from scoring.seasons import season_job_run
-
             season_job_run(job=job)
         else:
             with gc_paused():
@@ -274,8 +248,6 @@ def _parent_step(job: Job) -> None:
     """A tournament job of a season job is through: count it there (scoring/seasons.py)."""
     parent = job.params.get("season_job") if isinstance(job.params, dict) else None
     if parent:
-        from scoring.seasons import season_child_finished
-
         season_child_finished(season_job_id=int(parent), child=job)
 
 
@@ -292,7 +264,7 @@ def _tournament_job(job: Job) -> None:
     work = rescoring.load_tables(tournament.pk) if job.kind == Job.Kind.RESCORE else []
     total = sum(len(table.hands) for table in work)
     Job.objects.filter(pk=job.pk).update(total=total)
-    scorer = TableScorer(game, rescoring.partie_end(tournament), options, tournament.confirmation_required)
+    scorer = TableScorer.of(tournament, options)
     outcomes: dict[int, TableOutcome] = {}
     meter = _Progress(job.pk, total)
     for table in work:
@@ -406,8 +378,7 @@ def stragglers_rescore(*, tournament_id: int) -> int:
     with transaction.atomic():
         rescoring.tune_transaction()
         tournament = Tournament.objects.get(pk=tournament_id)
-        game = engine.get_game(tournament.game)
-        options = game.resolve_options(tournament.rule_options or {})
+        options = partie.tournament_options(tournament)
         list(Table.objects.select_for_update().filter(round__tournament_id=tournament_id).values_list("pk"))
         stale = set(
             Hand.objects.filter(table__round__tournament_id=tournament_id)
@@ -416,7 +387,7 @@ def stragglers_rescore(*, tournament_id: int) -> int:
         )
         if not stale:
             return 0
-        scorer = TableScorer(game, rescoring.partie_end(tournament), options, tournament.confirmation_required)
+        scorer = TableScorer.of(tournament, options)
         outcomes = [scorer.score(work) for work in rescoring.load_tables(tournament_id, stale)]
         outcomes = [outcome for outcome in outcomes if not outcome.errors]
         changed = rescoring.write_hands(outcomes, options, author_id=None, label="late entry")

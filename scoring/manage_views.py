@@ -23,7 +23,7 @@ from scoring.access import organiser_tournament
 from scoring.forms import HandForm, ReasonForm, hand_form_class
 from scoring.hand_words import DonneWords, HandWords
 from scoring.models import Hand, HandRevision
-from scoring.results import tournament_game, tournament_options_or_defaults
+from scoring.partie import tournament_game, tournament_options_or_defaults
 from scoring.services import HandRefused, hand_correct, hand_delete, table_token_renew, table_token_revoke
 from scoring.table_selectors import hand_check_replacing, round_tables, table_sheet, table_sides
 from tournaments.models import Round, Table, Tournament

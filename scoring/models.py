@@ -14,7 +14,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from atout import fastjson
+from kit import fastjson
 from tournaments.models import Club, Table, Tournament
 
 

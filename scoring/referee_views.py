@@ -28,7 +28,7 @@ from scoring.access import referee_table
 from scoring.forms import BeloteForm, ConfirmForm, HandForm, hand_form_class
 from scoring.messages import rule_error_text
 from scoring.models import Hand
-from scoring.results import tournament_game, tournament_options_or_defaults
+from scoring.partie import tournament_game, tournament_options_or_defaults
 from scoring.services import (
     HandRefused,
     hand_confirm,
@@ -212,7 +212,7 @@ def submit(request: HttpRequest, table: Table) -> HttpResponse:
         if any(error.code == "sheet_changed" for error in refused.errors):
             form = _renumbered(table, sheet, form, request.POST)
         return _respond(request, _context(request, table, sheet, form=form))
-    sheet = table_sheet(table, sides, outcome.hands)
+    sheet = table_sheet(table, sides, outcome.hands, outcome.played)
     hand = outcome.hand
     assert hand is not None
     if outcome.conflict:

@@ -1,9 +1,10 @@
 """Re-scoring many tables at once: hands read in bulk, scored by the engine, written in bulk.
 
-The same reading of a partie as scoring.results (`table_result_refresh`), which serves
-one table at a time inside the referees' services; a job re-scoring a whole tournament
-(scoring/jobs.py) needs the bulk version of it: one query reads 10,000 hands, one
-statement writes the changed ones and a revision per table.
+The reading of a partie is scoring.partie's (which hands count, how a score is stored,
+the table result), as the referees' services apply it one table at a time; a job
+re-scoring a whole tournament (scoring/jobs.py) needs the bulk version of it: one query
+reads 10,000 hands, one statement writes the changed ones and a revision per table, and
+scoring.partie writes the table results.
 
 Terms (table work: `TableWork`, table outcome: `TableOutcome`, fingerprint):
 docs/glossary.md. Every service that changes a hand raises its version, so the
@@ -19,8 +20,7 @@ the comparison is done here and the ORM writes.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,21 +28,17 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from atout import fastjson
 from engine.core import Game, RuleError
-from engine.match import End, MatchResult, play
+from engine.match import End, play
+from kit import fastjson
+from scoring import partie
 from scoring.messages import rule_error_text
-from scoring.models import Hand, HandRevision, TableResult
+from scoring.models import Hand, HandRevision
+from scoring.partie import SCORE_FIELDS
+from scoring.pg import server_bound_cursor
 from tournaments.models import Round, Table, Tournament
 
-SCORE_FIELDS = ("scores", "outcome", "reserve_in", "reserve_out", "extra")
 Fingerprint = tuple[int, int, int]
-
-
-def partie_end(tournament: Tournament) -> End:
-    if tournament.end_rule == Tournament.EndRule.TARGET:
-        return End(target=tournament.end_value)
-    return End(donnes=tournament.end_value)
 
 
 @dataclass(slots=True)
@@ -161,7 +157,7 @@ def fingerprints(tournament_id: int) -> dict[int, Fingerprint]:
 class TableScorer:
     """Scores tables' hands with one game, end and set of options (the engine's partie).
 
-    As scoring.results reads a partie: every hand is scored in donne order through the
+    As scoring.partie reads a partie: every hand is scored in donne order through the
     whole partie (pending hands too, so that their carry is right); the table result
     counts the confirmed prefix when the tournament asks the other side to confirm.
     """
@@ -169,45 +165,21 @@ class TableScorer:
     def __init__(self, game: Game, end: End, options: Mapping[str, Any], confirmation: bool) -> None:
         self.game, self.end, self.options, self.confirmation = game, end, dict(options), confirmation
 
+    @classmethod
+    def of(cls, tournament: Tournament, options: Mapping[str, Any]) -> TableScorer:
+        """A scorer of the tournament's parties with `options` (resolved)."""
+        game, end = partie.tournament_game(tournament), partie.tournament_end(tournament)
+        return cls(game, end, options, tournament.confirmation_required)
+
     def score(self, work: TableWork) -> TableOutcome:
         if not work.hands:
             return TableOutcome(work, [], None, [])
         result = play(self.game, [hand.raw for hand in work.hands], self.end, self.options)
         if result.errors:
             return TableOutcome(work, [], None, [self._describe(work, error) for error in result.errors])
-        scored = []
-        reserve = 0
-        for hand, score in zip(work.hands, result.scores, strict=True):
-            scored.append(
-                (
-                    hand,
-                    {
-                        "scores": list(score.scores),
-                        "outcome": score.outcome,
-                        "reserve_in": reserve,
-                        "reserve_out": score.reserve_out,
-                        "extra": {k: list(v) if isinstance(v, tuple) else v for k, v in score.extra.items()},
-                    },
-                )
-            )
-            reserve = score.reserve_out
-        return TableOutcome(work, scored, self._result(work, result), [])
-
-    def _result(self, work: TableWork, result: MatchResult) -> dict[str, Any]:
-        counted = len(work.hands)
-        if self.confirmation:
-            counted = next(
-                (i for i, hand in enumerate(work.hands) if hand.status != Hand.Status.CONFIRMED), len(work.hands)
-            )
-        if counted < len(work.hands):
-            result = play(self.game, [hand.raw for hand in work.hands[:counted]], self.end, self.options)
-        return {
-            "totals": list(result.totals),
-            "donnes_played": result.donnes_played,
-            "reserve": result.reserve,
-            "finished": result.finished,
-            "winner_side": None if result.winner is None else self.game.sides.index(result.winner),
-        }
+        scored = list(zip(work.hands, partie.scored_fields(result), strict=True))
+        counted = result.prefix(partie.counted_count(self.confirmation, (hand.status for hand in work.hands)))
+        return TableOutcome(work, scored, partie.result_fields(self.game, counted), [])
 
     def _describe(self, work: TableWork, error: RuleError) -> str:
         parts = error.field.split(".")
@@ -261,21 +233,6 @@ PG_WRITE_HANDS = """
     )
     SELECT (SELECT COUNT(*) FROM changed), (SELECT COUNT(*) FROM revision)
 """
-
-
-@contextmanager
-def server_bound_cursor() -> Iterator[Any]:
-    """A psycopg cursor on Django's connection that sends parameters apart from the SQL.
-
-    Django binds parameters on the client, inlining them into the statement: a 2 MB JSON
-    document then travels as a quoted literal that PostgreSQL has to scan as SQL. Here it
-    travels as a parameter. Use inside Django's transaction (it is the same connection).
-    """
-    import psycopg
-
-    connection.ensure_connection()
-    with psycopg.Cursor(connection.connection) as cursor:
-        yield cursor
 
 
 def write_hands(
@@ -373,41 +330,9 @@ def table_revision_sides(
     )
 
 
-PG_WRITE_RESULTS = """
-    UPDATE {result} AS r
-       SET totals = v.totals, donnes_played = v.donnes_played, reserve = v.reserve,
-           finished = v.finished, winner_side = v.winner_side, updated_at = %s
-      FROM jsonb_to_recordset(%s::jsonb)
-           AS v(table_id bigint, totals jsonb, donnes_played int, reserve int, finished bool, winner_side int)
-     WHERE r.table_id = v.table_id AND NOT r.forced
-       AND (r.totals IS DISTINCT FROM v.totals OR r.donnes_played <> v.donnes_played
-            OR r.reserve <> v.reserve OR r.finished <> v.finished
-            OR r.winner_side IS DISTINCT FROM v.winner_side)
-"""
-
-
 def write_results(outcomes: Sequence[TableOutcome]) -> None:
-    """Rewrite the results that changed, except those the director forced."""
-    by_table = {outcome.work.table_id: outcome.result for outcome in outcomes if outcome.result is not None}
-    if not by_table:
-        return
-    existing = set(TableResult.objects.filter(table_id__in=list(by_table)).values_list("table_id", flat=True))
-    missing = [table_id for table_id in by_table if table_id not in existing]
-    if missing:
-        TableResult.objects.bulk_create([TableResult(table_id=t, **by_table[t]) for t in missing])
-    update = [table_id for table_id in by_table if table_id in existing]
-    now = timezone.now()
-    if connection.vendor == "postgresql":
-        with server_bound_cursor() as cursor:
-            rows = fastjson.dumps([{"table_id": table_id, **by_table[table_id]} for table_id in update])
-            cursor.execute(PG_WRITE_RESULTS.format(result=TableResult._meta.db_table), [now, rows])
-        return
-    forced = set(TableResult.objects.filter(table_id__in=update, forced=True).values_list("table_id", flat=True))
-    TableResult.objects.bulk_update(
-        [TableResult(table_id=t, updated_at=now, **by_table[t]) for t in update if t not in forced],
-        ["totals", "donnes_played", "reserve", "finished", "winner_side", "updated_at"],
-        batch_size=500,
-    )
+    """Rewrite the table results that changed (scoring.partie writes them)."""
+    partie.table_results_write({o.work.table_id: o.result for o in outcomes if o.result is not None})
 
 
 def moved_tables(before: Mapping[int, TableWork], tournament_id: int) -> list[int]:

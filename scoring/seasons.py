@@ -23,6 +23,8 @@ from django.db.models import F, Max
 from django.utils import timezone
 
 import engine.standings as engine_standings
+from scoring.enqueue import JOB_RUN, SEASON_AGGREGATE, enqueue, enqueue_on_commit
+from scoring.job_config import pending_config
 from scoring.models import Job, Season, SeasonSnapshot, StandingsSnapshot
 from tournaments.access import require_organiser
 from tournaments.models import Competitor
@@ -42,16 +44,12 @@ def season_rebuild_launch(*, season: Season, by: AbstractBaseUser | None = None,
         params={"rescore": rescore},
         created_by=by if by is not None and by.is_authenticated else None,
     )
-    from scoring.jobs import _enqueue
-
-    _enqueue(job.pk)
+    enqueue_on_commit(JOB_RUN, job_id=job.pk)
     return job
 
 
 def season_job_run(*, job: Job) -> None:
     """Queue the season's tournament jobs (once), or aggregate at once when there are none."""
-    from scoring.jobs import _enqueue, pending_config
-
     season = job.season
     assert season is not None
     children = Job.objects.filter(params__season_job=job.pk)
@@ -69,7 +67,7 @@ def season_job_run(*, job: Job) -> None:
             ]
             Job.objects.filter(pk=job.pk).update(total=len(created), progress=0, phase="tournaments")
             for child in created:
-                _enqueue(child.pk)
+                enqueue_on_commit(JOB_RUN, job_id=child.pk)
         if not created:
             season_aggregate(job_id=job.pk)
         return
@@ -79,9 +77,7 @@ def season_job_run(*, job: Job) -> None:
         total=children.count(), progress=children.filter(params__has_key="counted").count(), phase="tournaments"
     )
     for child in children.filter(status__in=(Job.Status.QUEUED, Job.Status.RUNNING)):
-        from scoring.tasks import job_run
-
-        job_run.delay(job_id=child.pk)
+        enqueue(JOB_RUN, job_id=child.pk)
     if not children.filter(status__in=(Job.Status.QUEUED, Job.Status.RUNNING)).exists():
         season_aggregate(job_id=job.pk)
 
@@ -103,9 +99,7 @@ def season_child_finished(*, season_job_id: int, child: Job) -> None:
         Job.objects.filter(pk=season_job_id).update(progress=F("progress") + 1, heartbeat_at=timezone.now())
         parent = Job.objects.filter(pk=season_job_id).values("progress", "total").first()
     if parent is not None and parent["progress"] >= parent["total"]:
-        from scoring.tasks import season_aggregate as season_aggregate_task
-
-        season_aggregate_task.delay(job_id=season_job_id)
+        enqueue(SEASON_AGGREGATE, job_id=season_job_id)
 
 
 def season_rows(season: Season) -> list[dict[str, Any]]:

@@ -24,10 +24,11 @@ from engine.core import OptionError, RuleError
 from engine.match import MatchResult
 from scoring.messages import rule_error_text, rule_errors_by_field
 from scoring.models import Hand, HandRevision, TableResult
-from scoring.results import (
+from scoring.partie import (
     hand_errors,
     partie_play,
     score_fields,
+    scored_fields,
     table_result_write,
     tournament_game,
     tournament_options,
@@ -64,9 +65,11 @@ class HandOutcome:
     replayed: bool = False
     conflict: bool = False
     result: TableResult | None = None
-    # The table's hands once the write is done (when the service read them anyway), so
-    # that the page showing the sheet needs not read them again.
+    # The table's hands once the write is done (when the service read them anyway), and
+    # the engine's partie of them, so that the page showing the sheet needs neither read
+    # them nor play them again.
     hands: tuple[Hand, ...] | None = None
+    played: MatchResult | None = None
 
 
 def _refusal(code: str, template: str, field_path: str = "", **params: Any) -> HandRefused:
@@ -151,9 +154,12 @@ def _revision(
     )
 
 
-def _refresh(table: Table, hands: Sequence[Hand] | None = None) -> TableResult:
-    """Rewrite the TableResult; once committed, ask for the standings if it changed."""
-    result, changed = table_result_write(table, hands)
+def _refresh(table: Table, hands: Sequence[Hand] | None = None, played: MatchResult | None = None) -> TableResult:
+    """Rewrite the TableResult; once committed, ask for the standings if it changed.
+
+    `hands` are all the table's hands now and `played` their partie, when the caller has them.
+    """
+    result, changed = table_result_write(table, hands, played)
     if changed:
         tournament_id = table.round.tournament_id
         transaction.on_commit(lambda: standings_schedule_refresh(tournament_id=tournament_id))
@@ -200,10 +206,7 @@ def _rescore(
     the engine's partie and keeps a `rescore` revision of the change.
     """
     options = tournament_options(tournament)
-    reserve = 0
-    for hand, score in zip(hands, result.scores, strict=False):
-        fields = score_fields(score, reserve)
-        reserve = score.reserve_out
+    for hand, fields in zip(hands, scored_fields(result), strict=False):
         if hand is skip:
             continue
         current = {name: getattr(hand, name) for name in fields}
@@ -307,7 +310,9 @@ def hand_submit(
     _revision(hand, HandRevision.Action.CREATE, before=None, after=_snapshot(hand), author=entered_by,
               author_label=author_label)  # fmt: skip
     hands.append(hand)
-    return HandOutcome(hand=hand, created=True, result=_refresh(locked, hands), hands=tuple(hands))
+    return HandOutcome(
+        hand=hand, created=True, result=_refresh(locked, hands, result), hands=tuple(hands), played=result
+    )
 
 
 def _last_hand_for_referee(locked: Table, expected_number: int | None) -> tuple[list[Hand], Hand]:
@@ -388,7 +393,7 @@ def hand_correct_last(
         reason=gettext_noop("Corrected at the table"),
         author_label=author_label,
     )
-    return HandOutcome(hand=last, result=_refresh(locked))
+    return HandOutcome(hand=last, result=_refresh(locked, hands, result))
 
 
 @transaction.atomic
@@ -463,7 +468,7 @@ def hand_correct(*, hand: Hand, raw: Any, reason: str, by: AbstractBaseUser | No
     target.save()
     _revision(target, HandRevision.Action.UPDATE, before=before, after=_snapshot(target), reason=reason, author=by)
     _rescore(tournament, hands, result, skip=target, author=by, reason=reason)
-    return HandOutcome(hand=target, result=_refresh(locked))
+    return HandOutcome(hand=target, result=_refresh(locked, hands, result))
 
 
 @transaction.atomic
@@ -488,7 +493,7 @@ def hand_delete(*, hand: Hand, reason: str, by: AbstractBaseUser | None) -> Tabl
     hands = _hands(locked)
     result = _play(tournament, [stored.raw for stored in hands])
     _rescore(tournament, hands, result, author=by, reason=reason)
-    return _refresh(locked)
+    return _refresh(locked, hands, result)
 
 
 @transaction.atomic

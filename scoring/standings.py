@@ -39,8 +39,9 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 import engine.standings as engine_standings
-from atout import fastjson
-from atout.gcpause import gc_paused
+from kit import fastjson
+from kit.gcpause import gc_paused
+from scoring.enqueue import STANDINGS_REFRESH, enqueue
 from scoring.models import StandingsRefresh, StandingsSnapshot, TableResult
 from scoring.standings_selectors import forget_polled
 from tournaments.models import Bye, Competitor, Round, Seat, Table, Tournament
@@ -435,9 +436,7 @@ def standings_catch_up(*, tournament_id: int) -> None:
     """
     state = StandingsRefresh.objects.filter(pk=tournament_id).values_list("requested", "built").first()
     if state is not None and state[0] > state[1]:
-        from scoring.tasks import standings_refresh as standings_refresh_task
-
-        standings_refresh_task.delay(tournament_id=tournament_id, ticket=state[0])
+        enqueue(STANDINGS_REFRESH, tournament_id=tournament_id, ticket=state[0])
 
 
 def standings_schedule_refresh(*, tournament_id: int) -> None:
@@ -447,9 +446,7 @@ def standings_schedule_refresh(*, tournament_id: int) -> None:
     broker (the embedded default) the task runs here and now.
     """
     ticket = _take_ticket(tournament_id)
-    from scoring.tasks import standings_refresh as standings_refresh_task
-
-    standings_refresh_task.delay(tournament_id=tournament_id, ticket=ticket)
+    enqueue(STANDINGS_REFRESH, tournament_id=tournament_id, ticket=ticket)
 
 
 def _take_ticket(tournament_id: int) -> int:
@@ -506,9 +503,7 @@ def standings_refresh(*, tournament_id: int, ticket: int = 0) -> bool:
             return True
     # Tickets keep coming: hand the rest to a new task rather than hold this worker, and
     # never drop them (their own tasks may have left while this one held the lock).
-    from scoring.tasks import standings_refresh as standings_refresh_task
-
-    standings_refresh_task.delay(tournament_id=tournament_id, ticket=ticket)
+    enqueue(STANDINGS_REFRESH, tournament_id=tournament_id, ticket=ticket)
     return True
 
 

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST, require_safe
 from scoring import jobs
 from scoring import standings_selectors as selectors
 from scoring.access import organiser_tournament
+from scoring.job_config import ACTIVE, pending_config
 from scoring.models import Job
 from scoring.standings_forms import StandingsRulesForm
 from tournaments.forms import add_service_errors
@@ -29,13 +30,13 @@ def _jobs_context(tournament: Tournament) -> dict[str, object]:
     for job in recent:
         job.stale = jobs.job_is_stale(job)  # type: ignore[attr-defined]
         job.percent = int(100 * job.progress / job.total) if job.total else 0  # type: ignore[attr-defined]
-    active = any(job.status in jobs.ACTIVE and not job.stale for job in recent)  # type: ignore[attr-defined]
+    active = any(job.status in ACTIVE and not job.stale for job in recent)  # type: ignore[attr-defined]
     return {"tournament": tournament, "jobs": recent, "active": active}
 
 
 @organiser_tournament
 def index(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    config = jobs.pending_config(tournament)
+    config = pending_config(tournament)
     if request.method == "POST":
         form = StandingsRulesForm(request.POST, tournament=tournament)
         if form.is_valid():

@@ -13,6 +13,7 @@ from django.db.models import OuterRef, Subquery
 from django.http import Http404
 
 from scoring.models import Hand, Job, Season, SeasonSnapshot, StandingsSnapshot, TableResult
+from scoring.partie import counted_count, partie_or_none, tournament_game
 from tournaments.access import is_organiser
 from tournaments.models import Round, Seat, Table, Tournament
 
@@ -160,7 +161,7 @@ def parties_of(row: dict[str, Any], others: dict[int, dict[str, Any]]) -> list[d
 
 
 def table_sheet_public(tournament: Tournament, round_number: int, table_number: int) -> dict[str, Any]:
-    """One table's donnes with the running score, for the public table page: four queries."""
+    """One table's donnes with the running counted totals, for the public table page: four queries."""
     table = (
         Table.objects.filter(round__tournament=tournament, round__number=round_number, number=table_number)
         .select_related("round")
@@ -175,21 +176,28 @@ def table_sheet_public(tournament: Tournament, round_number: int, table_number: 
         .values_list("side", "competitor__number", "competitor__name")
     ):
         sides.setdefault(side, []).append({"number": number, "name": name})
-    hands = []
-    running: list[Any] = [0] * max(len(sides), 1)
-    stamp = ""
-    counted = True
-    for number, scores, outcome, status, updated in (
+    rows = list(
         Hand.objects.filter(table=table)
         .order_by("number")
-        .values_list("number", "scores", "outcome", "status", "updated_at")
-    ):
-        # As the table result counts them: the hands up to the first one still pending.
-        counted = counted and status == Hand.Status.CONFIRMED
-        if counted:
-            running = [total + (scores[i] if i < len(scores) else 0) for i, total in enumerate(running)]
+        .values_list("number", "raw", "scores", "outcome", "status", "updated_at")
+    )
+    # As the table result counts them (scoring.partie): the engine's partie of the counted hands.
+    counted = counted_count(tournament.confirmation_required, (row[4] for row in rows))
+    played = partie_or_none(tournament, [row[1] for row in rows[:counted]])
+    running: list[Any] = [0] * len(tournament_game(tournament).sides)
+    hands = []
+    stamp = ""
+    for index, (number, _raw, scores, outcome, _status, updated) in enumerate(rows):
+        if index < counted and played is not None and index < len(played.running):
+            running = list(played.running[index])
         hands.append(
-            {"number": number, "scores": scores, "outcome": outcome, "counted": counted, "running": list(running)}
+            {
+                "number": number,
+                "scores": scores,
+                "outcome": outcome,
+                "counted": index < counted,
+                "running": list(running),
+            }
         )
         stamp = max(stamp, updated.isoformat())
     result = TableResult.objects.filter(table=table).first()

@@ -15,11 +15,11 @@ from typing import Any
 
 from django.db import connection
 
-from engine.core import HandScore, Number, OptionError, RuleError, Side
+from engine.core import HandScore, Number, RuleError, Side
 from engine.match import MatchResult
 from scoring.labels import contract_label, outcome_label
 from scoring.models import Hand, TableResult
-from scoring.results import hand_errors, partie_play, tournament_game
+from scoring.partie import hand_errors, partie_or_none, tournament_game
 from tournaments.models import Competitor, Player, Seat, Table, Tournament
 
 
@@ -147,19 +147,21 @@ def _taker_label(raw: Any, sides: list[SideInfo]) -> str:
     return ""
 
 
-def table_sheet(table: Table, sides: list[SideInfo] | None = None, hands: Sequence[Hand] | None = None) -> TableSheet:
+def table_sheet(
+    table: Table,
+    sides: list[SideInfo] | None = None,
+    hands: Sequence[Hand] | None = None,
+    played: MatchResult | None = None,
+) -> TableSheet:
     """The table sheet of `table`, as entered (see the module docstring).
 
     `sides` and `hands` (all of the table's, in donne order) save their queries when the
-    caller holds them already.
+    caller holds them already, and `played` (the engine's partie of those hands) a play.
     """
     tournament = table.round.tournament
     sides = sides if sides is not None else table_sides(table)
     hands = list(hands) if hands is not None else list(Hand.objects.filter(table=table).order_by("number"))
-    try:
-        result: MatchResult | None = partie_play(tournament, [hand.raw for hand in hands])
-    except OptionError:
-        result = None
+    result = played if played is not None else partie_or_none(tournament, [hand.raw for hand in hands])
     rows: list[SheetRow] = []
     for i, hand in enumerate(hands):
         raw = hand.raw if isinstance(hand.raw, dict) else {}
@@ -209,9 +211,8 @@ class HandCheck:
 
 
 def _check(tournament: Tournament, raws: list[Any], index: int) -> HandCheck:
-    try:
-        result = partie_play(tournament, raws)
-    except OptionError:
+    result = partie_or_none(tournament, raws)
+    if result is None:
         # The services refuse the entry and say why; the check while typing stays quiet.
         return HandCheck([], None, False)
     errors = hand_errors(result, index)

@@ -14,6 +14,7 @@ from typing import Any
 from celery import shared_task
 
 from scoring import jobs, seasons, standings
+from scoring.enqueue import JOB_RUN, SEASON_AGGREGATE, STANDINGS_REFRESH
 
 TRANSIENT = jobs.TRANSIENT
 # The jobs' tasks: a job is long and its claim survives a retry, so back off further.
@@ -27,7 +28,7 @@ JOB_RETRIES: dict[str, Any] = {
 
 
 @shared_task(
-    name="scoring.standings_refresh",
+    name=STANDINGS_REFRESH,
     autoretry_for=TRANSIENT,
     retry_backoff=0.5,
     retry_backoff_max=10,
@@ -39,13 +40,13 @@ def standings_refresh(*, tournament_id: int, ticket: int = 0) -> None:
     standings.standings_refresh(tournament_id=tournament_id, ticket=ticket)
 
 
-@shared_task(name="scoring.job_run", **JOB_RETRIES)
+@shared_task(name=JOB_RUN, **JOB_RETRIES)
 def job_run(*, job_id: int) -> None:
     """Run a re-scoring, rebuild or season job (claimed first: at most one worker runs it)."""
     jobs.job_run(job_id=job_id)
 
 
-@shared_task(name="scoring.season_aggregate", **JOB_RETRIES)
+@shared_task(name=SEASON_AGGREGATE, **JOB_RETRIES)
 def season_aggregate(*, job_id: int) -> None:
     """Write a season's ranking once its tournaments are through (idempotent)."""
     seasons.season_aggregate(job_id=job_id)

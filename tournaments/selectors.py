@@ -2,18 +2,20 @@
 
 Nothing here writes. A *drawn table* is what the projector, the printed list and the
 director's dashboard show of one table: its number, each seat (position, competitor,
-the players' names) and whether its partie is finished (scoring.TableResult).
+the players' names) and how far its partie went (its *result*, kept by scoring, which
+answers `tournaments.signals.table_results_wanted`: this app does not import scoring).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
-from scoring.models import TableResult
 from tournaments.models import Bye, Club, Competitor, Player, Round, Seat, Table, Tournament
+from tournaments.signals import table_results_wanted
 from tournaments.text import Fold, fold, matches, sort_key
 
 # How each seat position reads on a page: a team holds both seats of a side.
@@ -72,6 +74,15 @@ def competitors_with_players(tournament: Tournament) -> QuerySet[Competitor]:
     )
 
 
+class TableProgress(Protocol):
+    """How far a table's partie went, as the pages of this app read it."""
+
+    finished: bool
+    forced: bool
+    donnes_played: int
+    totals: list[int]
+
+
 @dataclass(slots=True)
 class SeatView:
     position: str
@@ -85,7 +96,7 @@ class SeatView:
 class TableView:
     table: Table
     seats: list[SeatView] = field(default_factory=list)
-    result: TableResult | None = None
+    result: TableProgress | None = None
 
     @property
     def number(self) -> int:
@@ -102,7 +113,9 @@ class TableView:
 
 def drawn_tables(rnd: Round) -> list[TableView]:
     seats = Seat.objects.filter(round=rnd).select_related("competitor").prefetch_related("competitor__players")
-    results = {r.table_id: r for r in TableResult.objects.filter(table__round=rnd)}
+    results: dict[int, TableProgress] = {}
+    for _receiver, answer in table_results_wanted.send(sender=Round, round=rnd):
+        results.update(answer)
     views = {t.pk: TableView(table=t, result=results.get(t.pk)) for t in rnd.tables.order_by("number")}
     for seat in seats.order_by("table__number", "side", "position"):
         players = sorted(seat.competitor.players.all(), key=lambda p: (sort_key(p.last_name), sort_key(p.first_name)))

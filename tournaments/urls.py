@@ -1,10 +1,9 @@
-"""The organiser's URLs, mounted at /manage/ (namespace "manage")."""
+"""The organiser's URLs, mounted at /manage/ in the namespace "manage" with the rounds'
+actions (rounds/urls.py; atout/urls.py joins the two lists)."""
 
 from django.urls import path
 
 from tournaments import views
-
-app_name = "manage"
 
 urlpatterns = [
     path("", views.clubs, name="clubs"),
@@ -29,8 +28,5 @@ urlpatterns = [
     ),
     path("tournament/<int:pk>/forbidden/", views.forbidden, name="forbidden"),
     path("tournament/<int:pk>/forbidden/<int:pair_id>/delete/", views.forbidden_delete, name="forbidden_delete"),
-    path("tournament/<int:pk>/rounds/draw/", views.round_draw, name="round_draw"),
-    path("tournament/<int:pk>/rounds/<int:number>/redraw/", views.round_redraw, name="round_redraw"),
-    path("tournament/<int:pk>/rounds/<int:number>/close/", views.round_close, name="round_close"),
     path("tournament/<int:pk>/rounds/<int:number>/print/", views.round_print, name="round_print"),
 ]

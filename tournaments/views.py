@@ -18,7 +18,6 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from tournaments import access, csv_import, games, selectors, services
@@ -55,17 +54,18 @@ def tournament_view(view: View) -> View:
     return wrapper
 
 
-def _refused(request: HttpRequest, error: ValidationError) -> None:
+def refused(request: HttpRequest, error: ValidationError) -> None:
+    """A refused write, its messages shown on the next page (the director's pages share it)."""
     for message in error.messages:
         messages.error(request, message)
 
 
-def _confirmed(request: HttpRequest) -> bool:
+def confirmed(request: HttpRequest) -> bool:
     """Whether the director confirmed a destructive action on the page that explained it."""
     return request.POST.get("confirmed") == "1"
 
 
-def _confirm_page(
+def confirm_page(
     request: HttpRequest,
     tournament: Tournament,
     *,
@@ -282,7 +282,7 @@ def _back_to_dashboard(
         context = {**_dashboard_context(tournament), "messages_inline": error.messages if error else []}
         return render(request, "tournaments/dashboard_competitors.html", context)
     if error is not None:
-        _refused(request, error)
+        refused(request, error)
     return redirect("manage:dashboard", pk=tournament.pk)
 
 
@@ -292,8 +292,8 @@ def tournament_status(request: HttpRequest, tournament: Tournament) -> HttpRespo
     form = StatusForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Unknown status."))
-    elif form.cleaned_data["status"] == Tournament.Status.FINISHED and not _confirmed(request):
-        return _confirm_page(
+    elif form.cleaned_data["status"] == Tournament.Status.FINISHED and not confirmed(request):
+        return confirm_page(
             request,
             tournament,
             title=_("Finish %(name)s?") % {"name": tournament.name},
@@ -308,7 +308,7 @@ def tournament_status(request: HttpRequest, tournament: Tournament) -> HttpRespo
         try:
             services.tournament_set_status(by=request.user, tournament=tournament, status=form.cleaned_data["status"])
         except ValidationError as error:
-            _refused(request, error)
+            refused(request, error)
     return redirect("manage:dashboard", pk=tournament.pk)
 
 
@@ -376,9 +376,9 @@ def _competitor_action(
 @require_POST
 @tournament_view
 def competitor_withdraw(request: HttpRequest, tournament: Tournament, competitor_id: int) -> HttpResponse:
-    if not _confirmed(request):
+    if not confirmed(request):
         competitor = access.competitor_of(tournament, competitor_id)
-        return _confirm_page(
+        return confirm_page(
             request,
             tournament,
             title=_("Withdraw %(name)s?") % {"name": competitor.name},
@@ -424,77 +424,7 @@ def forbidden_delete(request: HttpRequest, tournament: Tournament, pair_id: int)
     return redirect("manage:forbidden", pk=tournament.pk)
 
 
-# -- rounds ----------------------------------------------------------------------------
-
-
-@require_POST
-@tournament_view
-def round_draw(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    try:
-        rnd = services.round_draw(by=request.user, tournament=tournament)
-    except ValidationError as error:
-        _refused(request, error)
-    else:
-        messages.success(request, _("Round %(number)s drawn.") % {"number": rnd.number})
-    return redirect("manage:dashboard", pk=tournament.pk)
-
-
-@require_POST
-@tournament_view
-def round_redraw(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
-    rnd = access.round_of(tournament, number)
-    try:
-        services.round_redraw(by=request.user, round=rnd)
-    except ValidationError as error:
-        _refused(request, error)
-    else:
-        messages.success(request, _("Round %(number)s drawn again: print the new table list.") % {"number": number})
-    return redirect("manage:dashboard", pk=tournament.pk)
-
-
-@require_POST
-@tournament_view
-def round_close(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
-    rnd = access.round_of(tournament, number)
-    force = request.POST.get("force") == "1"
-    if force and not _confirmed(request):
-        return _confirm_page(
-            request,
-            tournament,
-            title=_("Force the close of round %(number)s?") % {"number": number},
-            consequences=_forced_close_consequences(rnd),
-            button=_("Close the round now"),
-            fields=[("force", "1")],
-        )
-    try:
-        services.round_close(by=request.user, round=rnd, force=force)
-    except ValidationError as error:
-        _refused(request, error)
-    else:
-        messages.success(request, _("Round %(number)s closed.") % {"number": number})
-    return redirect("manage:dashboard", pk=tournament.pk)
-
-
-def _forced_close_consequences(rnd: Round) -> list[str]:
-    """Each unfinished table and the score it will count with, then what a forced close means."""
-    lines = []
-    for table in selectors.drawn_tables(rnd):
-        if table.finished:
-            continue
-        totals = " – ".join(str(total) for total in table.result.totals) if table.result else ""
-        if table.donnes_played:
-            lines.append(
-                ngettext(
-                    "Table %(number)s: %(count)s donne played, counts as it stands (%(totals)s).",
-                    "Table %(number)s: %(count)s donnes played, counts as it stands (%(totals)s).",
-                    table.donnes_played,
-                )
-                % {"number": table.number, "count": table.donnes_played, "totals": totals}
-            )
-        else:
-            lines.append(_("Table %(number)s: not started, counts 0 – 0 with no winner.") % {"number": table.number})
-    lines.append(_("No donne can be entered at these tables any more; the next round can be drawn."))
-    return lines
+# -- rounds (drawn and closed in rounds/views.py) ---------------------------------------
 
 
 @tournament_view

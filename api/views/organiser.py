@@ -42,6 +42,7 @@ from api.views.public import (
     TournamentQuerySerializer,
     tournament_list_response,
 )
+from rounds.services import round_close, round_draw
 from scoring import services as scoring_services
 from scoring.models import Hand
 from tournaments import services
@@ -355,7 +356,7 @@ class RoundsView(RoundListView):
         tournament = organiser_tournament(request, slug)
         data = _valid(DrawSerializer, request)
         with refusals(conflict=True):
-            rnd = services.round_draw(by=_user(request), tournament=tournament, seed=data.get("seed"))
+            rnd = round_draw(by=_user(request), tournament=tournament, seed=data.get("seed"))
         return Response(RoundDetailSerializer(selectors.round_draw(rnd)).data, status=status.HTTP_201_CREATED)
 
 
@@ -376,7 +377,7 @@ class RoundCloseView(OrganiserView):
         rnd = selectors.round_of(tournament, number)
         data = _valid(CloseSerializer, request)
         with refusals(conflict=True):
-            rnd = services.round_close(by=_user(request), round=rnd, force=data["force"])
+            rnd = round_close(by=_user(request), round=rnd, force=data["force"])
         return Response(RoundDetailSerializer(selectors.round_draw(rnd)).data)
 
 

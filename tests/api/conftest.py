@@ -20,6 +20,7 @@ from django.core.cache import cache
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from rounds.services import round_draw
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from tests.scoring.tables import SOUND_HANDS
 from tournaments import services
@@ -106,7 +107,7 @@ def played(club: Club, organiser: Any) -> Callable[..., tuple[Tournament, Round]
             players = PlayerFactory.create_batch(size, club=club)
             services.competitor_register(by=organiser, tournament=tournament, players=players, checked_in=True)
         services.tournament_set_status(by=organiser, tournament=tournament, status="running")
-        rnd = services.round_draw(by=organiser, tournament=tournament, seed=7)
+        rnd = round_draw(by=organiser, tournament=tournament, seed=7)
         tournament.refresh_from_db()
         return tournament, rnd
 

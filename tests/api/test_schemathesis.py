@@ -37,6 +37,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from atout.wsgi import application
+from rounds.services import round_draw
 from scoring.models import Season, SeasonSnapshot, StandingsSnapshot
 from tests.api.conftest import enter, sound_hand
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
@@ -114,7 +115,7 @@ def world(db: None) -> dict[str, str]:
         players = PlayerFactory.create_batch(2, club=club)
         services.competitor_register(by=organiser, tournament=tournament, players=players, checked_in=True)
     services.tournament_set_status(by=organiser, tournament=tournament, status="running")
-    rnd = services.round_draw(by=organiser, tournament=tournament, seed=3)
+    rnd = round_draw(by=organiser, tournament=tournament, seed=3)
     table = rnd.tables.get(number=1)
     enter(table, sound_hand())
     enter(rnd.tables.get(number=2), sound_hand())

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
+from rounds.services import round_close
 from scoring.models import Hand, HandRevision
 from scoring.services import table_token_revoke
 from tests.api.conftest import API, enter, referee, sound_hand
-from tournaments import services
 
 pytestmark = pytest.mark.django_db
 
@@ -146,7 +146,7 @@ def test_a_withdrawn_secret_and_a_closed_round_are_403(played, organiser) -> Non
     table_token_revoke(table=table, by=organiser)
     response = referee(table).get(f"{API}/table/")
     assert response.status_code == 403 and response.json()["errors"][0]["code"] == "token_revoked"
-    services.round_close(by=organiser, round=rnd, force=True)
+    round_close(by=organiser, round=rnd, force=True)
     response = referee(other).post(f"{API}/table/hands/", {"raw": sound_hand()}, format="json")
     assert response.status_code == 403 and response.json()["errors"][0]["code"] == "round_closed"
 

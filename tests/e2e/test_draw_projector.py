@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from rounds.services import round_draw
 from tests.e2e.conftest import PHONE, screenshot
 from tests.factories import ClubFactory, UserFactory
 from tests.tournaments.conftest import new_tournament, register_many
@@ -18,7 +19,7 @@ def drawn_concours(teams: int):
     services.tournament_set_status(by=director, tournament=tournament, status="registration")
     competitors = register_many(tournament, director, teams)
     services.tournament_set_status(by=director, tournament=tournament, status="running")
-    services.round_draw(by=director, tournament=tournament)
+    round_draw(by=director, tournament=tournament)
     return tournament, competitors
 
 

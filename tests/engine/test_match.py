@@ -294,3 +294,28 @@ def test_every_game_plays_a_partie_of_random_hands(code: str) -> None:
     assert result.running[-1] == result.totals
     shape = dict if game.sides == ("A", "B") else list
     assert isinstance(result.to_json()["totals"], shape)
+
+
+# -- a partie as it stood after its first hands ------------------------------------------
+
+
+@pytest.mark.parametrize("code", sorted(engine.GAMES))
+@pytest.mark.parametrize("end", [{"donnes": 4}, {"target": 300}, {"target": 600}])
+def test_a_partie_cut_after_n_hands_is_the_partie_of_those_hands(code: str, end: dict[str, int]) -> None:
+    game = engine.GAMES[code]
+    if "target" in end and game.default_target is None:
+        end = {"donnes": 3}
+    rng = random.Random(7)
+    for _ in range(6):
+        # Random hands, a malformed one now and then, and hands past the end.
+        hands: list[Any] = [game.random_hand(rng) if rng.random() > 0.1 else {"taker": "?"} for _ in range(9)]
+        whole = play(game, hands, end)
+        for count in range(len(hands) + 1):
+            assert whole.prefix(count) == play(game, hands[:count], end), (code, end, count)
+
+
+def test_a_partie_cut_keeps_the_litige_reserve_it_held_then() -> None:
+    whole = play(CLASSIQUE, [made(81, 81), made(100, 62), CANCELLED], {"donnes": 2})
+    assert whole.finished and whole.prefix(1).reserve == 81 and not whole.prefix(1).finished
+    assert whole.prefix(1).totals == (0, 81) and whole.prefix(2).winner == "A"
+    assert whole.prefix(3) == whole and whole.prefix(0).totals == (0, 0)

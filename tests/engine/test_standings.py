@@ -10,10 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import engine
 from engine.standings import (
     CRITERIA,
     PartieResult,
     Standing,
+    allowed_criteria,
     default_criteria,
     rank,
     season_ranking,
@@ -223,6 +225,14 @@ def test_defaults_follow_the_rule_decisions() -> None:
     assert default_criteria("tarot_a_trois") == ("points", "wins")
     with pytest.raises(ValueError, match="unknown game 'poker'"):
         default_criteria("poker")
+
+
+def test_every_game_allows_every_criterion_and_its_defaults_are_among_them() -> None:
+    for code in engine.GAMES:
+        assert allowed_criteria(code) == tuple(CRITERIA)
+        assert set(default_criteria(code)) <= set(allowed_criteria(code))
+    with pytest.raises(ValueError, match="unknown game 'poker'"):
+        allowed_criteria("poker")
 
 
 @pytest.mark.parametrize(

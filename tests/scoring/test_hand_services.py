@@ -8,7 +8,7 @@ import pytest
 import engine
 from scoring import services
 from scoring.models import Hand, HandRevision, TableResult
-from scoring.results import table_result_refresh
+from scoring.partie import table_result_refresh
 from scoring.services import (
     HandRefused,
     hand_confirm,

@@ -12,7 +12,8 @@ import pytest
 
 from scoring.models import StandingsSnapshot, TableResult
 from scoring.standings import standings_rebuild
-from tests.factories import TournamentFactory, competitors_for, round_with_tables
+from tests.factories import TournamentFactory, UserFactory, competitors_for, round_with_tables
+from tournaments import services
 from tournaments.models import Bye, Competitor, Round, Table, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -270,3 +271,21 @@ def test_the_game_default_criteria_apply_when_the_tournament_names_none() -> Non
     snapshot = standings_rebuild(tournament_id=tournament.pk)
     assert snapshot.criteria == ["points", "wins"]
     assert ranking(snapshot) == [(1, "C1"), (2, "C2"), (3, "C3")]
+
+
+def test_a_withdrawal_on_the_tournament_side_refreshes_the_live_ranking_once_committed(
+    django_capture_on_commit_callbacks,
+) -> None:
+    # The tournament's services ask through a signal (tournaments/signals.py) that scoring
+    # answers: they never import scoring.
+    tournament, (c1, c2, c3, c4) = concours(4)
+    rnd = round_with_tables(tournament, [c1, c2, c3, c4])
+    finish(rnd, 1, [900, 700])
+    standings_rebuild(tournament_id=tournament.pk)
+    director = UserFactory()
+    tournament.club.organisers.add(director)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.competitor_withdraw(by=director, competitor=c2)
+    live = StandingsSnapshot.objects.filter(tournament=tournament).order_by("-version").first()
+    assert rows_by_name(live)["C2"]["withdrawn"] is True
+    assert not rows_by_name(live)["C1"]["withdrawn"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from rounds.services import round_draw
 from scoring.models import TableResult
-from tournaments import services
 from tournaments.models import Competitor, Round, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -28,7 +28,7 @@ def test_forcing_a_close_lists_each_unfinished_table_and_the_score_it_keeps(
     organiser_client, running, organiser
 ) -> None:
     tournament, _ = running(6)
-    rnd = services.round_draw(by=organiser, tournament=tournament)
+    rnd = round_draw(by=organiser, tournament=tournament)
     TableResult.objects.create(table=rnd.tables.get(number=1), totals=[800, 600], donnes_played=12, finished=True)
     TableResult.objects.create(table=rnd.tables.get(number=2), totals=[312, 250], donnes_played=4)
     url = reverse("manage:round_close", args=[tournament.pk, 1])

@@ -5,14 +5,14 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tournaments import services
+from rounds.services import round_draw
 
 pytestmark = pytest.mark.django_db
 
 
 def test_the_dashboard_links_every_page_of_the_night_and_each_opens(organiser_client, running, organiser) -> None:
     tournament, _ = running(4)
-    services.round_draw(by=organiser, tournament=tournament)
+    round_draw(by=organiser, tournament=tournament)
     html = organiser_client.get(reverse("manage:dashboard", args=[tournament.pk])).content.decode()
     slug = tournament.slug
     pages = [
@@ -37,7 +37,7 @@ def test_the_dashboard_speaks_of_no_seed_and_the_print_list_gives_the_draw_numbe
     organiser_client, running, organiser
 ) -> None:
     tournament, _ = running(4)
-    rnd = services.round_draw(by=organiser, tournament=tournament)
+    rnd = round_draw(by=organiser, tournament=tournament)
     dashboard = organiser_client.get(reverse("manage:dashboard", args=[tournament.pk])).content.decode()
     assert "graine" not in dashboard and str(rnd.seed) not in dashboard
     printed = organiser_client.get(reverse("manage:round_print", args=[tournament.pk, 1])).content.decode()

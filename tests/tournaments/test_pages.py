@@ -6,6 +6,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from rounds.services import round_draw
 from scoring.models import TableResult
 from tests.factories import PlayerFactory
 from tests.tournaments.conftest import new_tournament, register_many
@@ -263,7 +264,7 @@ def test_the_dashboard_checks_in_with_htmx_and_draws_round_1(organiser_client, c
 
 def test_the_dashboard_shows_finished_tables_and_closes_the_round(organiser_client, running, organiser) -> None:
     tournament, _ = running(4)
-    rnd = services.round_draw(by=organiser, tournament=tournament)
+    rnd = round_draw(by=organiser, tournament=tournament)
     first = rnd.tables.get(number=1)
     TableResult.objects.create(table=first, totals=[800, 600], donnes_played=12, finished=True, winner_side=0)
     fragment = organiser_client.get(reverse("manage:dashboard_round", args=[tournament.pk]))
@@ -280,7 +281,7 @@ def test_the_dashboard_shows_finished_tables_and_closes_the_round(organiser_clie
 
 def test_the_dashboard_leads_to_the_round_s_table_sheets_and_hands(organiser_client, running, organiser) -> None:
     tournament, _ = running(4)
-    services.round_draw(by=organiser, tournament=tournament)
+    round_draw(by=organiser, tournament=tournament)
     fragment = organiser_client.get(reverse("manage:dashboard_round", args=[tournament.pk]))
     sheets = reverse("hands:sheets", args=[tournament.slug]) + "?round=1"
     hands = reverse("hands:index", args=[tournament.slug]) + "?round=1"

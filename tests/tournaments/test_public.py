@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from rounds.services import round_draw
 from tests.tournaments.conftest import new_tournament
 from tournaments import services
 from tournaments.models import Seat
@@ -18,7 +19,7 @@ def draw_url(tournament, number: int = 1) -> str:
 
 def test_the_draw_shows_every_table_seat_and_name_in_big_type(client, running, organiser) -> None:
     tournament, _ = running(5)
-    rnd = services.round_draw(by=organiser, tournament=tournament)
+    rnd = round_draw(by=organiser, tournament=tournament)
     response = client.get(draw_url(tournament))
     html = response.content.decode()
     assert response.status_code == 200
@@ -34,7 +35,7 @@ def test_the_draw_shows_every_table_seat_and_name_in_big_type(client, running, o
 def test_the_draw_never_shows_a_players_contact_data(client, running, organiser) -> None:
     tournament, teams = running(2)
     player = teams[0].players.first()
-    services.round_draw(by=organiser, tournament=tournament)
+    round_draw(by=organiser, tournament=tournament)
     html = client.get(draw_url(tournament)).content.decode()
     assert player.last_name in html
     assert player.email not in html and player.phone not in html
@@ -42,14 +43,14 @@ def test_the_draw_never_shows_a_players_contact_data(client, running, organiser)
 
 def test_the_draw_of_a_tables_of_three_game_numbers_the_seats(client, running, organiser) -> None:
     tournament, _ = running(3, game="tarot_a_trois")
-    services.round_draw(by=organiser, tournament=tournament)
+    round_draw(by=organiser, tournament=tournament)
     html = client.get(draw_url(tournament)).content.decode()
     assert all(f"Place {n}" in html for n in (1, 2, 3))
 
 
 def test_a_private_or_draft_tournament_and_an_undrawn_round_are_not_found(client, running, organiser, club) -> None:
     tournament, _ = running(2)
-    services.round_draw(by=organiser, tournament=tournament)
+    round_draw(by=organiser, tournament=tournament)
     assert client.get(draw_url(tournament, 2)).status_code == 404
     assert client.get(reverse("draw:round", kwargs={"slug": "nope", "number": 1})).status_code == 404
     services.tournament_update(by=organiser, tournament=tournament, is_public=False)

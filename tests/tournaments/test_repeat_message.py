@@ -5,16 +5,16 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tournaments import services
+from rounds.services import round_close, round_draw
 
 pytestmark = pytest.mark.django_db
 
 
 def test_the_dashboard_names_the_two_teams_meeting_again_and_why(organiser_client, running, organiser) -> None:
     tournament, teams = running(2)
-    first = services.round_draw(by=organiser, tournament=tournament)
-    services.round_close(by=organiser, round=first, force=True)
-    second = services.round_draw(by=organiser, tournament=tournament)
+    first = round_draw(by=organiser, tournament=tournament)
+    round_close(by=organiser, round=first, force=True)
+    second = round_draw(by=organiser, tournament=tournament)
     assert second.repeats
     html = organiser_client.get(reverse("manage:dashboard", args=[tournament.pk])).content.decode()
     names = sorted(team.name for team in teams)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from rounds.services import round_draw
 from tournaments import services
 from tournaments.models import Seat
 
@@ -20,7 +21,7 @@ def test_a_name_typed_without_accents_finds_the_table_and_seat(client, running, 
     player = teams[2].players.first()
     player.first_name, player.last_name = "Hélène", "Bérard"
     player.save()
-    rnd = services.round_draw(by=organiser, tournament=tournament)
+    rnd = round_draw(by=organiser, tournament=tournament)
     seat = Seat.objects.get(round=rnd, competitor=teams[2])
 
     response = client.get(seat_url(tournament), {"q": "helene berard"})
@@ -33,7 +34,7 @@ def test_a_name_typed_without_accents_finds_the_table_and_seat(client, running, 
 
 def test_the_latest_round_is_searched_and_an_exempt_competitor_is_told_so(client, running, organiser) -> None:
     tournament, _ = running(5)
-    rnd = services.round_draw(by=organiser, tournament=tournament)
+    rnd = round_draw(by=organiser, tournament=tournament)
     bye = rnd.byes.get().competitor
     response = client.get(seat_url(tournament), {"q": bye.players.first().last_name})
     assert response.context["round"] == rnd
@@ -44,7 +45,7 @@ def test_an_unknown_name_says_so_and_no_round_says_to_wait(client, running, orga
     tournament, _ = running(4)
     waiting = client.get(seat_url(tournament), {"q": "x"}).content.decode()
     assert "Aucune ronde n’a encore été tirée" in waiting
-    services.round_draw(by=organiser, tournament=tournament)
+    round_draw(by=organiser, tournament=tournament)
     html = client.get(seat_url(tournament), {"q": "Personne Inconnue"}).content.decode()
     assert "Personne Inconnue" in html and "Vérifiez l’orthographe" in html
 

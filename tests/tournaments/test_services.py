@@ -8,11 +8,11 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from scoring.models import Hand, TableResult
+from rounds.services import round_close, round_draw
 from tests.factories import PlayerFactory
 from tests.tournaments.conftest import new_tournament, register_many
 from tournaments import services
-from tournaments.models import Bye, Competitor, Player, Round, Tournament
+from tournaments.models import Bye, Competitor, Player, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -45,7 +45,7 @@ def test_an_outsider_cannot_register_check_in_or_draw_in_another_clubs_tournamen
     with pytest.raises(PermissionDenied):
         services.competitor_withdraw(by=outsider, competitor=competitors[0])
     with pytest.raises(PermissionDenied):
-        services.round_draw(by=outsider, tournament=tournament)
+        round_draw(by=outsider, tournament=tournament)
     with pytest.raises(PermissionDenied):
         services.tournament_update(by=outsider, tournament=tournament, name="Volé")
     assert not tournament.rounds.exists()
@@ -214,7 +214,7 @@ def test_registration_goes_back_to_draft_only_while_nobody_is_registered(club, o
 
 def test_a_tournament_cannot_finish_while_a_round_is_in_play(running, organiser) -> None:
     tournament, _ = running(4)
-    services.round_draw(by=organiser, tournament=tournament)
+    round_draw(by=organiser, tournament=tournament)
     with pytest.raises(ValidationError):
         services.tournament_set_status(by=organiser, tournament=tournament, status="finished")
 
@@ -272,14 +272,14 @@ def test_check_in_can_be_undone_until_the_competitor_has_played(running, organis
     services.competitor_check_in(by=organiser, competitor=competitors[0], present=False)
     assert Competitor.objects.get(pk=competitors[0].pk).status == "registered"
     services.competitor_check_in(by=organiser, competitor=competitors[0])
-    services.round_draw(by=organiser, tournament=tournament)
+    round_draw(by=organiser, tournament=tournament)
     with pytest.raises(ValidationError):
         services.competitor_check_in(by=organiser, competitor=competitors[0], present=False)
 
 
 def test_a_withdrawal_is_recorded_after_the_last_round_drawn(running, organiser) -> None:
     tournament, competitors = running(4)
-    rnd = services.round_draw(by=organiser, tournament=tournament)
+    rnd = round_draw(by=organiser, tournament=tournament)
     withdrawn = services.competitor_withdraw(by=organiser, competitor=competitors[1])
     assert (withdrawn.status, withdrawn.withdrawn_after_round) == ("withdrawn", 1)
     assert rnd.seats.filter(competitor=competitors[1]).exists()  # their round 1 stays
@@ -291,7 +291,7 @@ def test_a_withdrawal_is_recorded_after_the_last_round_drawn(running, organiser)
 
 def test_a_withdrawal_is_taken_back_until_a_round_is_drawn_without_them(running, organiser) -> None:
     tournament, competitors = running(6)
-    first = services.round_draw(by=organiser, tournament=tournament)
+    first = round_draw(by=organiser, tournament=tournament)
     services.competitor_withdraw(by=organiser, competitor=competitors[1])
     back = services.competitor_reinstate(by=organiser, competitor=competitors[1])
     assert (back.status, back.withdrawn_after_round) == ("checked_in", None)
@@ -299,8 +299,8 @@ def test_a_withdrawal_is_taken_back_until_a_round_is_drawn_without_them(running,
         services.competitor_reinstate(by=organiser, competitor=competitors[1])
     # Withdrawn again, and round 2 drawn without them: the withdrawal now stands.
     services.competitor_withdraw(by=organiser, competitor=competitors[1])
-    services.round_close(by=organiser, round=first, force=True)
-    second = services.round_draw(by=organiser, tournament=tournament)
+    round_close(by=organiser, round=first, force=True)
+    second = round_draw(by=organiser, tournament=tournament)
     assert not second.seats.filter(competitor=competitors[1]).exists()
     with pytest.raises(ValidationError) as refused:
         services.competitor_reinstate(by=organiser, competitor=competitors[1])
@@ -317,7 +317,7 @@ def test_only_the_club_takes_back_a_withdrawal(running, organiser, outsider) -> 
 
 def test_a_late_arrival_joins_in_round_2_with_a_late_bye_for_round_1(running, organiser) -> None:
     tournament, _ = running(4)
-    round_1 = services.round_draw(by=organiser, tournament=tournament)
+    round_1 = round_draw(by=organiser, tournament=tournament)
     late = register_many(tournament, organiser, 1, checked_in=False)[0]
     late.refresh_from_db()
     assert (late.status, late.joined_round) == ("checked_in", 2)
@@ -331,7 +331,7 @@ def test_a_registered_player_checked_in_after_round_1_is_drawn_is_a_late_arrival
     register_many(tournament, organiser, 4)
     absent = register_many(tournament, organiser, 1, checked_in=False)[0]
     services.tournament_set_status(by=organiser, tournament=tournament, status="running")
-    round_1 = services.round_draw(by=organiser, tournament=tournament)
+    round_1 = round_draw(by=organiser, tournament=tournament)
     assert not round_1.seats.filter(competitor=absent).exists()
     services.competitor_check_in(by=organiser, competitor=absent)
     absent.refresh_from_db()
@@ -341,8 +341,8 @@ def test_a_registered_player_checked_in_after_round_1_is_drawn_is_a_late_arrival
 
 def test_nobody_joins_once_round_2_is_drawn(running, organiser) -> None:
     tournament, _ = running(4)
-    services.round_close(by=organiser, round=services.round_draw(by=organiser, tournament=tournament), force=True)
-    services.round_draw(by=organiser, tournament=tournament)
+    round_close(by=organiser, round=round_draw(by=organiser, tournament=tournament), force=True)
+    round_draw(by=organiser, tournament=tournament)
     with pytest.raises(ValidationError) as error:
         register_many(tournament, organiser, 1)
     assert "2" in " ".join(error.value.messages)
@@ -356,119 +356,3 @@ def test_a_forbidden_pair_is_stored_once_whatever_the_order(running, organiser) 
     with pytest.raises(ValidationError):
         services.forbidden_pair_add(by=organiser, tournament=tournament, first=a, second=a)
     assert tournament.forbidden_pairs.count() == 1
-
-
-# -- rounds ------------------------------------------------------------------------------
-
-
-def test_no_round_is_drawn_before_the_tournament_runs(club, organiser) -> None:
-    tournament = new_tournament(club, organiser)
-    services.tournament_set_status(by=organiser, tournament=tournament, status="registration")
-    register_many(tournament, organiser, 4)
-    with pytest.raises(ValidationError):
-        services.round_draw(by=organiser, tournament=tournament)
-    assert not Round.objects.filter(tournament=tournament).exists()
-
-
-def test_round_2_waits_for_round_1_to_close(running, organiser) -> None:
-    tournament, _ = running(4)
-    services.round_draw(by=organiser, tournament=tournament)
-    with pytest.raises(ValidationError) as error:
-        services.round_draw(by=organiser, tournament=tournament)
-    assert "1" in " ".join(error.value.messages)
-    assert tournament.rounds.count() == 1
-
-
-def test_no_more_rounds_than_planned(running, organiser) -> None:
-    tournament, _ = running(4, rounds_planned=1)
-    services.round_close(by=organiser, round=services.round_draw(by=organiser, tournament=tournament), force=True)
-    with pytest.raises(ValidationError):
-        services.round_draw(by=organiser, tournament=tournament)
-
-
-def test_round_1_is_random_and_later_rounds_follow_the_tournament_method(running, organiser) -> None:
-    tournament, _ = running(6, pairing_method="swiss")
-    first = services.round_draw(by=organiser, tournament=tournament)
-    services.round_close(by=organiser, round=first, force=True)
-    second = services.round_draw(by=organiser, tournament=tournament)
-    assert (first.method, second.method) == ("random", "swiss")
-
-
-def test_a_round_is_drawn_again_only_before_its_first_hand(running, organiser) -> None:
-    tournament, _ = running(8)
-    rnd = services.round_draw(by=organiser, tournament=tournament, seed=1)
-    old_tokens = set(rnd.tables.values_list("token", flat=True))
-    again = services.round_redraw(by=organiser, round=rnd, seed=2)
-    assert again.seed == 2 and again.tables.count() == 4
-    assert old_tokens.isdisjoint(again.tables.values_list("token", flat=True))
-    Hand.objects.create(table=again.tables.first(), number=1, raw={})
-    with pytest.raises(ValidationError):
-        services.round_redraw(by=organiser, round=again)
-    assert Round.objects.get(pk=rnd.pk).seed == 2
-
-
-def test_a_redraw_keeps_the_late_arrivals_byes(running, organiser) -> None:
-    tournament, _ = running(4)
-    rnd = services.round_draw(by=organiser, tournament=tournament)
-    late = register_many(tournament, organiser, 1)[0]
-    services.round_redraw(by=organiser, round=rnd)
-    assert Bye.objects.filter(round=rnd, competitor=late, reason="late").exists()
-
-
-def test_a_round_closes_only_when_every_partie_is_finished(running, organiser) -> None:
-    tournament, _ = running(4)
-    rnd = services.round_draw(by=organiser, tournament=tournament)
-    first, second = rnd.tables.order_by("number")
-    TableResult.objects.create(table=first, totals=[700, 450], donnes_played=12, finished=True, winner_side=0)
-    with pytest.raises(ValidationError) as error:
-        services.round_close(by=organiser, round=rnd)
-    assert "2" in " ".join(error.value.messages)
-    TableResult.objects.create(table=second, totals=[300, 800], donnes_played=12, finished=True, winner_side=1)
-    closed = services.round_close(by=organiser, round=rnd)
-    assert closed.status == "closed" and not closed.forced
-
-
-def test_a_forced_close_keeps_the_totals_as_they_stand(running, organiser) -> None:
-    tournament, _ = running(6)
-    rnd = services.round_draw(by=organiser, tournament=tournament)
-    playing, untouched, done = rnd.tables.order_by("number")
-    TableResult.objects.create(table=playing, totals=[320, 410], donnes_played=7)
-    TableResult.objects.create(table=done, totals=[900, 500], donnes_played=12, finished=True, winner_side=0)
-    closed = services.round_close(by=organiser, round=rnd, force=True)
-    assert closed.forced and closed.status == "closed"
-    forced = TableResult.objects.get(table=playing)
-    assert (forced.totals, forced.finished, forced.forced, forced.winner_side) == ([320, 410], True, True, 1)
-    empty = TableResult.objects.get(table=untouched)
-    assert (empty.totals, empty.forced, empty.winner_side) == ([0, 0], True, None)
-    assert TableResult.objects.get(table=done).forced is False
-
-
-def test_a_withdrawn_team_loses_its_unfinished_table_by_forfeit(running, organiser) -> None:
-    tournament, _ = running(2)
-    rnd = services.round_draw(by=organiser, tournament=tournament)
-    table = rnd.tables.get()
-    leader = table.seats.get(side=0).competitor
-    TableResult.objects.create(table=table, totals=[500, 200], donnes_played=6)
-    services.competitor_withdraw(by=organiser, competitor=leader)
-    services.round_close(by=organiser, round=rnd, force=True)
-    assert TableResult.objects.get(table=table).winner_side == 1
-
-
-def test_a_closed_round_is_not_closed_twice_nor_drawn_again(running, organiser) -> None:
-    tournament, _ = running(2)
-    rnd = services.round_close(by=organiser, round=services.round_draw(by=organiser, tournament=tournament), force=True)
-    with pytest.raises(ValidationError):
-        services.round_close(by=organiser, round=rnd, force=True)
-    with pytest.raises(ValidationError):
-        services.round_redraw(by=organiser, round=rnd)
-
-
-def test_too_few_present_competitors_get_a_clear_refusal(club, organiser) -> None:
-    tournament = new_tournament(club, organiser, format="melee")
-    services.tournament_set_status(by=organiser, tournament=tournament, status="registration")
-    competitors = register_many(tournament, organiser, 4)
-    services.tournament_set_status(by=organiser, tournament=tournament, status="running")
-    services.competitor_withdraw(by=organiser, competitor=competitors[0])
-    with pytest.raises(ValidationError) as error:
-        services.round_draw(by=organiser, tournament=tournament)
-    assert "3" in " ".join(error.value.messages)

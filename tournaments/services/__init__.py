@@ -1,7 +1,9 @@
 """Every write of the tournament side, one function per use case, each in a transaction.
 
-One module per seam (`players`, `tournament`, `registration`, `rounds`); import them from
-here (`from tournaments import services`), which is the services' one address.
+One module per seam (`players`, `tournament`, `registration`); import them from here
+(`from tournaments import services`), which is the services' one address. Drawing and
+closing rounds need the results and the ranking: their services are in rounds/services.py,
+above scoring.
 
 Services are named `<noun>_<verb>`, take keyword arguments only, and take `by`, the user
 acting: each one checks through `tournaments.access` that `by` organises the club
@@ -31,7 +33,6 @@ from tournaments.services.registration import (
     forbidden_pair_add,
     forbidden_pair_remove,
 )
-from tournaments.services.rounds import round_close, round_draw, round_redraw
 from tournaments.services.tournament import (
     EDITABLE_WHEN_FINISHED,
     LOCKED_WHEN_RUNNING,
@@ -57,9 +58,6 @@ __all__ = [
     "player_update",
     "players_import",
     "players_import_preview",
-    "round_close",
-    "round_draw",
-    "round_redraw",
     "tournament_create",
     "tournament_set_status",
     "tournament_update",

@@ -6,12 +6,13 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import transaction
 from django.db.models import Max
 
-from scoring.standings import standings_schedule_refresh
-from tournaments import pairing
 from tournaments.models import Tournament
+from tournaments.signals import standings_refresh_requested
 
 Status = Tournament.Status
 Errors = dict[str, list[str]]
+# Competitors per table, by tournament format (a team is one competitor).
+TABLE_SIZES = {"teams": 2, "melee": 4, "individual": 3}
 
 
 def raise_errors(errors: Errors) -> None:
@@ -24,13 +25,13 @@ def refusal(message: str, field: str = NON_FIELD_ERRORS) -> ValidationError:
 
 
 def refresh_standings_after_commit(tournament: Tournament) -> None:
-    """Byes, forfeits and withdrawals change the ranking: ask scoring for it once this commits."""
+    """Byes, forfeits and withdrawals change the ranking: ask for it once this commits."""
     tournament_id = tournament.pk
-    transaction.on_commit(lambda: standings_schedule_refresh(tournament_id=tournament_id))
+    transaction.on_commit(lambda: standings_refresh_requested.send(sender=Tournament, tournament_id=tournament_id))
 
 
 def table_size(tournament: Tournament) -> int:
-    return pairing.TABLE_SIZES[tournament.format]
+    return TABLE_SIZES[tournament.format]
 
 
 def status_label(status: str) -> str:

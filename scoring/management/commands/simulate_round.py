@@ -22,8 +22,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from engine.core import Game
+from engine.match import DEFAULT_DONNES
 from scoring.models import Hand
-from scoring.results import partie_play, tournament_end, tournament_game
+from scoring.partie import partie_play, tournament_end, tournament_game
 from scoring.services import HandRefused, hand_submit
 from tournaments.models import Round, Table, Tournament
 
@@ -87,7 +88,7 @@ class Command(BaseCommand):
     @staticmethod
     def tournament(slug: str | None, demo: bool) -> Tournament | None:
         if demo:
-            from tournaments.management.commands.demo import CLUB_SLUG, CONCOURS_NAME
+            from tournaments.demo import CLUB_SLUG, CONCOURS_NAME
 
             return Tournament.objects.filter(club__slug=CLUB_SLUG, name=CONCOURS_NAME).first()
         if not slug:
@@ -103,7 +104,8 @@ class Command(BaseCommand):
             return 0
         if roll < 0.4:
             return None
-        donnes = tournament_end(tournament).donnes or 12
+        # A partie to a target: as many donnes as a partie of the usual length.
+        donnes = tournament_end(tournament).donnes or DEFAULT_DONNES
         return rng.randint(1, max(1, donnes - 1))
 
     @staticmethod

@@ -15,7 +15,10 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import models
 
-from atout.models import ArchiveIdentity
+from archive.exporting import archive_dumps, archive_export, checksum
+from archive.fields import ArchiveError
+from archive.importing import archive_import
+from archive.models import ArchiveIdentity
 from scoring.models import Hand, HandRevision, StandingsSnapshot, TableResult
 from tests.factories import (
     ClubFactory,
@@ -25,8 +28,6 @@ from tests.factories import (
     competitors_for,
     round_with_tables,
 )
-from tournaments.archive import ArchiveError, archive_dumps, archive_export, archive_import
-from tournaments.archive.exporting import checksum
 from tournaments.models import Bye, Club, Competitor, ForbiddenPair, Player, Round, Seat, Table, Tournament
 
 pytestmark = pytest.mark.django_db

@@ -2,7 +2,7 @@
 
 One job: load who plays round n and what they did before, build the engine's
 `PairingRequest`, call the engine, and write the round's tables, seats and byes. It holds
-no rule about *when* a round may be drawn: `tournaments.services.round_draw` and
+no rule about *when* a round may be drawn: `rounds.services.round_draw` and
 `round_redraw` decide that and call `draw_round` inside their transaction.
 
 Terms (eligible, history, score): docs/glossary.md. A late arrival's missed round was
@@ -20,8 +20,6 @@ from engine.pairing import Draw, PairingRequest, pair
 from scoring.models import StandingsSnapshot
 from tournaments.models import Bye, Competitor, ForbiddenPair, Round, Seat, Table, Tournament
 
-# Competitors per table, by tournament format (a team is one competitor).
-TABLE_SIZES = {"teams": 2, "melee": 4, "individual": 3}
 # Seat positions per side, by format: a team holds North-South or East-West; mêlée
 # partners sit face to face; at a table of three the seats are numbered.
 POSITIONS = {

@@ -34,11 +34,12 @@ from django.db import IntegrityError, models, transaction
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from atout.models import ArchiveIdentity
-from scoring.models import Hand, HandRevision, TableResult
+from archive.fields import ArchiveError
+from archive.models import ArchiveIdentity
+from archive.reading import Archive, RoundPlan, TablePlan, read_archive
+from scoring.models import Hand, HandRevision
+from scoring.partie import table_result_restore
 from scoring.standings import standings_schedule_refresh
-from tournaments.archive.fields import ArchiveError
-from tournaments.archive.reading import Archive, RoundPlan, TablePlan, read_archive
 from tournaments.models import (
     Bye,
     Club,
@@ -257,9 +258,7 @@ class _Importer:
         hands = self.import_hands(table, plan.hands)
         self.import_revisions(table, plan.revisions, hands)
         if plan.result is not None:
-            result, created = TableResult.objects.update_or_create(table=table, defaults=plan.result)
-            _restore_times(TableResult, [(result, plan.result)])
-            self.counts["table results created"] += created
+            self.counts["table results created"] += table_result_restore(table=table, fields=plan.result)
         return table
 
     def import_seating(self, rnd: Round, plan: RoundPlan, tables: dict[int, Table]) -> None:

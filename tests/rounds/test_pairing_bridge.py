@@ -7,9 +7,11 @@ from collections import Counter
 
 import pytest
 
+from rounds import pairing
+from rounds.services import round_close, round_draw, round_redraw
 from scoring.models import StandingsSnapshot, TableResult
 from tests.tournaments.conftest import register_many
-from tournaments import pairing, services
+from tournaments import services
 from tournaments.models import Bye, Round, Seat, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -35,8 +37,8 @@ def play(organiser, tournament: Tournament, rounds: int) -> list[Round]:
     """Draw and force-close `rounds` rounds (scores do not matter to these tests)."""
     played = []
     for _ in range(rounds):
-        rnd = services.round_draw(by=organiser, tournament=tournament)
-        services.round_close(by=organiser, round=rnd, force=True)
+        rnd = round_draw(by=organiser, tournament=tournament)
+        round_close(by=organiser, round=rnd, force=True)
         played.append(rnd)
     return played
 
@@ -58,7 +60,7 @@ def test_no_team_meets_an_opponent_twice_while_a_draw_avoids_it(running, organis
     met: set[frozenset[int]] = set()
     checked = 0
     for _ in range(5):
-        rnd = services.round_draw(by=organiser, tournament=tournament)
+        rnd = round_draw(by=organiser, tournament=tournament)
         pairs = opponent_pairs(rnd)
         # Brute force: of the 15 ways to seat 6 teams at 3 tables, is one free of rematches?
         # (Late rounds may have none: the earlier draws, each best for its round, decide.)
@@ -69,7 +71,7 @@ def test_no_team_meets_an_opponent_twice_while_a_draw_avoids_it(running, organis
         else:
             assert rnd.repeats
         met.update(pairs)
-        services.round_close(by=organiser, round=rnd, force=True)
+        round_close(by=organiser, round=rnd, force=True)
     # Three rounds of six teams can always avoid rematches (the rest of K6 after two rounds has a matching).
     assert checked >= 3
 
@@ -77,7 +79,7 @@ def test_no_team_meets_an_opponent_twice_while_a_draw_avoids_it(running, organis
 def test_when_a_rematch_cannot_be_avoided_the_director_is_told_which(running, organiser) -> None:
     tournament, (a, b) = running(2, rounds_planned=2)
     play(organiser, tournament, 1)
-    second = services.round_draw(by=organiser, tournament=tournament)
+    second = round_draw(by=organiser, tournament=tournament)
     assert second.repeats == [sorted([a.pk, b.pk])]
 
 
@@ -91,18 +93,18 @@ def test_byes_go_round_so_nobody_sits_out_twice_before_everyone_has_once(running
 
 def test_the_same_seed_gives_the_same_draw(running, organiser) -> None:
     tournament, _ = running(12)
-    rnd = services.round_draw(by=organiser, tournament=tournament, seed=2026)
+    rnd = round_draw(by=organiser, tournament=tournament, seed=2026)
     first = tables_of(rnd)
-    services.round_redraw(by=organiser, round=rnd, seed=7)
+    round_redraw(by=organiser, round=rnd, seed=7)
     assert tables_of(rnd) != first
-    services.round_redraw(by=organiser, round=rnd, seed=2026)
+    round_redraw(by=organiser, round=rnd, seed=2026)
     assert tables_of(rnd) == first
     assert Round.objects.get(pk=rnd.pk).seed == 2026
 
 
 def test_a_random_seed_is_stored_when_none_is_given(running, organiser) -> None:
     tournament, _ = running(4)
-    rnd = services.round_draw(by=organiser, tournament=tournament)
+    rnd = round_draw(by=organiser, tournament=tournament)
     replay = pairing.pair(pairing.build_request(tournament, 1, rnd.seed, "random"))
     drawn = [[[str(i) for i in side] for side in table] for table in tables_of(rnd)]
     assert [[list(side) for side in t.sides] for t in replay.tables] == drawn
@@ -124,7 +126,7 @@ def test_a_late_arrival_is_drawn_from_round_2_and_its_late_bye_counts_as_its_bye
     tournament, _ = running(4, rounds_planned=3)
     play(organiser, tournament, 1)
     late = register_many(tournament, organiser, 1)[0]
-    second = services.round_draw(by=organiser, tournament=tournament)
+    second = round_draw(by=organiser, tournament=tournament)
     # Five teams: one sits out, and not the late arrival, whose missed round was a bye already.
     assert second.seats.filter(competitor=late).exists()
     assert not second.byes.filter(competitor=late).exists()
@@ -132,7 +134,7 @@ def test_a_late_arrival_is_drawn_from_round_2_and_its_late_bye_counts_as_its_bye
 
 def test_tables_of_three_for_the_games_for_three(running, organiser) -> None:
     tournament, _ = running(7, game="tarot_a_trois")
-    rnd = services.round_draw(by=organiser, tournament=tournament)
+    rnd = round_draw(by=organiser, tournament=tournament)
     tables = tables_of(rnd)
     assert [len(t) for t in tables] == [3, 3]
     assert all(len(side) == 1 for t in tables for side in t)
@@ -169,9 +171,9 @@ def test_teams_of_the_same_club_are_kept_apart_for_the_first_rounds(running, org
     for seed in range(5):
         rnd = Round.objects.filter(tournament=tournament, number=1).first()
         rnd = (
-            services.round_redraw(by=organiser, round=rnd, seed=seed)
+            round_redraw(by=organiser, round=rnd, seed=seed)
             if rnd
-            else services.round_draw(by=organiser, tournament=tournament, seed=seed)
+            else round_draw(by=organiser, tournament=tournament, seed=seed)
         )
         assert frozenset((r1.pk, r2.pk)) not in opponent_pairs(rnd)
         assert frozenset((m1.pk, m2.pk)) not in opponent_pairs(rnd)
@@ -185,9 +187,9 @@ def test_a_forbidden_pair_never_meets_while_another_draw_exists(running, organis
     rnd = None
     for seed in range(8):
         rnd = (
-            services.round_redraw(by=organiser, round=rnd, seed=seed)
+            round_redraw(by=organiser, round=rnd, seed=seed)
             if rnd
-            else services.round_draw(by=organiser, tournament=tournament, seed=seed)
+            else round_draw(by=organiser, tournament=tournament, seed=seed)
         )
         assert frozenset((a.pk, b.pk)) not in opponent_pairs(rnd)
         assert rnd.conflicts == []
@@ -195,9 +197,7 @@ def test_a_forbidden_pair_never_meets_while_another_draw_exists(running, organis
 
 def test_the_swiss_system_pairs_by_the_newest_standings(running, organiser) -> None:
     tournament, (t1, t2, t3, t4, t5, t6) = running(6, pairing_method="swiss", rounds_planned=2)
-    services.round_close(
-        by=organiser, round=services.round_draw(by=organiser, tournament=tournament, seed=3), force=True
-    )
+    round_close(by=organiser, round=round_draw(by=organiser, tournament=tournament, seed=3), force=True)
     first = {frozenset(p) for p in opponent_pairs(Round.objects.get(tournament=tournament, number=1))}
     order = [t1, t2, t3, t4, t5, t6]
     StandingsSnapshot.objects.create(tournament=tournament, version=1, after_round=1, rows=[{"competitor": 0}])
@@ -206,7 +206,7 @@ def test_the_swiss_system_pairs_by_the_newest_standings(running, organiser) -> N
     request = pairing.build_request(tournament, 2, 1, "swiss")
     assert [c.id for c in request.competitors] == [str(c.pk) for c in order]
     assert [c.score for c in request.competitors] == [1, 1, 1, 0, 0, 0]
-    second = services.round_draw(by=organiser, tournament=tournament)
+    second = round_draw(by=organiser, tournament=tournament)
     # Table 1 holds two of the three winners, and nobody meets their round-1 opponent.
     top = {i for side in tables_of(second)[0] for i in side}
     assert top <= {t1.pk, t2.pk, t3.pk}
@@ -222,17 +222,17 @@ def test_round_2_of_a_swiss_concours_pairs_the_winners_of_round_1_from_the_real_
     running, organiser, django_capture_on_commit_callbacks
 ) -> None:
     tournament, _ = running(8, pairing_method="swiss")
-    first = services.round_draw(by=organiser, tournament=tournament)
+    first = round_draw(by=organiser, tournament=tournament)
     winners = set()
     for table in first.tables.all():
         TableResult.objects.create(table=table, totals=[900, 400], donnes_played=12, finished=True, winner_side=0)
         winners.add(table.seats.get(side=0).competitor_id)
     # Closing asks scoring for the ranking once committed; the next draw reads it.
     with django_capture_on_commit_callbacks(execute=True):
-        services.round_close(by=organiser, round=first)
+        round_close(by=organiser, round=first)
     snapshot = StandingsSnapshot.objects.filter(tournament=tournament).order_by("-version").first()
     assert {row["competitor"] for row in snapshot.rows if row["wins"] == 1} == winners
-    second = services.round_draw(by=organiser, tournament=tournament)
+    second = round_draw(by=organiser, tournament=tournament)
     for table in tables_of(second):
         seated = {side[0] for side in table}
         assert seated <= winners or not seated & winners  # winners meet winners

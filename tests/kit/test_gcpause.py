@@ -6,7 +6,7 @@ import gc
 
 import pytest
 
-from atout.gcpause import gc_paused
+from kit.gcpause import gc_paused
 
 
 def test_the_collector_is_paused_inside_and_resumed_after_even_on_an_error() -> None:

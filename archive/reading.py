@@ -15,9 +15,9 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from archive.exporting import COMPETITOR_PAIR_FIELDS, FORMAT, VERSION, checksum
+from archive.fields import ArchiveError, load
 from scoring.models import Hand, HandRevision, TableResult
-from tournaments.archive.exporting import COMPETITOR_PAIR_FIELDS, FORMAT, VERSION, checksum
-from tournaments.archive.fields import ArchiveError, load
 from tournaments.models import Bye, Club, Competitor, ForbiddenPair, Player, Round, Seat, Table, Tournament
 
 

@@ -38,9 +38,9 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from atout.models import ArchiveIdentity
+from archive.fields import ArchiveError, dump
+from archive.models import ArchiveIdentity
 from scoring.models import Hand, HandRevision, TableResult
-from tournaments.archive.fields import ArchiveError, dump
 from tournaments.models import Bye, Club, Player, Seat, Table, Tournament
 
 FORMAT = "atout-tournament"

@@ -20,15 +20,11 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
+from rounds.services import round_draw
 from tournaments import services
+from tournaments.demo import CLUB_NAME, CLUB_SLUG, CONCOURS_NAME, DEMO_PASSWORD, DEMO_USERNAME, TAROT_NAME
 from tournaments.models import Club, Player, Tournament
 
-DEMO_USERNAME = "demo"
-DEMO_PASSWORD = "demo-atout"
-CLUB_NAME = "Belote Club de Démo"
-CLUB_SLUG = "belote-club-de-demo"
-CONCOURS_NAME = "Concours de belote de la Saint-Nicolas"
-TAROT_NAME = "Soirée tarot à trois"
 CONCOURS_TEAMS = 24
 TAROT_PLAYERS = 10
 # A fixed seed: the demo's round 1 is the same draw on every machine.
@@ -199,7 +195,7 @@ class Command(BaseCommand):
         for first, second in zip(players[0::2], players[1::2], strict=True):
             services.competitor_register(by=user, tournament=concours, players=[first, second], checked_in=True)
         services.tournament_set_status(by=user, tournament=concours, status="running")
-        services.round_draw(by=user, tournament=concours, seed=CONCOURS_SEED)
+        round_draw(by=user, tournament=concours, seed=CONCOURS_SEED)
         self.stdout.write(f"created the demo concours {CONCOURS_NAME!r}: {CONCOURS_TEAMS} teams, round 1 drawn")
 
     def _tarot(self, club: Club, user: Any, players: list[Player]) -> None:

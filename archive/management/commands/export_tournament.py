@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournaments.archive import archive_dumps, archive_export
+from archive.exporting import archive_dumps, archive_export
 from tournaments.models import Tournament
 
 

@@ -1,19 +1,19 @@
-"""Rounds: draw (through the bridge, `tournaments.pairing`), draw again, close."""
+"""Rounds: draw (through the bridge, `rounds.pairing`), draw again, close."""
 
 from __future__ import annotations
 
 import secrets
-from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from rounds import pairing
 from scoring.models import Hand, TableResult
-from tournaments import pairing
+from scoring.partie import table_result_force
 from tournaments.access import require_organiser
-from tournaments.models import Bye, Competitor, Round, Seat, Table, Tournament
+from tournaments.models import Bye, Round, Seat, Table, Tournament
 from tournaments.services.common import (
     Status,
     refresh_standings_after_commit,
@@ -95,8 +95,8 @@ def round_redraw(*, by: AbstractBaseUser, round: Round, seed: int | None = None)
 def round_close(*, by: AbstractBaseUser, round: Round, force: bool = False) -> Round:
     """Close a round whose parties are all finished; `force` ends the others as they stand.
 
-    A forced table keeps its totals; it is won by the side with the most points, except
-    that a side with a withdrawn competitor loses by forfeit (*forfait*).
+    A forced table keeps its totals; its winner is scoring.partie's `forced_winner` (the
+    most points, except that a side with a withdrawn competitor loses by forfeit).
     """
     require_organiser(by, round.tournament.club)
     _lock_running(round.tournament)
@@ -111,28 +111,11 @@ def round_close(*, by: AbstractBaseUser, round: Round, force: bool = False) -> R
             _("Tables still playing: %(tables)s. Wait for them, or force the close.")
             % {"tables": ", ".join(str(t.number) for t in unfinished)}
         )
-    sides = rnd.tournament.sides_per_table
     for table in unfinished:
-        result = results.get(table.pk) or TableResult(table=table, totals=[0] * sides)
-        result.winner_side = _forced_winner(table, list(result.totals or [0] * sides), sides)
-        result.finished = result.forced = True
-        result.save()
+        table_result_force(table=table, stored=results.get(table.pk))
     rnd.status = Round.Status.CLOSED
     rnd.closed_at = timezone.now()
     rnd.forced = bool(unfinished)
     rnd.save(update_fields=["status", "closed_at", "forced"])
     refresh_standings_after_commit(rnd.tournament)
     return rnd
-
-
-def _forced_winner(table: Table, totals: list[Any], sides: int) -> int | None:
-    totals = (totals + [0] * sides)[:sides]
-    forfeits = {s.side for s in table.seats.all() if s.competitor.status == Competitor.Status.WITHDRAWN}
-    standing = [side for side in range(sides) if side not in forfeits]
-    # A side left alone by forfeits wins whatever the points; otherwise the points decide
-    # among the sides still there, and a tie has no winner.
-    if len(standing) <= 1:
-        return standing[0] if standing else None
-    best = max(totals[side] for side in standing)
-    leaders = [side for side in standing if totals[side] == best]
-    return leaders[0] if len(leaders) == 1 else None

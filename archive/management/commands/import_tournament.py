@@ -12,7 +12,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournaments.archive import ArchiveError, archive_import
+from archive.fields import ArchiveError
+from archive.importing import archive_import
 
 
 class Command(BaseCommand):

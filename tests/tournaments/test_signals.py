@@ -1,0 +1,80 @@
+"""What the tournament side tells the apps above it, and asks of them, by signals.
+
+A ranking to refresh, once committed; the results of a round's tables, to show them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from tests.factories import round_with_tables
+from tournaments import selectors, services
+from tournaments.models import Round
+from tournaments.signals import standings_refresh_requested, table_results_wanted
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def asked() -> Iterator[list[int]]:
+    """The tournament ids the signal carried, in order."""
+    heard: list[int] = []
+
+    def listen(*, tournament_id: int, **_kwargs: Any) -> None:
+        heard.append(tournament_id)
+
+    standings_refresh_requested.connect(listen)
+    yield heard
+    standings_refresh_requested.disconnect(listen)
+
+
+def test_a_withdrawal_after_a_round_asks_for_the_ranking_once_committed_and_not_before(
+    running, organiser, asked, django_capture_on_commit_callbacks
+) -> None:
+    tournament, competitors = running(4)
+    round_with_tables(tournament, competitors)
+    with django_capture_on_commit_callbacks() as callbacks:
+        services.competitor_withdraw(by=organiser, competitor=competitors[1])
+    assert asked == []
+    for callback in callbacks:
+        callback()
+    assert asked == [tournament.pk]
+
+
+def test_a_withdrawal_before_any_round_asks_nothing(
+    running, organiser, asked, django_capture_on_commit_callbacks
+) -> None:
+    _tournament, competitors = running(4)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.competitor_withdraw(by=organiser, competitor=competitors[1])
+    assert asked == []
+
+
+@dataclass
+class Progress:
+    finished: bool
+    forced: bool
+    donnes_played: int
+    totals: list[int]
+
+
+def test_the_drawn_tables_show_what_the_keeper_of_the_results_answers(running) -> None:
+    tournament, competitors = running(4)
+    rnd = round_with_tables(tournament, competitors)
+    first = rnd.tables.get(number=1)
+
+    def answer(*, round: Round, **_kwargs: Any) -> dict[int, Progress]:
+        if round != rnd:
+            return {}
+        return {first.pk: Progress(finished=True, forced=True, donnes_played=7, totals=[500, 300])}
+
+    table_results_wanted.connect(answer)
+    try:
+        tables = selectors.drawn_tables(rnd)
+    finally:
+        table_results_wanted.disconnect(answer)
+    assert [(t.number, t.finished, t.donnes_played) for t in tables] == [(1, True, 7), (2, False, 0)]

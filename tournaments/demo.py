@@ -1,0 +1,15 @@
+"""What the demo data is called: its organiser's account, its club, its tournaments.
+
+`manage.py demo` (atout/management/commands/demo.py) makes them through the services; the
+names here are how the others find them again (`simulate_round --demo`, the venue's
+warning about the demo account), from any floor of the house.
+"""
+
+from __future__ import annotations
+
+DEMO_USERNAME = "demo"
+DEMO_PASSWORD = "demo-atout"
+CLUB_NAME = "Belote Club de Démo"
+CLUB_SLUG = "belote-club-de-demo"
+CONCOURS_NAME = "Concours de belote de la Saint-Nicolas"
+TAROT_NAME = "Soirée tarot à trois"

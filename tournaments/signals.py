@@ -1,0 +1,21 @@
+"""What tournaments/ tells the apps above it, without importing them.
+
+The arrows between the apps go one way: `scoring` reads `tournaments`, never the reverse.
+When a tournament's services change something its ranking reads, they send a signal once
+the transaction has committed, and whoever keeps a ranking listens; when a page of this
+app shows how far each table's partie went, it asks whoever keeps the results. Scoring
+connects its receivers in `ScoringConfig.ready`.
+
+- `standings_refresh_requested` (keyword `tournament_id`): a round drawn or closed, a bye,
+  a forfeit, a withdrawal or its reversal; the live ranking should catch up.
+- `table_results_wanted` (keyword `round`): each receiver answers a mapping of table id to
+  that table's result, for the tables of the round whose partie started (see
+  `tournaments.selectors.TableProgress`).
+"""
+
+from __future__ import annotations
+
+from django.dispatch import Signal
+
+standings_refresh_requested = Signal()
+table_results_wanted = Signal()
