@@ -27,7 +27,6 @@ from django.core.exceptions import ValidationError
 from django.db import InterfaceError, OperationalError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 import engine
@@ -41,6 +40,7 @@ from scoring.rescoring import TableOutcome, TableScorer
 from scoring.seasons import season_child_finished, season_job_run
 from tournaments.access import require_organiser
 from tournaments.models import Table, Tournament
+from tournaments.rules import rules_check
 
 # A running job whose heartbeat is older than this lost its worker.
 STALE_AFTER = datetime.timedelta(seconds=60)
@@ -108,27 +108,26 @@ def standings_rules_change(
     ranking switches over in one piece. Raises ValidationError keyed by form field.
     """
     require_organiser(by, tournament.club)
-    game = engine.get_game(tournament.game)
-    errors: dict[str, list[str]] = {}
-    options = dict(config.get("rule_options") or {})
-    for name, value in options.items():
-        try:
-            game.resolve_options({name: value})
-        except OptionError:
-            errors.setdefault(f"option_{name}", []).append(_("This value is not allowed for this game."))
-    # No criteria: the game's usual ones (docs/rules.md), as a new tournament has.
-    criteria = list(config.get("criteria") or []) or standings.default_criteria(tournament.game)
-    known = standings.criteria_for_game(tournament.game)
-    if any(key not in known for key in criteria) or len(set(criteria)) != len(criteria):
-        errors.setdefault("criterion_1", []).append(_("Choose the ranking criteria, each once."))
-    if config.get("bye_policy") not in Tournament.ByePolicy.values:
-        errors.setdefault("bye_policy", []).append(_("Choose what a bye is worth."))
-    if errors:
-        raise ValidationError(errors)
+    rules, errors = rules_check(
+        game=tournament.game,
+        rule_options=config.get("rule_options"),
+        criteria=config.get("criteria"),
+        bye_policy=config.get("bye_policy"),
+        bye_points=config.get("bye_points"),
+    )
+    if rules is None:
+        # The page's criteria are its slots; the other fields have the tournament's names.
+        raise ValidationError({("criterion_1" if name == "criteria" else name): text for name, text in errors.items()})
     return job_launch(
         tournament=tournament,
         by=by,
-        config={**config, "rule_options": game.resolve_options(options), "criteria": criteria},
+        config={
+            **config,
+            "rule_options": rules.rule_options,
+            "criteria": rules.criteria,
+            "bye_policy": rules.bye_policy,
+            "bye_points": rules.bye_points,
+        },
         rescore=True if rescore else None,
     )
 

@@ -38,7 +38,7 @@ from django.utils import timezone
 
 import engine
 from engine import match
-from engine.core import Game, HandScore, Number, OptionError, RuleError
+from engine.core import Game, HandScore, Number, OptionError, RuleError, Side
 from engine.match import End, MatchResult
 from kit import fastjson
 from scoring.models import Hand, TableResult
@@ -121,9 +121,9 @@ def counted_count(confirmation_required: bool, statuses: Iterable[str]) -> int:
     return count
 
 
-def counted_result(tournament: Tournament, statuses: Iterable[str], played: MatchResult) -> MatchResult:
-    """The partie of the counted hands, from `played`, the partie of all of them in order."""
-    return played.prefix(counted_count(tournament.confirmation_required, statuses))
+def counted_result(played: MatchResult, confirmation_required: bool, statuses: Iterable[str]) -> MatchResult:
+    """The partie of the counted hands, from `played`: the partie of all of them, in order."""
+    return played.prefix(counted_count(confirmation_required, statuses))
 
 
 # -- how a hand's score is stored -------------------------------------------------------
@@ -154,8 +154,9 @@ def scored_fields(result: MatchResult) -> list[dict[str, Any]]:
 # -- the winner and the table result ----------------------------------------------------
 
 
-def winner_index(game: Game, winner: object) -> int | None:
-    return None if winner is None else game.sides.index(winner)  # type: ignore[arg-type]
+def winner_index(game: Game, winner: Side | None) -> int | None:
+    """The winner as a side index (None: no winner)."""
+    return None if winner is None else game.sides.index(winner)
 
 
 def forced_winner(totals: Sequence[Number], forfeits: Iterable[int], sides: int) -> int | None:
@@ -215,7 +216,8 @@ def table_result_write(
     ordered = sorted(Hand.objects.filter(table=table) if hands is None else hands, key=lambda hand: hand.number)
     if played is None:
         played = partie_play(tournament, [hand.raw for hand in ordered])
-    fields = result_fields(game, counted_result(tournament, (hand.status for hand in ordered), played))
+    counted = counted_result(played, tournament.confirmation_required, (hand.status for hand in ordered))
+    fields = result_fields(game, counted)
     stored, created = TableResult.objects.get_or_create(table=table, defaults=fields)
     if created:
         return stored, True

@@ -178,7 +178,7 @@ class TableScorer:
         if result.errors:
             return TableOutcome(work, [], None, [self._describe(work, error) for error in result.errors])
         scored = list(zip(work.hands, partie.scored_fields(result), strict=True))
-        counted = result.prefix(partie.counted_count(self.confirmation, (hand.status for hand in work.hands)))
+        counted = partie.counted_result(result, self.confirmation, (hand.status for hand in work.hands))
         return TableOutcome(work, scored, partie.result_fields(self.game, counted), [])
 
     def _describe(self, work: TableWork, error: RuleError) -> str:

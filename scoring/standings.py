@@ -44,6 +44,7 @@ from kit.gcpause import gc_paused
 from scoring.enqueue import STANDINGS_REFRESH, enqueue
 from scoring.models import StandingsRefresh, StandingsSnapshot, TableResult
 from scoring.standings_selectors import forget_polled
+from tournaments.games import CRITERION_LABELS
 from tournaments.models import Bye, Competitor, Round, Seat, Table, Tournament
 
 # Versions kept per `after_round` (the live ranking's and each round's); older ones go,
@@ -56,15 +57,6 @@ REFRESH_ROUNDS = 5
 # Namespace of the advisory lock (the second key is the tournament id).
 LOCK_NAMESPACE = 0x5354  # "ST"
 
-CRITERION_LABELS: dict[str, Promise] = {
-    "wins": _("Parties won"),
-    "match_points": _("Match points"),
-    "points": _("Points"),
-    "difference": _("Difference"),
-    "against": _("Points against"),
-    "buchholz": _("Buchholz"),
-    "head_to_head": _("Head-to-head"),
-}
 RESULT_LABELS: dict[str, Promise] = {
     "win": _("won"),
     "loss": _("lost"),
@@ -303,7 +295,7 @@ def _prefix_digests(loaded: Loaded, config_digest: str) -> dict[int, str]:
 
 
 def _config(tournament: Tournament) -> tuple[list[str], dict[str, Any]]:
-    criteria = list(tournament.criteria or []) or default_criteria(tournament.game)
+    criteria = list(tournament.criteria or []) or list(engine_standings.default_criteria(tournament.game))
     return criteria, dict(tournament.match_points or {})
 
 
@@ -508,15 +500,6 @@ def standings_refresh(*, tournament_id: int, ticket: int = 0) -> bool:
 
 
 # -- the engine ------------------------------------------------------------------------
-
-
-def default_criteria(game: str) -> list[str]:
-    return list(engine_standings.default_criteria(game))
-
-
-def criteria_for_game(game: str) -> list[str]:
-    """Every criterion a director may choose (the engine's registry, in its order)."""
-    return list(engine_standings.CRITERIA)
 
 
 def _criterion_specs(criteria: Sequence[str], match_points: Mapping[str, Any]) -> list[engine_standings.CriterionSpec]:

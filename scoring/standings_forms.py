@@ -1,7 +1,7 @@
 """The director's form for what the ranking depends on: rule options, criteria, byes.
 
 It checks shapes and turns the posted strings into the configuration a job installs
-(scoring/jobs.py); `jobs.standings_rules_change` checks the rules again.
+(scoring/jobs.py); `jobs.standings_rules_change` checks the rules (tournaments.rules).
 
 Rule option values can be strings or integers (`capot_value`: 250); the form carries each
 choice as its JSON text so that `250` comes back as the integer the engine expects.
@@ -15,7 +15,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from scoring.standings import CRITERION_LABELS, criteria_for_game
+from engine.standings import allowed_criteria
 from tournaments import games
 from tournaments.models import Tournament
 
@@ -44,8 +44,7 @@ class StandingsRulesForm(forms.Form):
             self.fields[name] = forms.ChoiceField(
                 label=option.label, choices=[(json.dumps(value), label) for value, label in option.choices]
             )
-        known = criteria_for_game(tournament.game)
-        choices = [("", "—")] + [(key, CRITERION_LABELS.get(key, key)) for key in known]
+        choices = [("", "—")] + [(key, games.criterion_label(key)) for key in allowed_criteria(tournament.game)]
         for slot in range(1, CRITERIA_SLOTS + 1):
             self.fields[f"criterion_{slot}"] = forms.ChoiceField(
                 label=_("Criterion %(n)s") % {"n": slot}, choices=choices, required=slot == 1

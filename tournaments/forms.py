@@ -7,7 +7,8 @@ director reads every problem at once, in their language.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, cast
 
 from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
@@ -51,10 +52,13 @@ class CsvConfirmForm(forms.Form):
     text = forms.CharField(widget=forms.HiddenInput, strip=False)
 
 
-def _criteria_choices() -> list[tuple[str, str]]:
-    return [("", _("The game's usual order"))] + [
-        (",".join(preset), games.criteria_label(preset)) for preset in games.CRITERIA_PRESETS
-    ]
+def _criteria_choices(current: Sequence[str] = ()) -> list[tuple[str, str]]:
+    """The form's orders of criteria, and the tournament's own when it is none of them
+    (chosen on the standings page, which offers every criterion)."""
+    presets = [tuple(preset) for preset in games.CRITERIA_PRESETS]
+    if current and tuple(current) not in presets:
+        presets.append(tuple(current))
+    return [("", _("The game's usual order"))] + [(",".join(order), games.criteria_label(order)) for order in presets]
 
 
 class TournamentForm(forms.Form):
@@ -76,12 +80,7 @@ class TournamentForm(forms.Form):
     )
     rounds_planned = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=30, initial=4)
     end_rule = forms.ChoiceField(label=_("A partie ends after"), choices=Tournament.EndRule.choices)
-    end_value = forms.IntegerField(
-        label=_("Donnes or target score"),
-        required=False,
-        min_value=1,
-        help_text=_("Empty: 12 donnes, or the game's usual target (1000 belote, 1501 belote moderne)."),
-    )
+    end_value = forms.IntegerField(label=_("Donnes or target score"), required=False, min_value=1)
     pairing_method = forms.ChoiceField(
         label=_("Draw of rounds 2 and after"), choices=Tournament.PairingMethod.choices, initial="swiss"
     )
@@ -99,10 +98,13 @@ class TournamentForm(forms.Form):
     confirmation_required = forms.BooleanField(label=_("Hands confirmed by the other side"), required=False)
     options_for = forms.CharField(widget=forms.HiddenInput, required=False)
 
-    def __init__(self, *args: Any, game: str, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, game: str, criteria: Sequence[str] = (), **kwargs: Any) -> None:
+        """`criteria`: the tournament's own order, when editing one."""
         super().__init__(*args, **kwargs)
         self.game_code = game
         self.fields["options_for"].initial = game
+        self.fields["end_value"].help_text = games.end_value_help()
+        cast(forms.ChoiceField, self.fields["criteria"]).choices = _criteria_choices(criteria)
         for option in games.option_fields(game):
             by_text = {str(value): value for value, _label in option.choices}
             self.fields[f"option_{option.name}"] = forms.TypedChoiceField(

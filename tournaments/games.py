@@ -1,16 +1,17 @@
 """What a tournament needs to know about each game of the engine, in the reader's language.
 
-The engine (`engine.GAMES`) owns the games: their table, their sides and their rule
-options. This module adds the tournament side, from docs/rules.md "Tournaments": which
-formats a game can be played in, the default ranking criteria and end of a partie, and
-the words a director reads for each option and its values (the engine carries only
-English descriptions, and translations live in the Django layer).
-
-Terms (criterion): docs/glossary.md.
+The engine owns the rules: the games (`engine.GAMES`: their table, sides and rule
+options), the ranking criteria with each game's default and allowed ones
+(`engine.standings`), and the default end of a partie (`engine.match`). This module adds
+the tournament side: which formats a game can be played in, and the one table of words a
+reader sees for each ranking criterion, each option and its values (the engine carries
+only English descriptions, and translations live in the Django layer). Terms (criterion):
+docs/glossary.md.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,17 +19,20 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 import engine
+from engine.match import DEFAULT_DONNES, default_end, default_target
+from tournaments.models import Tournament
 
-DEFAULT_DONNES = 12
-# A target score for the games whose rules give one; the others need the director's value.
-DEFAULT_TARGETS = {"belote_classique": 1000, "belote_moderne": 1501}
-
-CRITERIA_LABELS: dict[str, Promise] = {
-    "wins": _("parties won"),
-    "points": _("total points"),
-    "difference": _("points difference"),
+# Every ranking criterion of engine.standings, as the ranking's columns and the settings name it.
+CRITERION_LABELS: dict[str, Promise] = {
+    "wins": _("Parties won"),
+    "match_points": _("Match points"),
+    "points": _("Points"),
+    "difference": _("Difference"),
+    "against": _("Points against"),
+    "buchholz": _("Buchholz"),
+    "head_to_head": _("Head-to-head"),
 }
-# The orders a director chooses from; the first of each game's list is its default.
+# The orders the tournament's form offers (the standings page offers every criterion).
 CRITERIA_PRESETS: tuple[tuple[str, ...], ...] = (
     ("wins", "points", "difference"),
     ("points", "wins"),
@@ -95,21 +99,33 @@ def formats_for(game_code: str) -> tuple[str, ...]:
     return ("individual",)
 
 
-def default_criteria(game_code: str) -> list[str]:
-    # Belote at four ranks by parties won first; the games for three rank by points.
-    if formats_for(game_code) == ("individual",):
-        return ["points", "wins"]
-    return ["wins", "points", "difference"]
-
-
 def default_end_value(game_code: str, end_rule: str) -> int | None:
+    """The engine's default end of a partie of the game: its donnes, or its target (None: none)."""
+    game = engine.get_game(game_code)
     if end_rule == "donnes":
-        return DEFAULT_DONNES
-    return DEFAULT_TARGETS.get(game_code)
+        return default_end(game).donnes
+    return default_target(game)
 
 
-def criteria_label(criteria: list[str] | tuple[str, ...]) -> str:
-    return ", ".join(str(CRITERIA_LABELS.get(key, key)) for key in criteria)
+def end_value_help() -> str:
+    """What an empty end value means, from the engine's defaults."""
+    targets = [
+        _("%(game)s: %(target)s") % {"game": label, "target": target}
+        for code, label in Tournament.Game.choices
+        if code in engine.GAMES and (target := default_target(engine.get_game(code))) is not None
+    ]
+    return _("Empty: %(donnes)s donnes, or the game's usual target (%(targets)s).") % {
+        "donnes": DEFAULT_DONNES,
+        "targets": "; ".join(targets),
+    }
+
+
+def criterion_label(key: str) -> str:
+    return str(CRITERION_LABELS.get(key, key))
+
+
+def criteria_label(criteria: Sequence[str]) -> str:
+    return ", ".join(criterion_label(key) for key in criteria)
 
 
 def option_fields(game_code: str) -> list[OptionField]:

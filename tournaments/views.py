@@ -203,7 +203,7 @@ def tournament_create(request: HttpRequest, club: Club) -> HttpResponse:
 def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     game = _chosen_game(request, tournament.game)
     if request.method == "POST":
-        form = TournamentForm(request.POST, game=game)
+        form = TournamentForm(request.POST, game=game, criteria=tournament.criteria)
         if form.is_valid():
             try:
                 services.tournament_update(by=request.user, tournament=tournament, **form.service_values())
@@ -216,7 +216,7 @@ def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpRespons
         initial = TournamentForm.initial_from(tournament)
         if game != tournament.game:
             initial.update(game=game, options_for=game)
-        form = TournamentForm(initial=initial, game=game)
+        form = TournamentForm(initial=initial, game=game, criteria=tournament.criteria)
     if request.htmx and request.method == "GET":
         return render(request, "tournaments/tournament_form_options.html", {"form": form})
     context = {"club": tournament.club, "form": form, "tournament": tournament}

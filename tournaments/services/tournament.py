@@ -11,10 +11,10 @@ from django.db import transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-import engine
 from tournaments import games
 from tournaments.access import require_organiser
 from tournaments.models import Club, Competitor, Round, Tournament
+from tournaments.rules import rules_check
 from tournaments.services.common import (
     Errors,
     Status,
@@ -47,26 +47,6 @@ TOURNAMENT_FIELDS = (
 MAX_ROUNDS = 30
 
 
-def _option_errors(game_code: str, rule_options: Mapping[str, Any]) -> tuple[dict[str, Any], Errors]:
-    """The game's options resolved by the engine, and an error per option it refuses."""
-    game = engine.get_game(game_code)
-    errors: Errors = {}
-    for name, value in rule_options.items():
-        try:
-            game.resolve_options({name: value})
-        except engine.OptionError:
-            known = {spec.name for spec in game.option_specs}
-            message = (
-                _("This value is not allowed for this game.")
-                if name in known
-                else _("The game %(game)s has no option “%(option)s”.") % {"game": game_code, "option": name}
-            )
-            errors.setdefault(f"option_{name}" if name in known else "rule_options", []).append(message)
-    if errors:
-        return {}, errors
-    return game.resolve_options(dict(rule_options)), {}
-
-
 def _clean_tournament(values: dict[str, Any]) -> dict[str, Any]:
     """Fill the game's defaults in `values` and check every field; raises ValidationError."""
     errors: Errors = {}
@@ -76,8 +56,15 @@ def _clean_tournament(values: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(values.get("date"), datetime.date):
         errors["date"] = [_("Give the date.")]
     game = values.get("game")
-    if game not in engine.GAMES:
-        errors["game"] = [_("Choose a game.")]
+    rules, rule_errors = rules_check(
+        game=game,
+        rule_options=values.get("rule_options"),
+        criteria=values.get("criteria"),
+        bye_policy=values.get("bye_policy"),
+        bye_points=values.get("bye_points"),
+    )
+    errors.update(rule_errors)
+    if "game" in rule_errors:
         raise_errors(errors)
     formats = games.formats_for(game)
     values["format"] = values.get("format") or formats[0]
@@ -91,19 +78,17 @@ def _clean_tournament(values: dict[str, Any]) -> dict[str, Any]:
     errors.update(_end_errors(values, game))
     if values.get("pairing_method") not in Tournament.PairingMethod.values:
         errors["pairing_method"] = [_("Choose how later rounds are drawn.")]
-    errors.update(_criteria_errors(values, game))
-    if values.get("bye_policy") not in Tournament.ByePolicy.values:
-        errors["bye_policy"] = [_("Choose what a bye is worth.")]
-    values["bye_points"] = int(values.get("bye_points") or 0)
-    if values["bye_points"] < 0:
-        errors["bye_points"] = [_("A bye cannot be worth fewer than 0 points.")]
     values["separate_clubs_rounds"] = int(values.get("separate_clubs_rounds") or 0)
     if not 0 <= values["separate_clubs_rounds"] <= int(values.get("rounds_planned") or 0):
         errors["separate_clubs_rounds"] = [_("Between 0 and the number of rounds.")]
-    options, option_errors = _option_errors(game, values.get("rule_options") or {})
-    errors.update(option_errors)
-    values["rule_options"] = options
     raise_errors(errors)
+    assert rules is not None
+    values.update(
+        rule_options=rules.rule_options,
+        criteria=rules.criteria,
+        bye_policy=rules.bye_policy,
+        bye_points=rules.bye_points,
+    )
     return values
 
 
@@ -119,14 +104,6 @@ def _end_errors(values: dict[str, Any], game: str) -> Errors:
     low, high = (1, 100) if end_rule == Tournament.EndRule.DONNES else (100, 10_000)
     if not low <= int(values["end_value"]) <= high:
         return {"end_value": [_("Between %(low)s and %(high)s.") % {"low": low, "high": high}]}
-    return {}
-
-
-def _criteria_errors(values: dict[str, Any], game: str) -> Errors:
-    criteria = list(values.get("criteria") or games.default_criteria(game))
-    values["criteria"] = criteria
-    if any(key not in games.CRITERIA_LABELS for key in criteria) or len(set(criteria)) != len(criteria):
-        return {"criteria": [_("Choose the ranking criteria among parties won, total points, points difference.")]}
     return {}
 
 
