@@ -13,7 +13,7 @@ petit au bout, chelem in tarot): docs/glossary.md.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal, InvalidOperation
 from typing import Any, ClassVar
 
@@ -272,9 +272,13 @@ class BeloteForm(AnnouncementsMixin, HandForm):
 
     body = "belote"
 
-    def build_fields(self) -> None:
+    def playable_contracts(self) -> Mapping[str, Any]:
+        """The contracts a referee may choose: the game's (contrée: those its options allow)."""
         game: Any = self.game
-        self.contracts = game.contracts
+        return dict(game.contracts)
+
+    def build_fields(self) -> None:
+        self.contracts = self.playable_contracts()
         self.multi_belote = any(contract.max_belote > 1 for contract in self.contracts.values())
         f = self.fields
         f["taker"] = radio(self.side_choices(), _("Taker"))
@@ -412,6 +416,47 @@ class BeloteForm(AnnouncementsMixin, HandForm):
         if parts[0] == "announcements":
             return self.announcement_field(parts, data)
         return super().field_for(path, code)
+
+
+class ContreeForm(BeloteForm):
+    """Belote contrée: belote at four with the bid (80 to the highest allowed, or capot)
+    and the coinche (×2, surcoinche ×4); only the contracts the options allow."""
+
+    body = "contree"
+
+    def playable_contracts(self) -> Mapping[str, Any]:
+        game: Any = self.game
+        return dict(game.allowed_contracts(self.options))
+
+    def build_fields(self) -> None:
+        super().build_fields()
+        f = self.fields
+        highest = self.options.get("max_bid", 160)
+        top = 180 if highest == "none" else int(highest)
+        bids = [(str(points), str(points)) for points in range(80, top + 1, 10)] + [("capot", str(_("capot")))]
+        f["bid"] = radio(bids, _("Bid"))
+        f["coinche"] = radio((("0", _("no")), ("1", _("coinché (×2)")), ("2", _("surcoinché (×4)"))), _("Coinche"))
+
+    def announcements_on(self) -> bool:
+        return self.options.get("announcements", "off") == "on"
+
+    def hand(self, data: dict[str, Any]) -> dict[str, Any]:
+        hand = super().hand(data)
+        if hand.get("cancelled"):
+            return hand
+        bid = data.get("bid")
+        if bid:
+            hand["bid"] = bid if bid == "capot" else _int_or_none(bid)
+        coinche = _int_or_none(data.get("coinche"))
+        hand["coinche"] = coinche if coinche is not None else 0
+        return hand
+
+    def initial_from_raw(self, raw: dict[str, Any]) -> dict[str, Any]:
+        initial = super().initial_from_raw(raw)
+        if raw.get("bid") is not None:
+            initial["bid"] = str(raw["bid"])
+        initial["coinche"] = str(raw.get("coinche") or 0)
+        return initial
 
 
 class BeloteATroisForm(AnnouncementsMixin, HandForm):
@@ -605,6 +650,7 @@ class TarotForm(HandForm):
 HAND_FORMS: dict[str, type[HandForm]] = {
     "belote_classique": BeloteForm,
     "belote_moderne": BeloteForm,
+    "belote_contree": ContreeForm,
     "belote_a_trois": BeloteATroisForm,
     "tarot_a_trois": TarotForm,
 }

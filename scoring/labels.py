@@ -57,3 +57,20 @@ def contract_label(code: object) -> str:
 
 def outcome_label(code: object) -> str:
     return str(OUTCOME_LABELS.get(str(code), code))
+
+
+COINCHE_LABELS: dict[int, Promise] = {1: _("coinché"), 2: _("surcoinché")}
+
+
+def bid_and_contract(raw: dict[str, object]) -> str:
+    """A donne's contract as the sheet shows it: in contrée, with the bid and the coinche
+    before it ("110 ♥ hearts coinché"); in the other games, the contract alone."""
+    contract = contract_label(raw.get("contract", ""))
+    bid = raw.get("bid")
+    if bid is None:
+        return contract
+    words = [str(_("capot")) if bid == "capot" else str(bid), contract]
+    coinche = raw.get("coinche")
+    if coinche in COINCHE_LABELS:
+        words.append(str(COINCHE_LABELS[coinche]))  # type: ignore[index]
+    return " ".join(words)

@@ -17,7 +17,7 @@ from django.db import connection
 
 from engine.core import HandScore, Number, RuleError, Side
 from engine.match import MatchResult
-from scoring.labels import contract_label, outcome_label
+from scoring.labels import bid_and_contract, outcome_label
 from scoring.models import Hand, TableResult
 from scoring.partie import hand_errors, partie_or_none, tournament_game
 from tournaments.models import Competitor, Player, Seat, Table, Tournament
@@ -173,7 +173,7 @@ def table_sheet(
                 scores=list(hand.scores),
                 running=running,
                 taker="" if raw.get("cancelled") else _taker_label(raw, sides),
-                contract="" if raw.get("cancelled") else contract_label(raw.get("contract", "")),
+                contract="" if raw.get("cancelled") else bid_and_contract(raw),
                 outcome=outcome_label(hand.outcome),
                 pending=hand.status == Hand.Status.PENDING,
                 reserve_out=hand.reserve_out,

@@ -143,6 +143,11 @@
       say(entry.queued ? "sending" : "restored");
       if (entry.queued) { send(f); scheduleRetry(); }
     }
+    // A form sent back refused keeps the defence's points the page had filled in: they
+    // stay the page's, following the taker's as the referee corrects them.
+    var auto = f.elements.namedItem("defence_auto");
+    var defence = f.elements.namedItem("points_defence");
+    if (auto && defence && (auto.value === "1" || auto.value === "True")) { defence.dataset.auto = "1"; }
     fillDefence(f);
     f.addEventListener("input", function (event) {
       if (event.target.name === "points_defence") { delete event.target.dataset.auto; }

@@ -15,6 +15,7 @@ from tournaments.models import Table, Tournament
 FORMATS = {
     "belote_classique": ("teams", 2),
     "belote_moderne": ("teams", 2),
+    "belote_contree": ("teams", 2),
     "belote_a_trois": ("individual", 3),
     "tarot_a_trois": ("individual", 3),
 }
@@ -23,6 +24,10 @@ FORMATS = {
 SOUND_HANDS: dict[str, tuple[dict[str, Any], list[int]]] = {
     "belote_classique": ({"taker": "A", "contract": "hearts", "points": {"A": 102, "B": 60}}, [102, 60]),
     "belote_moderne": ({"taker": "A", "contract": "sans_atout", "points": {"A": 80, "B": 50}}, [160, 100]),
+    "belote_contree": (
+        {"taker": "A", "bid": 110, "contract": "hearts", "coinche": 0, "points": {"A": 113, "B": 49}},
+        [220, 50],
+    ),
     "belote_a_trois": ({"taker": 0, "contract": "spades", "points": [80, 50, 20]}, [80, 50, 20]),
     "tarot_a_trois": ({"taker": 0, "contract": "garde", "oudlers": 2, "points": 45.5}, [120, -60, -60]),
 }

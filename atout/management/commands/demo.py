@@ -3,7 +3,8 @@
 - the organiser demo / demo-atout, organiser of the club "Belote Club de Démo";
 - the club's players (some from two visiting clubs, as on a real concours night);
 - a belote concours of 24 teams, all checked in, running, with round 1 drawn;
-- a tarot à 3 evening with its players registered, not started.
+- a tarot à 3 evening with its players registered, not started;
+- a belote contrée concours of 16 teams, running, with round 1 drawn.
 
 Everything goes through the services a director uses. Idempotent: running it again finds
 what it made and adds nothing (the club and each tournament are looked up by name).
@@ -22,10 +23,19 @@ from django.utils import timezone
 
 from rounds.services import round_draw
 from tournaments import services
-from tournaments.demo import CLUB_NAME, CLUB_SLUG, CONCOURS_NAME, DEMO_PASSWORD, DEMO_USERNAME, TAROT_NAME
+from tournaments.demo import (
+    CLUB_NAME,
+    CLUB_SLUG,
+    CONCOURS_NAME,
+    CONTREE_NAME,
+    DEMO_PASSWORD,
+    DEMO_USERNAME,
+    TAROT_NAME,
+)
 from tournaments.models import Club, Player, Tournament
 
 CONCOURS_TEAMS = 24
+CONTREE_TEAMS = 16
 TAROT_PLAYERS = 10
 # A fixed seed: the demo's round 1 is the same draw on every machine.
 CONCOURS_SEED = 2026
@@ -140,6 +150,7 @@ class Command(BaseCommand):
         players = self._players(club, user)
         self._concours(club, user, players[: CONCOURS_TEAMS * 2])
         self._tarot(club, user, players[CONCOURS_TEAMS * 2 : CONCOURS_TEAMS * 2 + TAROT_PLAYERS])
+        self._contree(club, user, players[: CONTREE_TEAMS * 2])
 
     def _organiser(self) -> Any:
         user_model = get_user_model()
@@ -197,6 +208,30 @@ class Command(BaseCommand):
         services.tournament_set_status(by=user, tournament=concours, status="running")
         round_draw(by=user, tournament=concours, seed=CONCOURS_SEED)
         self.stdout.write(f"created the demo concours {CONCOURS_NAME!r}: {CONCOURS_TEAMS} teams, round 1 drawn")
+
+    def _contree(self, club: Club, user: Any, players: list[Player]) -> None:
+        """A belote contrée concours of 16 teams a week later, running with round 1 drawn
+        (the club's regulars: the same players as the Saint-Nicolas, other teams)."""
+        if Tournament.objects.filter(club=club, name=CONTREE_NAME).exists():
+            self.stdout.write(f"the demo contrée concours {CONTREE_NAME!r} already exists")
+            return
+        contree = services.tournament_create(
+            by=user,
+            club=club,
+            name=CONTREE_NAME,
+            date=timezone.localdate() + datetime.timedelta(days=14),
+            game="belote_contree",
+            format="teams",
+            rounds_planned=4,
+            pairing_method="swiss",
+        )
+        services.tournament_set_status(by=user, tournament=contree, status="registration")
+        # Partners other than the Saint-Nicolas teams: each player with the one two places on.
+        for first, second in zip(players[0::4] + players[1::4], players[2::4] + players[3::4], strict=True):
+            services.competitor_register(by=user, tournament=contree, players=[first, second], checked_in=True)
+        services.tournament_set_status(by=user, tournament=contree, status="running")
+        round_draw(by=user, tournament=contree, seed=CONCOURS_SEED)
+        self.stdout.write(f"created the demo contrée concours {CONTREE_NAME!r}: {CONTREE_TEAMS} teams, round 1 drawn")
 
     def _tarot(self, club: Club, user: Any, players: list[Player]) -> None:
         if Tournament.objects.filter(club=club, name=TAROT_NAME).exists():

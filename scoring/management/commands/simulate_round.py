@@ -48,16 +48,21 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=None, help="the random seed (default: the round's draw seed)")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        tables: int | None = options["tables"]
-        partial: bool = options["partial"]
-        seed: int | None = options["seed"]
         demo: bool = options["demo"]
-        tournament = self.tournament(options["slug"], demo)
-        if tournament is None:
+        tournaments = self.tournaments(options["slug"], demo)
+        if not tournaments:
             if demo:
                 self.stdout.write("no demo concours: nothing to simulate")
                 return
             raise CommandError(f"no tournament at {options['slug']!r}")
+        for tournament in tournaments:
+            self.simulate(tournament, options)
+
+    def simulate(self, tournament: Tournament, options: dict[str, Any]) -> None:
+        tables: int | None = options["tables"]
+        partial: bool = options["partial"]
+        seed: int | None = options["seed"]
+        demo: bool = options["demo"]
         rounds = Round.objects.filter(tournament=tournament, status=Round.Status.OPEN)
         if options["round"] is not None:
             rounds = rounds.filter(number=options["round"])
@@ -86,14 +91,15 @@ class Command(BaseCommand):
         self.stdout.write(f"{tournament.name}, round {rnd.number}: {added_total} donnes added")
 
     @staticmethod
-    def tournament(slug: str | None, demo: bool) -> Tournament | None:
+    def tournaments(slug: str | None, demo: bool) -> list[Tournament]:
         if demo:
-            from tournaments.demo import CLUB_SLUG, CONCOURS_NAME
+            from tournaments.demo import CLUB_SLUG, PLAYED_DEMOS
 
-            return Tournament.objects.filter(club__slug=CLUB_SLUG, name=CONCOURS_NAME).first()
+            found = Tournament.objects.filter(club__slug=CLUB_SLUG, name__in=PLAYED_DEMOS)
+            return sorted(found, key=lambda tournament: PLAYED_DEMOS.index(tournament.name))
         if not slug:
             raise CommandError("give the tournament's address (SLUG), or --demo")
-        return Tournament.objects.filter(slug=slug).first()
+        return list(Tournament.objects.filter(slug=slug)[:1])
 
     @staticmethod
     def goal(tournament: Tournament, table: Table, seed: int) -> int | None:
