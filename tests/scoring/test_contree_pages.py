@@ -42,3 +42,26 @@ def test_sans_atout_is_offered_when_the_tournament_plays_it(client) -> None:
     table = make_table("belote_contree", rule_options={"sans_atout_tout_atout": "on", "max_bid": 180})
     page = text(client.get(reverse("referee:table", args=[table.token])))
     assert 'name="contract" value="sans_atout"' in page and 'name="bid" value="180"' in page
+
+
+def test_a_contree_option_changed_rescores_the_concours(django_capture_on_commit_callbacks) -> None:
+    from scoring import jobs
+    from scoring.services import hand_submit
+    from tests.scoring.tables import director_of
+
+    table = make_table("belote_contree")
+    tournament = table.round.tournament
+    # 113 + 110 = 223: 220 rounded (the default), 223 once rounding is off.
+    hand = {"taker": "A", "bid": 110, "contract": "hearts", "coinche": 0, "points": {"A": 113, "B": 49}}
+    with django_capture_on_commit_callbacks(execute=True):
+        hand_submit(table=table, raw=hand)
+    assert Hand.objects.get(table=table).scores == [220, 50]
+    with django_capture_on_commit_callbacks(execute=True):
+        job = jobs.standings_rules_change(
+            by=director_of(tournament),
+            tournament=tournament,
+            config={**jobs.tournament_config(tournament), "rule_options": {"rounding": "none"}},
+        )
+    job.refresh_from_db()
+    assert job.status == "done", job.error
+    assert Hand.objects.get(table=table).scores == [223, 49]

@@ -11,7 +11,7 @@ from tournaments.models import Bye, Club, Competitor, Round, Seat, Tournament
 pytestmark = pytest.mark.django_db
 
 
-def test_the_demo_club_has_a_running_concours_and_a_tarot_evening_and_runs_twice() -> None:
+def test_the_demo_club_has_a_running_concours_a_tarot_evening_and_a_contree_concours_and_runs_twice() -> None:
     call_command("demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
     call_command("demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
 
@@ -29,4 +29,7 @@ def test_the_demo_club_has_a_running_concours_and_a_tarot_evening_and_runs_twice
 
     tarot = Tournament.objects.get(club=club, game="tarot_a_trois")
     assert (tarot.status, tarot.format, tarot.competitors.count()) == ("registration", "individual", 10)
-    assert Tournament.objects.count() == 2 and club.players.count() == 58
+    contree = Tournament.objects.get(club=club, game="belote_contree")
+    assert (contree.status, contree.format, contree.competitors.count()) == ("running", "teams", 16)
+    assert Round.objects.get(tournament=contree).tables.count() == 8
+    assert Tournament.objects.count() == 3 and club.players.count() == 58
