@@ -43,11 +43,15 @@ def _trusted(address: ipaddress.IPv4Address | ipaddress.IPv6Address | None, prox
 
 
 def client_address(request: HttpRequest) -> str:
-    """The address of whoever sent `request`, as far as trusted proxies vouch for it."""
-    peer = str(request.META.get("REMOTE_ADDR") or "")
+    """The address of whoever sent `request`, as far as trusted proxies vouch for it.
+
+    "" when the request carries no address at all (one built in code, a Unix socket's).
+    """
+    peer_address = _address(str(request.META.get("REMOTE_ADDR") or ""))
+    peer = "" if peer_address is None else str(peer_address)
     proxies: tuple[Network, ...] = tuple(getattr(settings, "TRUSTED_PROXIES", ()))
-    if not proxies or not _trusted(_address(peer), proxies):
-        return peer or "unknown"
+    if not proxies or not _trusted(peer_address, proxies):
+        return peer
     forwarded = str(request.META.get("HTTP_X_FORWARDED_FOR") or "")
     nearest = peer
     for hop in reversed([part for part in forwarded.split(",") if part.strip()]):

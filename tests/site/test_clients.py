@@ -89,3 +89,11 @@ def test_wrong_links_are_counted_exactly_in_redis_however_many_arrive_at_once(se
         assert 0 < cache._cache.get_client().ttl(cache.make_and_validate_key(f"referee:misses:{address}")) <= 600
     finally:
         cache.delete(f"referee:misses:{address}")
+
+
+def test_a_request_without_an_address_has_an_empty_one(settings) -> None:
+    settings.TRUSTED_PROXIES = (ip_network("127.0.0.1"),)
+    request = RequestFactory().get("/")
+    del request.META["REMOTE_ADDR"]
+    assert client_address(request) == ""
+    assert client_address(request_from("not an address")) == ""
