@@ -150,12 +150,6 @@ def refusals(*, conflict: bool = False, fields: Mapping[str, str] | None = None)
         raise hand_refusal_error(refused) from refused
 
 
-def too_large_item() -> dict[str, Any]:
-    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-    message = _("The request body is larger than the %(limit)s bytes the site accepts.") % {"limit": limit}
-    return item(None, "too_large", message)
-
-
 def _response(status_code: int, items: list[dict[str, Any]], headers: dict[str, str] | None = None) -> Response:
     return Response({"errors": items}, status=status_code, headers=headers)
 
@@ -170,7 +164,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     if isinstance(exc, DjangoValidationError):
         return _response(status.HTTP_400_BAD_REQUEST, django_validation_items(exc))
     if isinstance(exc, RequestDataTooBig):
-        return _response(status.HTTP_413_REQUEST_ENTITY_TOO_LARGE, [too_large_item()])
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        message = _("The request body is larger than the %(limit)s bytes the site accepts.") % {"limit": limit}
+        return _response(status.HTTP_413_REQUEST_ENTITY_TOO_LARGE, [item(None, "too_large", message)])
     if isinstance(exc, SuspiciousOperation):
         # Too many fields, a broken multipart body...: the request, not the site, is at fault.
         return _response(status.HTTP_400_BAD_REQUEST, [item(None, "bad_request", _("The request is malformed."))])

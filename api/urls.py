@@ -16,7 +16,15 @@ from api.views import organiser, public, table
 from api.views.fallback import not_found
 
 app_name = "api"
-REDOCLY_LOGO = "https://cdn.redoc.ly/redoc/logo-mini.svg"
+# Redoc's bundle inserts its styles as <style> elements (styled-components), runs its
+# search in a worker made from a blob: URL, and always shows Redocly's logo from their
+# CDN: its page allows those three on top of the site's policy, and no more. Scripts stay
+# the site's own files, without eval.
+REDOC_POLICY = {
+    "style-src": [UNSAFE_INLINE],
+    "worker-src": ["blob:"],
+    "img-src": ["https://cdn.redoc.ly/redoc/logo-mini.svg"],
+}
 
 tournament = "tournaments/<slug:slug>/"
 round_ = tournament + "rounds/<int:number>/"
@@ -68,13 +76,9 @@ urlpatterns = [
     # The split view serves Swagger UI's start-up script as a file of its own (`?script`):
     # the site's Content-Security-Policy allows no inline script.
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),
-    # Redoc's bundle inserts its styles as <style> elements (styled-components), runs its
-    # search in a worker made from a blob: URL, and always shows Redocly's logo from their
-    # CDN: its page allows those three, and no more. Scripts stay the site's own files,
-    # without eval.
     path(
         "redoc/",
-        csp_update({"style-src": [UNSAFE_INLINE], "worker-src": ["blob:"], "img-src": [REDOCLY_LOGO]})(SpectacularRedocView.as_view(url_name="api:schema")),
+        csp_update(REDOC_POLICY)(SpectacularRedocView.as_view(url_name="api:schema")),
         name="redoc",
     ),
     # [\s\S]: a path with a newline in it names nothing either.

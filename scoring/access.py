@@ -8,7 +8,7 @@
   the window. A right token always opens its table: behind a proxy that is not
   trusted, or on one shared Wi-Fi, every phone has the same address, and one guesser
   must not lock the room out. What keeps a guesser from finding a table is the token's
-  size (128 bits and more); the limit only slows guessing down and keeps it visible.
+  size (192 random bits); the limit only slows guessing down and keeps it visible.
 - An *organiser* is a user listed in the tournament's club organisers
   (tournaments.access); the director's pages load the tournament by its slug and check
   that, nothing else.
