@@ -227,7 +227,7 @@ X_FRAME_OPTIONS = "DENY"
 
 # Content-Security-Policy (django-csp): scripts and styles from the site's own static files
 # only, no inline script, no eval. QR codes are inline SVG or data: images. The API's
-# Swagger UI and Redoc pages add what their bundles need (api.urls).
+# Redoc page alone adds what its bundle needs (api.urls).
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],

@@ -36,8 +36,9 @@ def healthz(request: HttpRequest) -> JsonResponse:
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """Django's handler400: a request the site cannot read, said in words, never a 500.
 
-    Django calls it for a SuspiciousOperation, RequestDataTooBig among them (a form body
-    over DATA_UPLOAD_MAX_MEMORY_SIZE): that one is answered 413, the rest 400.
+    Django calls it for BadRequest (a form body that is not UTF-8: atout.middleware) and
+    for a SuspiciousOperation, RequestDataTooBig among them (a form body over
+    DATA_UPLOAD_MAX_MEMORY_SIZE): that one is answered 413, the rest 400.
     """
     if isinstance(exception, RequestDataTooBig):
         title = _("Too much data")
