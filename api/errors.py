@@ -18,7 +18,8 @@ Services raise Django's `ValidationError` / `PermissionDenied` / `Http404` and
 400 for a request the rules refuse, 401 without (valid) credentials, 403 for a user or a
 table secret that may not do this, 404, 405, 409 when the state of the tournament
 refuses the request (the round is still in play, the partie is over, the donne was
-stored by another phone), 415, 429.
+stored by another phone), 413 for a body larger than the site reads, 415, 422 for an
+Idempotency-Key sent again with another entry, 429.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
-from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied
+from django.conf import settings
+from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, RequestDataTooBig, SuspiciousOperation
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from django.utils.translation import gettext as _
@@ -36,7 +38,7 @@ from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 
 from scoring.messages import rule_error_text
-from scoring.services import HandRefused
+from scoring.services import KEY_REUSED, HandRefused
 
 log = logging.getLogger(__name__)
 
@@ -113,7 +115,8 @@ def django_validation_items(
 
 
 def hand_refusal_error(refused: HandRefused, prefix: str = "raw") -> ApiError:
-    """A scoring refusal as 400 (the entry breaks a rule) or 409 (the table's state refuses it)."""
+    """A scoring refusal as 400 (the entry breaks a rule), 409 (the table's state refuses it)
+    or 422 (the idempotency key stands for another entry)."""
     items = []
     for error in refused.errors:
         if error.code in STATE_CODES or error.field in ("reason", "side"):
@@ -121,7 +124,11 @@ def hand_refusal_error(refused: HandRefused, prefix: str = "raw") -> ApiError:
         else:
             field = f"{prefix}.{error.field}" if error.field else prefix
         items.append(item(field, error.code, rule_error_text(error)))
-    conflict = any(error.code in STATE_CODES for error in refused.errors)
+    codes = {error.code for error in refused.errors}
+    if KEY_REUSED in codes:
+        # Not the entry's fault nor the table's: the key names another entry (422).
+        return ApiError(status.HTTP_422_UNPROCESSABLE_ENTITY, items)
+    conflict = bool(codes & STATE_CODES)
     return ApiError(status.HTTP_409_CONFLICT if conflict else status.HTTP_400_BAD_REQUEST, items)
 
 
@@ -156,6 +163,13 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         return Response({"errors": exc.errors}, status=exc.status_code)
     if isinstance(exc, DjangoValidationError):
         return _response(status.HTTP_400_BAD_REQUEST, django_validation_items(exc))
+    if isinstance(exc, RequestDataTooBig):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        message = _("The request body is larger than the %(limit)s bytes the site accepts.") % {"limit": limit}
+        return _response(status.HTTP_413_REQUEST_ENTITY_TOO_LARGE, [item(None, "too_large", message)])
+    if isinstance(exc, SuspiciousOperation):
+        # Too many fields, a broken multipart body...: the request, not the site, is at fault.
+        return _response(status.HTTP_400_BAD_REQUEST, [item(None, "bad_request", _("The request is malformed."))])
     if isinstance(exc, Http404):
         return _response(status.HTTP_404_NOT_FOUND, [item(None, "not_found", _("Not found."))])
     if isinstance(exc, PermissionDenied):

@@ -37,6 +37,42 @@ control_socket_disable = True
 # Each worker imports the site itself, so no database connection is shared across a fork.
 preload_app = False
 
+# Caches that live inside one process: a count kept there (the wrong-table-link limit) is
+# per worker, so with several workers it is several counts, each as lenient as the limit.
+PER_PROCESS_CACHES = (
+    "django.core.cache.backends.locmem.LocMemCache",
+    "django.core.cache.backends.dummy.DummyCache",
+)
+
+
+def shared_cache_problem(*, workers: int, debug: bool, cache_backend: str) -> str | None:
+    """Why the site must not start with this many workers on this cache, if it must not."""
+    if debug or workers <= 1 or cache_backend not in PER_PROCESS_CACHES:
+        return None
+    return (
+        f"{workers} gunicorn workers with DEBUG off need a cache they share: set CACHE_URL "
+        f"(redis://host:6379/1), or run one worker (WEB_CONCURRENCY=1). The cache is {cache_backend}, "
+        "one per process, so the limits counted in it would be counted once per worker."
+    )
+
+
+def on_starting(server: object) -> None:
+    """gunicorn's hook before the workers start: refuse a per-process cache with several workers.
+
+    A RuntimeError here is printed by gunicorn as "Error: ..." and it exits with status 1.
+    """
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "atout.settings")
+    from django.conf import settings
+
+    problem = shared_cache_problem(
+        workers=int(getattr(getattr(server, "cfg", None), "workers", workers)),
+        debug=bool(settings.DEBUG),
+        cache_backend=str(settings.CACHES["default"]["BACKEND"]),
+    )
+    if problem:
+        raise RuntimeError(problem)
+
+
 accesslog = None
 errorlog = "-"
 loglevel = env_str("LOG_LEVEL", "INFO").lower()

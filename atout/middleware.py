@@ -1,8 +1,11 @@
-"""The request-id middleware: names each request, logs one line for it, echoes the id.
+"""The site's own middleware.
 
-It sits first in the chain so that every line a request causes, down to a traceback
-logged by Django's handler, carries the same id (see `atout.logs`), and so that the
-duration it measures covers the whole of the site's work, static files included.
+- `RequestIdMiddleware` names each request, logs one line for it, echoes the id. It sits
+  first in the chain so that every line a request causes, down to a traceback logged by
+  Django's handler, carries the same id (see `atout.logs`), and so that the duration it
+  measures covers the whole of the site's work, static files included.
+- `FormEncodingMiddleware` refuses a form body that is not UTF-8, which Django would
+  otherwise read with replacement characters and let a form store as typed.
 """
 
 from __future__ import annotations
@@ -10,7 +13,9 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from urllib.parse import unquote_to_bytes
 
+from django.core.exceptions import BadRequest
 from django.http import HttpRequest, HttpResponse
 
 from atout.logs import new_request_id, request_id_var, sane_request_id
@@ -75,3 +80,31 @@ class RequestIdMiddleware:
         # fault (Django warns about it anyway): it stays INFO.
         level = logging.ERROR if status >= 500 else logging.INFO
         logger.log(level, "request", extra={"fields": fields})
+
+
+FORM_CONTENT_TYPE = "application/x-www-form-urlencoded"
+
+
+class FormEncodingMiddleware:
+    """Answer 400 to a form-encoded body whose names or values are not UTF-8.
+
+    Django decodes such a body with U+FFFD in place of the broken bytes, and a form
+    would store that as if someone had typed it. Reading `request.body` here also
+    enforces DATA_UPLOAD_MAX_MEMORY_SIZE before any view (RequestDataTooBig: 413, see
+    atout.views.bad_request); BadRequest is answered by the same handler.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        utf8 = (request.encoding or "utf-8").lower().replace("-", "") == "utf8"
+        if request.method == "POST" and request.content_type == FORM_CONTENT_TYPE and utf8:
+            try:
+                # Separators first, then each part's %-escapes: what Django's parser does.
+                for pair in request.body.split(b"&"):
+                    for part in pair.split(b"=", 1):
+                        unquote_to_bytes(part.replace(b"+", b" ")).decode("utf-8")
+            except UnicodeDecodeError:
+                raise BadRequest("a form body that is not UTF-8") from None
+        return self.get_response(request)

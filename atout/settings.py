@@ -8,12 +8,14 @@ With DEBUG off the site refuses to start without a real SECRET_KEY and ALLOWED_H
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
-from kit.env import env_bool, env_database, env_int, env_list, env_str
+from kit.env import env_bool, env_database, env_int, env_list, env_networks, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -42,6 +44,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
+    "axes",
     "atout",
     "tournaments",
     "scoring",
@@ -53,14 +56,19 @@ MIDDLEWARE = [
     # First, so that every line a request causes carries its id (see atout.middleware).
     "atout.middleware.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # Before anything reads request.POST: a form body that is not UTF-8 is refused.
+    "atout.middleware.FormEncodingMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into its answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 if not DEBUG:
@@ -117,6 +125,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# django-axes first: it refuses a locked-out login before any password is checked.
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -214,9 +224,40 @@ if env_bool("BEHIND_TLS_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 # The container's health probe asks over plain HTTP from inside: never redirect it.
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+# The proxies whose X-Forwarded-For names the client (addresses or networks, comma-separated):
+# the wrong-table-link limit and the login throttle count per client (atout.clients).
+TRUSTED_PROXIES = env_networks("TRUSTED_PROXIES")
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+
+# Content-Security-Policy (django-csp): scripts and styles from the site's own static files
+# only, no inline script, no eval. QR codes are inline SVG or data: images. The API's
+# Redoc page alone adds what its bundle needs (api.urls).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+
+# The organiser's login (and the admin's): django-axes locks out an account from one client
+# address after repeated failures, for a while; other addresses and accounts go on. The
+# locks are listed (and can be lifted) in the admin, under "Access attempts".
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "atout.clients.client_address"
+AXES_LOCKOUT_CALLABLE = "atout.views.login_locked_out"
 
 # One line per request and per job, with the request id on every line (atout.logs):
 # LOG_FORMAT=kv for key=value lines, json for one JSON object per line.

@@ -163,6 +163,9 @@ def venue_environment(*, host: str, port: int, secret: str, services: Services) 
         "CACHE_URL": services.cache_url,
         "GUNICORN_BIND": ",".join(binds),
         "PORT": str(port),
+        # Without Redis the cache is per process (gunicorn_conf refuses several workers
+        # on it): one worker, with threads, serves the room.
+        **({} if services.cache_url else {"WEB_CONCURRENCY": "1", "GUNICORN_THREADS": "8"}),
     }
 
 

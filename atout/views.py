@@ -1,9 +1,17 @@
-"""Site-wide pages: the home page and the health check."""
+"""Site-wide pages: the home page, the health check, the page of a malformed request and
+the login page of a locked-out account."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.forms import AuthenticationForm
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
 from atout.health import run_checks
@@ -23,3 +31,39 @@ def healthz(request: HttpRequest) -> JsonResponse:
         "checks": {check.name: {"ok": check.ok, "detail": check.detail} for check in checks},
     }
     return JsonResponse(body, status=200 if healthy else 503)
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """Django's handler400: a request the site cannot read, said in words, never a 500.
+
+    Django calls it for BadRequest (a form body that is not UTF-8: atout.middleware) and
+    for a SuspiciousOperation, RequestDataTooBig among them (a form body over
+    DATA_UPLOAD_MAX_MEMORY_SIZE): that one is answered 413, the rest 400.
+    """
+    if isinstance(exception, RequestDataTooBig):
+        title = _("Too much data")
+        message = _(
+            "The form sent more than the %(limit)s bytes the site accepts. Nothing was saved: go back and try again."
+        ) % {"limit": settings.DATA_UPLOAD_MAX_MEMORY_SIZE}
+        return render(request, "notice.html", {"title": title, "message": message}, status=413)
+    title = _("Malformed request")
+    message = _("The site could not read what your browser sent. Nothing was saved: go back and try again.")
+    return render(request, "notice.html", {"title": title, "message": message}, status=400)
+
+
+def login_locked_out(
+    request: HttpRequest, original_response: HttpResponse | None = None, credentials: dict[str, Any] | None = None
+) -> HttpResponse:
+    """django-axes' answer to a login from a locked-out account and address: the login page, saying so."""
+    minutes = max(1, int(settings.AXES_COOLOFF_TIME.total_seconds() // 60))
+    message = _(
+        "Too many failed logins to this account from this connection: it is locked for %(minutes)s minutes. "
+        "Wait, then try again; an administrator can lift the lock sooner."
+    ) % {"minutes": minutes}
+    username = (credentials or {}).get("username") or ""
+    form = AuthenticationForm(request, initial={"username": username})
+    next_url = request.POST.get("next") or request.GET.get("next") or ""
+    if not url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):
+        next_url = ""
+    context = {"form": form, "locked_out": message, "next": next_url}
+    return render(request, "registration/login.html", context, status=429)

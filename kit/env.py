@@ -7,6 +7,7 @@ with the variable's name rather than guessed at.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from dataclasses import dataclass
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -55,6 +56,17 @@ def env_list(name: str, default: list[str] | None = None) -> list[str]:
     if value is None:
         return list(default or [])
     return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def env_networks(name: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    """Comma-separated IP addresses or networks (`127.0.0.1, 10.0.0.0/8, fd00::/8`)."""
+    networks = []
+    for item in env_list(name):
+        try:
+            networks.append(ipaddress.ip_network(item, strict=False))
+        except ValueError:
+            raise ImproperlyConfigured(f"{name}: {item!r} is not an IP address or network") from None
+    return tuple(networks)
 
 
 @dataclass(frozen=True)

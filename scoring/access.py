@@ -2,9 +2,13 @@
 
 - A *referee* is whoever holds a table's secret link (`/r/<token>/`): no account, the
   token is the access. The link works while the table's round is open and the director
-  has not revoked it. Wrong tokens are counted per client address in the cache; past
-  the limit that address gets 429 for every token, right or wrong, for the rest of the
-  window, so that the answer can never tell a guesser which token exists.
+  has not revoked it. Wrong tokens are counted per client address (atout.clients: the
+  proxy's X-Forwarded-For only from a trusted proxy) in the shared cache, with atomic
+  increments; past the limit, that address's wrong tokens answer 429 for the rest of
+  the window. A right token always opens its table: behind a proxy that is not
+  trusted, or on one shared Wi-Fi, every phone has the same address, and one guesser
+  must not lock the room out. What keeps a guesser from finding a table is the token's
+  size (192 random bits); the limit only slows guessing down and keeps it visible.
 - An *organiser* is a user listed in the tournament's club organisers
   (tournaments.access); the director's pages load the tournament by its slug and check
   that, nothing else.
@@ -24,6 +28,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
+from atout.clients import client_address
 from tournaments.access import require_organiser
 from tournaments.models import Round, Table, Tournament
 
@@ -39,34 +44,32 @@ def _limit() -> tuple[int, int]:
     )
 
 
-def client_address(request: HttpRequest) -> str:
-    # REMOTE_ADDR only: X-Forwarded-For is whatever the client wants it to be unless a
-    # trusted proxy rewrites it, and a limit keyed on it could be dodged at will.
-    return str(request.META.get("REMOTE_ADDR") or "unknown")
-
-
 def _miss_key(address: str) -> str:
     return f"referee:misses:{address}"
 
 
-def _misses(address: str) -> int:
-    return int(cache.get(_miss_key(address)) or 0)
-
-
-def _count_miss(address: str) -> None:
+def _count_miss(address: str) -> int:
+    """Count one wrong token from `address`; the count within the current window."""
     key = _miss_key(address)
     _allowed, window = _limit()
-    # add() starts the window once; incr() then counts within it without extending it.
+    # add() starts the window once; incr() then counts within it without extending it,
+    # atomically in Redis (INCR) and within the process in local memory.
     cache.add(key, 0, timeout=window)
     try:
-        cache.incr(key)
+        count = int(cache.incr(key))
     except ValueError:
         # The key expired between add() and incr(): start again.
         cache.set(key, 1, timeout=window)
+        return 1
+    if count == 1:
+        # Redis' INCR recreates, without an expiry, a key that expired just before it:
+        # a count that starts here gets its window in any case.
+        cache.touch(key, timeout=window)
+    return count
 
 
 def denied(request: HttpRequest, status: int, title: str, message: str) -> HttpResponse:
-    return render(request, "scoring/referee_denied.html", {"title": title, "message": message}, status=status)
+    return render(request, "notice.html", {"title": title, "message": message}, status=status)
 
 
 RefereeView = Callable[..., HttpResponse]
@@ -77,20 +80,21 @@ def referee_table(view: RefereeView) -> RefereeView:
 
     @wraps(view)
     def wrapper(request: HttpRequest, token: str, *args: Any, **kwargs: Any) -> HttpResponse:
-        address = client_address(request)
-        allowed, _window = _limit()
-        if _misses(address) >= allowed:
-            return denied(
-                request,
-                429,
-                _("Too many wrong links"),
-                _("Too many wrong table links came from this connection. Wait a few minutes, then scan the QR code."),
-            )
         table = None
         if TOKEN_SHAPE.match(token):
             table = Table.objects.select_related("round__tournament__club").filter(token=token).first()
         if table is None:
-            _count_miss(address)
+            allowed, _window = _limit()
+            if _count_miss(client_address(request)) > allowed:
+                return denied(
+                    request,
+                    429,
+                    _("Too many wrong links"),
+                    _(
+                        "Too many wrong table links came from this connection. "
+                        "Wait a few minutes, then scan the QR code."
+                    ),
+                )
             return denied(
                 request,
                 404,

@@ -30,6 +30,7 @@ from scoring.messages import rule_error_text
 from scoring.models import Hand
 from scoring.partie import tournament_game, tournament_options_or_defaults
 from scoring.services import (
+    KEY_REUSED,
     HandRefused,
     hand_confirm,
     hand_correct_last,
@@ -203,8 +204,14 @@ def submit(request: HttpRequest, table: Table) -> HttpResponse:
             entered_side=form.entered_side,
         )
     except HandRefused as refused:
-        form.add_rule_errors(refused.errors)
         sheet = table_sheet(table, sides)
+        if any(error.code == KEY_REUSED for error in refused.errors) and not sheet.finished:
+            # The key went with a donne already stored (a resend edited since it left):
+            # say which, and keep this entry under a new key, aimed at the next donne.
+            notice = {"kind": "conflict", "text": " ".join(rule_error_text(error) for error in refused.errors)}
+            form = _renumbered(table, sheet, form, request.POST, new_key=True)
+            return _respond(request, _context(request, table, sheet, form=form, notice=notice))
+        form.add_rule_errors(refused.errors)
         if sheet.finished:
             # No form any more: say why this entry was not stored.
             notice = {"kind": "error", "text": " ".join(rule_error_text(error) for error in refused.errors)}
@@ -237,12 +244,14 @@ def submit(request: HttpRequest, table: Table) -> HttpResponse:
     return _respond(request, _context(request, table, sheet, form=_new_form(table, sheet), notice=notice))
 
 
-def _renumbered(table: Table, sheet: TableSheet, form: HandForm, data: QueryDict) -> HandForm:
-    """The typed entry kept as it was, now aimed at the sheet's next donne."""
+def _renumbered(table: Table, sheet: TableSheet, form: HandForm, data: QueryDict, *, new_key: bool = False) -> HandForm:
+    """The typed entry kept as it was, now aimed at the sheet's next donne (under a new key)."""
     if sheet.finished:
         return form
     fresh = data.copy()
     fresh["expected_number"] = str(sheet.next_number)
+    if new_key:
+        fresh["idempotency_key"] = uuid.uuid4().hex
     renumbered = _bound(table, sheet.sides, fresh)
     for name, errors in form.errors.items():
         for error in errors:

@@ -37,6 +37,8 @@ from scoring.standings import standings_schedule_refresh
 from tournaments.models import Round, Table, Tournament, new_table_token
 
 IDEMPOTENCY_KEY_MAX = 64
+# The refusal of an idempotency key sent again with another hand than the one stored under it.
+KEY_REUSED = "idempotency_key_reused"
 
 
 class HandRefused(Exception):
@@ -248,6 +250,27 @@ def _reason_required(reason: str) -> str:
 # -- entry at the table ----------------------------------------------------------------
 
 
+def _require_same_entry(stored: Hand, raw: Any) -> None:
+    """Refuse a key sent again with another hand: a replay must be the entry it stood for.
+
+    The entry first sent with the key is what its CREATE revision kept (the hand itself
+    may have been corrected since, and a resend of the first entry is still a replay).
+    """
+    if stored.raw == raw:
+        return
+    first = stored.revisions.filter(action=HandRevision.Action.CREATE).values_list("after", flat=True).first()
+    if isinstance(first, dict) and first.get("raw") == raw:
+        return
+    raise _refusal(
+        KEY_REUSED,
+        gettext_noop(
+            "This entry's key was already used for donne {number}, with another hand: nothing was stored. "
+            "Check the sheet, then send this hand again as a new donne if it is one."
+        ),
+        number=stored.number,
+    )
+
+
 @transaction.atomic
 def hand_submit(
     *,
@@ -277,6 +300,7 @@ def hand_submit(
     hands = _hands(locked)
     stored = next((hand for hand in hands if key is not None and hand.idempotency_key == key), None)
     if stored is not None:
+        _require_same_entry(stored, raw)
         return HandOutcome(hand=stored, replayed=True, result=TableResult.objects.filter(table=locked).first())
     if via != Hand.Via.DIRECTOR:
         _require_open(locked.round)

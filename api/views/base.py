@@ -12,10 +12,11 @@ from collections.abc import Callable
 from typing import Any
 
 from drf_spectacular.utils import OpenApiResponse
-from rest_framework import authentication, pagination, parsers, renderers
+from rest_framework import authentication, pagination, renderers
 from rest_framework.views import APIView
 
 from api.errors import ErrorSerializer, exception_handler
+from api.parsers import BoundedJSONParser
 
 
 class ApiPagination(pagination.PageNumberPagination):
@@ -28,7 +29,7 @@ class ApiPagination(pagination.PageNumberPagination):
 
 class ApiView(APIView):
     renderer_classes = [renderers.JSONRenderer]
-    parser_classes = [parsers.JSONParser]
+    parser_classes = [BoundedJSONParser]
     authentication_classes = [authentication.TokenAuthentication, authentication.SessionAuthentication]
 
     def get_exception_handler(self) -> Callable[[Exception, dict[str, Any]], Any]:
@@ -43,6 +44,7 @@ def errors(*statuses: int) -> dict[int, OpenApiResponse]:
         403: "These credentials may not do this (another club's tournament, a withdrawn table secret).",
         404: "Not found (or not visible to this caller).",
         409: "The tournament's state refuses this now (round in play, partie over, donne already stored).",
+        422: "This Idempotency-Key was used for another entry: nothing was stored (code idempotency_key_reused).",
         429: "Too many wrong table secrets from this address: wait a few minutes.",
     }
     return {code: OpenApiResponse(ErrorSerializer, description=descriptions[code]) for code in statuses}

@@ -6,7 +6,8 @@ the guarantees are the form's:
 
 - *Idempotency-Key* (header, up to 64 characters): a resend of the same entry (a
   dropped connection, an offline queue) gets the stored hand back (200, `replayed`),
-  never a second donne; the database's unique (table, key) backs it.
+  never a second donne; the database's unique (table, key) backs it. The same key with
+  another entry is refused (422, `idempotency_key_reused`): nothing is stored.
 - *expected_number*: the donne the app thinks it is entering. When another phone
   stored that donne first, nothing is written and the answer is 409 with that donne
   (`hand`), so the app can show it and ask.
@@ -117,7 +118,9 @@ class HandEntryView(TableView):
     @extend_schema(
         operation_id="hand_submit",
         summary="Enter the table's next donne",
-        description="201 with the stored hand; 200 with `replayed: true` for an Idempotency-Key already used; "
+        description="201 with the stored hand; 200 with `replayed: true` for an Idempotency-Key already used "
+        "with this same entry; 422 (code idempotency_key_reused, naming that donne) when it was used with "
+        "another entry; "
         "409 (code donne_taken, with `hand`) when expected_number was stored by another phone; 400 with the "
         "engine's codes (fields under `raw.`) when the hand breaks a rule; 409 when the partie is over or the "
         "round closed.",
@@ -127,7 +130,7 @@ class HandEntryView(TableView):
             201: EntryResultSerializer,
             200: EntryResultSerializer,
             409: OpenApiResponse(EntryConflictSerializer, description="The table's state refuses it (see codes)."),
-            **errors(400, 401, 403, 429),
+            **errors(400, 401, 403, 422, 429),
         },
         tags=["table entry"],
     )
@@ -153,8 +156,8 @@ class HandEntryView(TableView):
         except services.HandRefused as refused:
             error = hand_refusal_error(refused)
             for problem in error.errors:
-                # The service's only refusal of the key itself: name the header.
-                if problem["code"] == "bad_key":
+                # The service's refusals of the key itself: name the header.
+                if problem["code"] in ("bad_key", services.KEY_REUSED):
                     problem["field"] = "Idempotency-Key"
             raise error from refused
         hand = outcome.hand

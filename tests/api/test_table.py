@@ -47,6 +47,34 @@ def test_a_resend_with_the_same_idempotency_key_stores_nothing_new(played) -> No
     assert Hand.objects.filter(table=table).count() == 1
 
 
+def test_the_same_idempotency_key_with_another_hand_is_a_422_naming_the_stored_donne(played) -> None:
+    _tournament, rnd = played(4)
+    table = rnd.tables.get(number=1)
+    assert enter(table, sound_hand(), key="entry-7", expected_number=1).status_code == 201
+    other = {"taker": "B", "contract": "clubs", "points": {"A": 60, "B": 102}}
+    response = referee(table).post(
+        f"{API}/table/hands/", {"raw": other, "expected_number": 2}, format="json",
+        HTTP_IDEMPOTENCY_KEY="entry-7", HTTP_ACCEPT_LANGUAGE="en",
+    )  # fmt: skip
+    assert response.status_code == 422
+    [error] = response.json()["errors"]
+    assert error["code"] == "idempotency_key_reused" and error["field"] == "Idempotency-Key"
+    assert "donne 1" in error["message"]
+    # The new hand was not dropped silently into a replay, nor stored.
+    assert [hand.raw for hand in Hand.objects.filter(table=table)] == [sound_hand()]
+
+
+def test_a_resend_of_the_first_entry_after_a_correction_is_still_a_replay(played) -> None:
+    _tournament, rnd = played(4)
+    table = rnd.tables.get(number=1)
+    enter(table, sound_hand(), key="entry-8", expected_number=1)
+    corrected = {"taker": "A", "contract": "hearts", "points": {"A": 92, "B": 70}}
+    assert referee(table).put(f"{API}/table/hands/1/", {"raw": corrected}, format="json").status_code == 200
+    again = enter(table, sound_hand(), key="entry-8", expected_number=1)
+    assert again.status_code == 200 and again.json()["replayed"] is True
+    assert again.json()["hand"]["raw"] == corrected
+
+
 def test_a_donne_stored_by_another_phone_is_a_409_with_that_donne(played) -> None:
     _tournament, rnd = played(4)
     table = rnd.tables.get(number=1)
@@ -151,7 +179,7 @@ def test_a_withdrawn_secret_and_a_closed_round_are_403(played, organiser) -> Non
     assert response.status_code == 403 and response.json()["errors"][0]["code"] == "round_closed"
 
 
-def test_guessing_secrets_is_cut_short_with_429_even_for_the_right_one(played, settings) -> None:
+def test_guessing_secrets_is_cut_short_with_429_but_the_right_one_still_opens(played, settings) -> None:
     settings.REFEREE_TOKEN_MISSES = 3
     _tournament, rnd = played(4)
     table = rnd.tables.get(number=1)
@@ -159,9 +187,13 @@ def test_guessing_secrets_is_cut_short_with_429_even_for_the_right_one(played, s
     for attempt in range(3):
         guesser.credentials(HTTP_X_TABLE_TOKEN=f"wrong-guess-{attempt:08d}")
         assert guesser.get(f"{API}/table/").status_code == 401
-    response = referee(table).get(f"{API}/table/")
+    guesser.credentials(HTTP_X_TABLE_TOKEN="wrong-guess-99999999")
+    response = guesser.get(f"{API}/table/")
     assert response.status_code == 429
     assert response.json()["errors"][0]["code"] == "too_many_wrong_tokens"
+    # The referee's app shares the guesser's address (one Wi-Fi): its secret still opens.
+    assert referee(table).get(f"{API}/table/").status_code == 200
+    assert enter(table, sound_hand()).status_code == 201
 
 
 def test_another_side_confirms_a_pending_donne_and_then_it_counts(played) -> None:

@@ -9,20 +9,35 @@ play by sending X-Forwarded-Proto. Everything is driven over HTTP on 127.0.0.1.
 from __future__ import annotations
 
 import json
+import random
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 
 import pytest
 
 from atout.logs import request_id_var
-from tests.production.processes import HTTPS, Stack, manage, production_stack, read_log_lines, send_task
+from tests.conftest import ROOT
+from tests.production.processes import (
+    HTTPS,
+    Stack,
+    clean_env,
+    free_port,
+    manage,
+    production_stack,
+    random_secret,
+    read_log_lines,
+    send_task,
+)
 
 pytestmark = pytest.mark.celery_worker
 
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    with production_stack(tmp_path_factory.mktemp("static")) as running:
+    # The tests play the HTTPS proxy from 127.0.0.1: trusted, so its X-Forwarded-For names the phone.
+    with production_stack(tmp_path_factory.mktemp("static"), TRUSTED_PROXIES="127.0.0.1") as running:
         yield running
 
 
@@ -80,6 +95,30 @@ def test_plain_http_is_redirected_to_https_but_the_health_probe_is_not(stack: St
 def test_a_host_the_site_does_not_serve_is_refused(stack: Stack) -> None:
     response = stack.get("/", {"Host": "evil.example", **HTTPS})
     assert response.status == 400
+
+
+def test_wrong_table_links_are_counted_per_phone_behind_the_proxy_and_across_workers(stack: Stack) -> None:
+    # Two gunicorn workers share the count through Redis: the 21st wrong link of one phone
+    # is refused whichever worker it reaches; another phone behind the same proxy is not.
+    # (Random addresses: the counts stay in Redis for their window, across runs of the suite.)
+    phone, neighbour = (f"2001:db8::{random.getrandbits(16):x}:{n}" for n in (1, 2))
+    statuses = [stack.get(f"/r/wrong-link-{n:020d}/", {"X-Forwarded-For": phone, **HTTPS}).status for n in range(21)]
+    assert statuses == [404] * 20 + [429]
+    assert stack.get("/r/wrong-link-00000000000000000099/", {"X-Forwarded-For": neighbour, **HTTPS}).status == 404
+
+
+def test_gunicorn_will_not_start_several_workers_on_a_cache_of_their_own() -> None:
+    env = clean_env(
+        DEBUG="false", SECRET_KEY=random_secret(), ALLOWED_HOSTS="127.0.0.1", CACHE_URL="",
+        WEB_CONCURRENCY="3", GUNICORN_BIND=f"127.0.0.1:{free_port()}",
+    )  # fmt: skip
+    started = subprocess.run(
+        [sys.executable, "-m", "gunicorn", "-c", "python:atout.gunicorn_conf", "atout.wsgi"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert started.returncode == 1
+    assert "3 gunicorn workers with DEBUG off need a cache they share: set CACHE_URL" in started.stderr
+    assert "Booting worker" not in started.stderr
 
 
 def test_every_request_is_logged_as_one_line_with_its_request_id(stack: Stack) -> None:

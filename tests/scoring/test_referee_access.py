@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Iterator
+from ipaddress import ip_network
 
 import pytest
 from django.core.cache import cache
@@ -82,14 +83,61 @@ def test_a_link_enters_hands_for_its_own_table_and_no_other(client: Client) -> N
 
 def test_guessing_links_is_cut_short_for_that_connection_only(client: Client, settings) -> None:
     settings.REFEREE_TOKEN_MISSES = 3
-    table = make_table()
+    make_table()
     for attempt in range(3):
         assert page(client, f"guess{attempt:027d}").status_code == 404
-    # Past the limit even the right link answers 429, so a guesser learns nothing more.
-    blocked = page(client, table.token)
+    blocked = page(client, f"guess{99:027d}")
     assert blocked.status_code == 429
     assert "Trop de liens erronés" in html.unescape(blocked.content.decode())
-    assert page(client, table.token, REMOTE_ADDR="10.0.0.2").status_code == 200
+    assert page(client, f"guess{99:027d}", REMOTE_ADDR="10.0.0.2").status_code == 404
+
+
+def test_a_right_link_opens_its_table_whatever_its_connection_guessed(client: Client, settings) -> None:
+    # On one Wi-Fi (or behind a proxy), a guesser and every referee share an address.
+    settings.REFEREE_TOKEN_MISSES = 3
+    table = make_table()
+    for attempt in range(5):
+        page(client, f"guess{attempt:027d}")
+    assert page(client, f"guess{99:027d}").status_code == 429
+    assert page(client, table.token).status_code == 200
+    entry = {"mode": "new", "expected_number": "1", "idempotency_key": "k-right-link"}
+    entry.update(taker="A", contract="hearts", points_taker="102")
+    client.post(reverse("referee:submit", args=[table.token]), entry)
+    assert numbers(table) == [1]
+
+
+def test_behind_a_trusted_proxy_each_phone_is_counted_for_itself(client: Client, settings) -> None:
+    settings.REFEREE_TOKEN_MISSES = 2
+    settings.TRUSTED_PROXIES = [ip_network("127.0.0.0/8")]
+    make_table()
+    proxy = {"REMOTE_ADDR": "127.0.0.1"}
+    for attempt in range(2):
+        assert page(client, f"guess{attempt:027d}", HTTP_X_FORWARDED_FOR="203.0.113.7", **proxy).status_code == 404
+    assert page(client, f"guess{9:027d}", HTTP_X_FORWARDED_FOR="203.0.113.7", **proxy).status_code == 429
+    # Another phone behind the same proxy is not that phone.
+    assert page(client, f"guess{9:027d}", HTTP_X_FORWARDED_FOR="203.0.113.8", **proxy).status_code == 404
+
+
+def test_a_client_cannot_dodge_the_count_by_writing_x_forwarded_for_itself(client: Client, settings) -> None:
+    settings.REFEREE_TOKEN_MISSES = 2
+    settings.TRUSTED_PROXIES = [ip_network("127.0.0.1")]
+    make_table()
+    # Not from the trusted proxy: the header is the client's own words, and ignored.
+    for attempt in range(2):
+        page(client, f"guess{attempt:027d}", REMOTE_ADDR="198.51.100.4", HTTP_X_FORWARDED_FOR=f"10.9.9.{attempt}")
+    assert (
+        page(client, f"guess{9:027d}", REMOTE_ADDR="198.51.100.4", HTTP_X_FORWARDED_FOR="10.9.9.9").status_code == 429
+    )
+    # Through the proxy, what the client put first in the header is skipped too.
+    for attempt in range(2):
+        page(
+            client,
+            f"guess{attempt:027d}",
+            REMOTE_ADDR="127.0.0.1",
+            HTTP_X_FORWARDED_FOR=f"10.8.8.{attempt}, 198.51.100.5",
+        )
+    forged = page(client, f"guess{9:027d}", REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="10.8.8.9, 198.51.100.5")
+    assert forged.status_code == 429
 
 
 def test_a_malformed_link_counts_as_a_wrong_one_without_a_query(client: Client, settings) -> None:

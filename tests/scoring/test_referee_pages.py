@@ -190,6 +190,31 @@ def test_a_resent_entry_is_stored_once(client: Client) -> None:
     assert numbers(table) == [1]
 
 
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("fr", "La clé de cette saisie a déjà servi pour la donne 1, avec une autre donne"),
+        ("en", "This entry's key was already used for donne 1, with another hand: nothing was stored."),
+    ],
+)
+def test_a_key_sent_again_with_another_hand_is_refused_naming_the_donne_and_the_entry_kept(
+    client: Client, language: str, said: str
+) -> None:
+    # A queued entry edited after its first send went through: the resend is not a replay.
+    table = make_table()
+    post(client, table, ENTRIES["belote_classique"][0], number=1, key="k-edited")
+    edited = {"taker": "B", "contract": "clubs", "points_taker": "100"}
+    response = post(client, table, edited, number=1, key="k-edited", HTTP_HX_REQUEST="true",
+                    HTTP_ACCEPT_LANGUAGE=language)  # fmt: skip
+    page = text(response)
+    assert response.status_code == 200 and said in page
+    # Kept as typed, aimed at the next donne, under a new key so that it can be sent.
+    assert 'value="100"' in page and 'name="expected_number" value="2"' in page
+    assert 'name="idempotency_key"' in page and 'value="k-edited"' not in page
+    assert numbers(table) == [1]
+    assert Hand.objects.get(table=table).raw["taker"] == "A"
+
+
 def test_a_donne_entered_from_another_phone_first_is_shown_and_the_entry_kept(client: Client) -> None:
     table = make_table()
     post(client, table, ENTRIES["belote_classique"][0], number=1)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import authenticate
 from django.core.management import call_command
+from django.test import RequestFactory
 
 from tournaments.models import Bye, Club, Competitor, Round, Seat, Tournament
 
@@ -16,7 +17,8 @@ def test_the_demo_club_has_a_running_concours_a_tarot_evening_and_a_contree_conc
     call_command("demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
 
     club = Club.objects.get()
-    user = authenticate(username="demo", password="demo-atout")
+    # As the login page does it: with the request (the login throttle reads its address).
+    user = authenticate(RequestFactory().post("/login/"), username="demo", password="demo-atout")
     assert user is not None and club.organisers.filter(pk=user.pk).exists()
 
     concours = Tournament.objects.get(club=club, game="belote_classique")
