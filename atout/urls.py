@@ -24,3 +24,6 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
 ]
+
+# A database out of reach answers 503 "try again" rather than 500 (atout.views).
+handler500 = "atout.views.server_error"
