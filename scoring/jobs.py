@@ -16,9 +16,13 @@ Terms:
   snapshot, and marks the job done. A worker killed before the commit leaves the
   previous configuration, scores and ranking in place, whole; PostgreSQL rolls the
   transaction back when the connection drops.
-- *stale job*: `running` with no heartbeat for `STALE_AFTER`: its worker is gone. A
-  retry (a redelivered message, the director's button, the management command) claims
-  it again and runs it from the start, which is safe because nothing was swapped.
+- *stale job*: `running` with no heartbeat for `STALE_AFTER`: its worker is gone; or
+  `queued` for longer than that: its message was lost (a broker restarted empty, or away
+  when the job was launched). A retry (a redelivered message, the director's button,
+  the workers' sweep) claims it again and runs it from the start, which is safe because
+  nothing was swapped.
+- *sweep*: every worker sends again, now and then, what lost messages left undone: the
+  stale jobs, and the standings refreshes asked for and not built (`owed_work_resend`).
 
 Hands entered while a job scores are not lost: the swap locks every table of the
 tournament (as the referees' services do, one table each), re-reads which hands exist
@@ -45,13 +49,14 @@ import engine
 from atout.gcpause import gc_paused
 from engine.core import OptionError
 from scoring import rescoring, standings
-from scoring.models import Hand, Job
+from scoring.models import Hand, Job, StandingsRefresh
 from scoring.rescoring import TableOutcome, TableScorer
 from tournaments.access import require_organiser
 from tournaments.models import Table, Tournament
 
-# A running job whose heartbeat is older than this lost its worker.
-STALE_AFTER = datetime.timedelta(seconds=60)
+# A running job whose heartbeat is older than this lost its worker; a queued one, its
+# message. Shorter in the fault tests (ATOUT_JOB_STALE_SECONDS), never 0.
+STALE_AFTER = datetime.timedelta(seconds=float(os.environ.get("ATOUT_JOB_STALE_SECONDS") or 60))
 # Progress is written (one UPDATE, committed) at most this often.
 PROGRESS_EVERY = 0.25
 # Test hook: seconds to sleep after each table scored and once inside the swap, so that a
@@ -209,6 +214,29 @@ def _newer_jobs(job: Job) -> Any:
     return Job.objects.filter(
         tournament_id=job.tournament_id, pk__gt=job.pk, kind__in=(Job.Kind.RESCORE, Job.Kind.REBUILD)
     ).exclude(status=Job.Status.FAILED)
+
+
+def owed_work_resend() -> tuple[int, int]:
+    """Send again what lost messages left undone; (jobs queued again, refreshes sent).
+
+    The workers' sweep (atout.celery) calls it: a broker restarted empty loses every
+    message it held, and a broker away loses those sent meanwhile (scoring.tasks.OwedTask).
+    A stale job is retried (`job_retry`: one claim lets one run in, however many messages
+    arrive); a tournament whose standings tickets outrun what was built gets a refresh,
+    which does nothing if one already covered them. A season's job waits on its
+    tournaments' jobs and keeps no heartbeat meanwhile: it is left to the director.
+    """
+    stale = timezone.now() - STALE_AFTER
+    candidates = Job.objects.filter(
+        Q(status=Job.Status.QUEUED, created_at__lt=stale)
+        | Q(status=Job.Status.RUNNING, heartbeat_at__lt=stale)
+        | Q(status=Job.Status.RUNNING, heartbeat_at__isnull=True, started_at__lt=stale)
+    ).exclude(kind=Job.Kind.SEASON)
+    retried = sum(job_retry(job=job) for job in candidates.order_by("pk"))
+    owed = list(StandingsRefresh.objects.filter(requested__gt=F("built")).values_list("tournament_id", flat=True))
+    for tournament_id in owed:
+        standings.standings_catch_up(tournament_id=tournament_id)
+    return retried, len(owed)
 
 
 def job_is_stale(job: Job) -> bool:
