@@ -476,7 +476,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
             restored = restore_night(args.restore, args.backup_dir, args.port, services)
             out.write("==> " + restored.replace("\n", "\n    ") + "\n")
         except (VenueError, *BACKUP_FAILURES) as exc:
-            sys.stderr.write(f"Nothing restored: {exc}\n")
+            sys.stderr.write(f"The restore failed: {exc}\n")
             return 1
         out.flush()
     prepare_database(out)
