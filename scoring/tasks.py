@@ -26,7 +26,7 @@ log = logging.getLogger(__name__)
 TRANSIENT = jobs.TRANSIENT
 
 
-class OwedTask(Task):  # type: ignore[misc]
+class OwedTask(Task):
     """A task whose work is owed in the database: sending it never fails the caller.
 
     The callers send after their commit (a hand stored, a job queued): an error then would

@@ -15,12 +15,13 @@ import sys
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from tests.conftest import ROOT
-from tests.production.processes import Process, clean_env, random_secret
+from tests.production.processes import clean_env, random_secret
 
 
 def site_env(database_url: str, port: int, static_root: Path, **settings: str) -> dict[str, str]:
@@ -51,8 +52,13 @@ def site_env(database_url: str, port: int, static_root: Path, **settings: str) -
     return clean_env(**{**env, **settings})
 
 
-def gunicorn(name: str, env: dict[str, str]) -> Process:
-    return Process(name, [sys.executable, "-m", "gunicorn", "-c", "python:atout.gunicorn_conf", "atout.wsgi"], env)
+def wait_until(condition: Callable[[], bool], timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"timed out waiting for {what}")
 
 
 def run_python(env: dict[str, str], code: str, timeout: float = 300) -> str:

@@ -11,17 +11,24 @@ workers' sweep and run; the live ranking catches up with every donne.
 from __future__ import annotations
 
 import json
-import sys
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from tests.production.faults import Referee, gunicorn, run_python, seed_tables, site_env
-from tests.production.processes import PostgresServer, Process, free_port, manage, read_log_lines
+from tests.production.faults import Referee, run_python, seed_tables, site_env, wait_until
+from tests.production.processes import (
+    PostgresServer,
+    Process,
+    celery_worker,
+    free_port,
+    gunicorn,
+    manage,
+    read_log_lines,
+)
 from tests.production.servers import PrivateRedis, private_redis
 
 TABLES = 4
@@ -96,12 +103,7 @@ def night(tmp_path: Path) -> Iterator[Night]:
             ATOUT_TEST_JOB_PAUSE="0.1",
         )  # fmt: skip
         web = gunicorn(f"gunicorn-redis-fault-{tag}", env)
-        worker = Process(
-            f"worker-redis-fault-{tag}",
-            [sys.executable, "-m", "celery", "-A", "atout", "worker", "--loglevel", "INFO", "--without-gossip",
-             "--without-mingle", "-n", f"fault-{tag}@%h"],
-            env,
-        )  # fmt: skip
+        worker = celery_worker(f"worker-redis-fault-{tag}", f"fault-{tag}", env)
         try:
             manage(env, "migrate", "--noinput")
             manage(env, "collectstatic", "--noinput")
@@ -117,22 +119,13 @@ def night(tmp_path: Path) -> Iterator[Night]:
             postgres.drop_database(database)
 
 
-def _wait(condition: Callable[[], bool], timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
 def test_redis_restarted_empty_during_entry_and_a_rescoring(night: Night) -> None:
     deadline = time.monotonic() + 240
     referees = [Referee(night.port, token, DONNES, deadline, pause=0.3).start() for token in night.tokens]
-    _wait(lambda: all(len(r.acknowledged) >= 3 for r in referees), 90, "three donnes at every table")
+    wait_until(lambda: all(len(r.acknowledged) >= 3 for r in referees), 90, "three donnes at every table")
 
     first = night.launch(FIRST_OPTIONS)
-    _wait(lambda: night.job(first)[0] == "running", 60, "the first job to start")
+    wait_until(lambda: night.job(first)[0] == "running", 60, "the first job to start")
     night.redis.kill()
     # Launched while Redis is away: the job is stored, its message can only be lost.
     second = night.launch(SECOND_OPTIONS)
@@ -141,13 +134,13 @@ def test_redis_restarted_empty_during_entry_and_a_rescoring(night: Night) -> Non
 
     for referee in referees:
         referee.join()
-    _wait(lambda: night.job(second)[0] in ("done", "failed"), 120, "the second job, sent again by the sweep")
+    wait_until(lambda: night.job(second)[0] in ("done", "failed"), 120, "the second job, sent again by the sweep")
 
     def caught_up() -> bool:
         requested, built, behind = json.loads(run_python(night.env, STANDINGS_STATE).strip().splitlines()[-1])
         return bool(built >= requested and not behind)
 
-    _wait(caught_up, 60, "the live ranking to catch up")
+    wait_until(caught_up, 60, "the live ranking to catch up")
 
     # Entry went on: every donne acknowledged at once, stored once, in its place.
     for referee in referees:

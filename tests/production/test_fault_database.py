@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE
-from tests.production.faults import Referee, gunicorn, seed_tables, site_env
-from tests.production.processes import Process, free_port, http_get, manage
+from tests.production.faults import Referee, seed_tables, site_env, wait_until
+from tests.production.processes import Process, free_port, gunicorn, http_get, manage
 from tests.production.servers import PrivatePostgres, private_postgres
 
 API_TABLES = 4
@@ -63,15 +63,6 @@ def site(tmp_path: Path) -> Iterator[Site]:
             web.stop()
 
 
-def _wait(condition: object, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():  # type: ignore[operator]
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
 @pytest.mark.browser
 def test_postgresql_restarted_while_referees_enter(site: Site) -> None:
     if not Path(CHROMIUM).exists():
@@ -91,7 +82,7 @@ def test_postgresql_restarted_while_referees_enter(site: Site) -> None:
             page.locator("#hand-form").wait_for()
             for referee in referees:
                 referee.start()
-            _wait(lambda: all(len(r.acknowledged) >= 3 for r in referees), 90, "three donnes at every table")
+            wait_until(lambda: all(len(r.acknowledged) >= 3 for r in referees), 90, "three donnes at every table")
 
             site.postgres.stop("fast")
             outage_started = time.monotonic()

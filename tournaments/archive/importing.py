@@ -19,7 +19,8 @@ archive's as a whole (seats carry no data of their own).
 
 The report counts what was written (created, updated, seated...) and, apart, the hands
 and revisions found already here as the archive has them: nothing is counted that was
-not written, and nothing written goes uncounted.
+not written. Two writes go uncounted: the time of this import, kept with the archive id,
+and the table results, written from the archive every time.
 
 A table keeps its referee token, so the links and QR codes printed for the room still
 work, unless another table here already uses it: then it gets a new one (counted in the
