@@ -19,7 +19,8 @@ Services raise Django's `ValidationError` / `PermissionDenied` / `Http404` and
 table secret that may not do this, 404, 405, 409 when the state of the tournament
 refuses the request (the round is still in play, the partie is over, the donne was
 stored by another phone), 413 for a body larger than the site reads, 415, 422 for an
-Idempotency-Key sent again with another entry, 429.
+Idempotency-Key sent again with another entry, 429; and 503 with `Retry-After` while the
+database is out of reach (nothing was stored: send the same request again).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, RequestDataTooBig, SuspiciousOperation
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import InterfaceError, OperationalError
 from django.http import Http404
 from django.utils.translation import gettext as _
 from rest_framework import exceptions, serializers, status
@@ -41,6 +43,11 @@ from scoring.messages import rule_error_text
 from scoring.services import KEY_REUSED, HandRefused
 
 log = logging.getLogger(__name__)
+
+# The database out of reach (restarting, a dropped connection, a deadlock): not a bug but
+# a moment to wait. Every write runs in one transaction, so nothing was stored.
+DATABASE_AWAY = (OperationalError, InterfaceError)
+RETRY_AFTER_SECONDS = 5
 
 # Refusals of a hand write that come from the state of the table or the round, not from
 # what was typed: the same entry may succeed later, or never, whatever its content.
@@ -150,6 +157,11 @@ def refusals(*, conflict: bool = False, fields: Mapping[str, str] | None = None)
         raise hand_refusal_error(refused) from refused
 
 
+def database_away_items() -> list[dict[str, Any]]:
+    message = _("The site cannot reach its database for a moment: nothing was stored. Try again in a few seconds.")
+    return [item(None, "unavailable", message)]
+
+
 def _response(status_code: int, items: list[dict[str, Any]], headers: dict[str, str] | None = None) -> Response:
     return Response({"errors": items}, status=status_code, headers=headers)
 
@@ -188,6 +200,11 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         if not items:
             items = [item(None, code if isinstance(code, str) else "error", str(exc.detail))]
         return _response(exc.status_code, items, headers)
+    if isinstance(exc, DATABASE_AWAY):
+        log.warning("database unavailable: %s", exc)
+        return _response(
+            status.HTTP_503_SERVICE_UNAVAILABLE, database_away_items(), {"Retry-After": str(RETRY_AFTER_SECONDS)}
+        )
     # A bug, not a refusal: logged with its traceback, and still answered in the shape.
     log.exception("api error", exc_info=exc)
     message = _("Something went wrong on the server; the error is logged.")

@@ -13,8 +13,14 @@ Each row is matched to what the database already holds by a natural key, never b
 
 Rows found are brought up to the archive's state, with one exception: a hand already
 here with a higher version (corrected here after an earlier import) is kept as it is.
+A row whose data already is the archive's is not written at all (its times included).
 Nothing the archive lacks is deleted, except the seating of a round, which is the
 archive's as a whole (seats carry no data of their own).
+
+The report counts what was written (created, updated, seated...) and, apart, the hands
+and revisions found already here as the archive has them: nothing is counted that was
+not written. Two writes go uncounted: the time of this import, kept with the archive id,
+and the table results, written from the archive every time.
 
 A table keeps its referee token, so the links and QR codes printed for the room still
 work, unless another table here already uses it: then it gets a new one (counted in the
@@ -65,11 +71,18 @@ class ImportReport:
     tournament: Tournament
     created: bool
     counts: Counter[str] = field(default_factory=Counter)
+    # What the archive holds that was already here as it has it: read, not written.
+    unchanged: Counter[str] = field(default_factory=Counter)
 
     def summary(self) -> str:
         action = "created" if self.created else "updated"
         details = ", ".join(f"{count} {what}" for what, count in sorted(self.counts.items()) if count)
         return f"Tournament {self.tournament.slug} {action}" + (f": {details}." if details else ", nothing new.")
+
+    def unchanged_summary(self) -> str:
+        """The line saying what was already here ("" when nothing was)."""
+        details = ", ".join(f"{count} {what}" for what, count in sorted(self.unchanged.items()) if count)
+        return f"Already here as the archive has them, not written: {details}." if details else ""
 
 
 def _auto_times(fields: dict[str, Any]) -> dict[str, Any]:
@@ -93,7 +106,8 @@ def _restore_times(model: type[models.Model], rows: Iterable[tuple[models.Model,
 
 
 def _differs(obj: models.Model, fields: dict[str, Any]) -> bool:
-    return any(getattr(obj, name) != value for name, value in fields.items())
+    """Does `obj` hold other data than `fields`? Times alone do not count."""
+    return any(getattr(obj, name) != value for name, value in fields.items() if name not in _AUTO_TIME_FIELDS)
 
 
 class _Importer:
@@ -101,6 +115,7 @@ class _Importer:
         self.archive = archive
         self.slug = slug
         self.counts: Counter[str] = Counter()
+        self.unchanged: Counter[str] = Counter()
         self.clubs: dict[str, Club] = {}
         self.players: dict[int, Player] = {}
         self.competitors: dict[int, Competitor] = {}
@@ -169,17 +184,18 @@ class _Importer:
             ArchiveIdentity.objects.create(
                 tournament=tournament, archive_id=self.archive.archive_id, last_imported_at=timezone.now()
             )
-            created = True
-        else:
-            tournament = identity.tournament
+            _restore_times(Tournament, [(tournament, fields)])
+            return tournament, True
+        tournament = identity.tournament
+        ArchiveIdentity.objects.filter(pk=identity.pk).update(last_imported_at=timezone.now())
+        if _differs(tournament, fields) or tournament.club_id != club.pk:
             for name, value in fields.items():
                 setattr(tournament, name, value)
             tournament.club = club
             tournament.save()
-            ArchiveIdentity.objects.filter(pk=identity.pk).update(last_imported_at=timezone.now())
-            created = False
-        _restore_times(Tournament, [(tournament, fields)])
-        return tournament, created
+            _restore_times(Tournament, [(tournament, fields)])
+            self.counts["tournament settings updated"] += 1
+        return tournament, False
 
     # -- competitors and forbidden pairs ----------------------------------------------
 
@@ -192,25 +208,28 @@ class _Importer:
                 competitor = Competitor.objects.create(tournament=tournament, club=club, **plan.fields)
                 _restore_times(Competitor, [(competitor, plan.fields)])
                 self.counts["competitors created"] += 1
+                competitor.players.set({self.players[ref].pk for ref in plan.players})
             else:
                 update = {k: v for k, v in plan.fields.items() if k not in _AUTO_TIME_FIELDS}
-                if _differs(competitor, update) or competitor.club_id != (club.pk if club else None):
+                wanted = {self.players[ref].pk for ref in plan.players}
+                members = set(competitor.players.values_list("pk", flat=True)) != wanted
+                if _differs(competitor, update) or competitor.club_id != (club.pk if club else None) or members:
                     Competitor.objects.filter(pk=competitor.pk).update(club=club, **update)
+                    if members:
+                        competitor.players.set(wanted)
                     self.counts["competitors updated"] += 1
-            wanted = {self.players[ref].pk for ref in plan.players}
-            if set(competitor.players.values_list("pk", flat=True)) != wanted:
-                competitor.players.set(wanted)
             self.competitors[number] = competitor
 
     def import_forbidden_pairs(self, tournament: Tournament) -> None:
         for first, second, fields in self.archive.forbidden_pairs:
-            _, created = ForbiddenPair.objects.update_or_create(
-                tournament=tournament,
-                first=self.competitors[first],
-                second=self.competitors[second],
-                defaults=fields,
-            )
-            self.counts["forbidden pairs created"] += created
+            pair = {"tournament": tournament, "first": self.competitors[first], "second": self.competitors[second]}
+            here = ForbiddenPair.objects.filter(**pair).first()
+            if here is None:
+                ForbiddenPair.objects.create(**pair, **fields)
+                self.counts["forbidden pairs created"] += 1
+            elif _differs(here, fields):
+                ForbiddenPair.objects.filter(pk=here.pk).update(**fields)
+                self.counts["forbidden pairs updated"] += 1
 
     # -- rounds, tables, seats, byes --------------------------------------------------
 
@@ -221,11 +240,12 @@ class _Importer:
         rnd = Round.objects.filter(tournament=tournament, number=fields["number"]).first()
         if rnd is None:
             rnd = Round.objects.create(tournament=tournament, **fields)
+            _restore_times(Round, [(rnd, fields)])
             self.counts["rounds created"] += 1
-        elif _differs(rnd, {k: v for k, v in fields.items() if k not in _AUTO_TIME_FIELDS}):
-            Round.objects.filter(pk=rnd.pk).update(**{k: v for k, v in fields.items() if k not in _AUTO_TIME_FIELDS})
+        elif _differs(rnd, fields):
+            # The archive's times too (update() leaves auto_now alone).
+            Round.objects.filter(pk=rnd.pk).update(**fields)
             self.counts["rounds updated"] += 1
-        _restore_times(Round, [(rnd, fields)])
         tables = {table.number: table for table in Table.objects.filter(round=rnd)}
         for table_plan in plan.tables:
             tables[table_plan.fields["number"]] = self.import_table(
@@ -268,17 +288,19 @@ class _Importer:
             for number, seat in t.seats
         }
         current = set(Seat.objects.filter(round=rnd).values_list("table_id", "competitor_id", "side", "position"))
+        wanted_byes = {(self.competitors[number].pk, bye["reason"]) for number, bye in plan.byes}
+        current_byes = set(Bye.objects.filter(round=rnd).values_list("competitor_id", "reason"))
         if current != wanted_seats:
             Seat.objects.filter(round=rnd).delete()
             Seat.objects.bulk_create(
                 Seat(round=rnd, table_id=t, competitor_id=c, side=side, position=position)
                 for t, c, side, position in wanted_seats
             )
-            self.counts["rounds seated"] += 1
-        wanted_byes = {(self.competitors[number].pk, bye["reason"]) for number, bye in plan.byes}
-        if set(Bye.objects.filter(round=rnd).values_list("competitor_id", "reason")) != wanted_byes:
+        if current_byes != wanted_byes:
             Bye.objects.filter(round=rnd).delete()
             Bye.objects.bulk_create(Bye(round=rnd, competitor_id=c, reason=reason) for c, reason in wanted_byes)
+        if current != wanted_seats or current_byes != wanted_byes:
+            self.counts["rounds seated"] += 1
 
     # -- hands and their revisions ----------------------------------------------------
 
@@ -294,8 +316,11 @@ class _Importer:
             elif fields.get("version", 1) < hand.version:
                 self.counts["hands kept (newer here)"] += 1
             elif _differs(hand, fields):
+                # The archive's times too (update() leaves auto_now alone).
                 Hand.objects.filter(pk=hand.pk).update(**fields)
                 self.counts["hands updated"] += 1
+            else:
+                self.unchanged["hands"] += 1
         Hand.objects.bulk_create([hand for hand, _ in new], batch_size=500)
         _restore_times(Hand, new)
         self.counts["hands created"] += len(new)
@@ -315,6 +340,7 @@ class _Importer:
             k = key(fields["number"], fields["action"], fields["at"])
             if here[k] > 0:
                 here[k] -= 1
+                self.unchanged["revisions"] += 1
                 continue
             hand = hands.get(fields["number"]) if linked else None
             new.append((HandRevision(table=table, hand=hand, **fields), fields))
@@ -331,7 +357,7 @@ class _Importer:
         for plan in self.archive.rounds:
             self.import_round(tournament, plan)
         tournament.refresh_from_db()
-        return ImportReport(tournament, created, self.counts)
+        return ImportReport(tournament, created, self.counts, self.unchanged)
 
 
 def archive_import(*, text: str | bytes, slug: str | None = None) -> ImportReport:

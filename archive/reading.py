@@ -5,6 +5,11 @@ converted and validated against the models, whose references all resolve (a play
 ref, a competitor's number, a club's slug), and whose checksum matches its content. An
 archive that fails any check raises `ArchiveError` with the path of the faulty value;
 the database has not been touched at that point.
+
+A checksum only proves the file is whole, not that it is right: anyone can edit a hand
+and compute the checksum again. So every table's hands then go through the engine as
+the referees' entries did (`_check_hands`): each entry must be one the engine accepts
+in that partie, and each stored score the one the engine gives for it.
 """
 
 from __future__ import annotations
@@ -17,7 +22,9 @@ from typing import Any
 
 from archive.exporting import COMPETITOR_PAIR_FIELDS, FORMAT, VERSION, checksum
 from archive.fields import ArchiveError, load
+from engine.core import OptionError, RuleError
 from scoring.models import Hand, HandRevision, TableResult
+from scoring.partie import partie_play, score_fields, tournament_game, tournament_options
 from tournaments.models import Bye, Club, Competitor, ForbiddenPair, Player, Round, Seat, Table, Tournament
 
 
@@ -224,4 +231,79 @@ def read_archive(text: str | bytes) -> Archive:
         _round(data, f"rounds[{i}]", competitors) for i, data in enumerate(_list(content.get("rounds", []), "rounds"))
     ]
     _unique((rnd.fields["number"] for rnd in rounds), "rounds", "round number")
+    _check_hands(tournament, rounds)
     return Archive(archive_id, clubs, players, tournament_club, tournament, competitors, forbidden, rounds)
+
+
+# -- the hands, through the engine ---------------------------------------------------------
+
+# What a stored hand holds that the engine computes from its entry (scoring.partie).
+_SCORED_FIELDS = ("scores", "outcome", "reserve_in", "reserve_out", "extra")
+
+
+def _check_hands(tournament_fields: dict[str, Any], rounds: list[RoundPlan]) -> None:
+    """Play every table's partie with the tournament's game, end and rule options.
+
+    Refused, naming the hand's place in the file and giving the engine's message: an
+    entry the engine refuses (or one after the partie's end), donnes not numbered 1, 2, 3...,
+    a hand scored with rule options other than the tournament's, or a stored score that
+    is not the engine's for the entry.
+    """
+    # Never saved: only its game, end rule and rule options are read.
+    tournament = Tournament(**tournament_fields)
+    try:
+        options = tournament_options(tournament)
+    except OptionError as exc:
+        raise ArchiveError(f"tournament.rule_options: {exc}") from None
+    game = tournament_game(tournament)
+    for i, rnd in enumerate(rounds):
+        for j, table in enumerate(rnd.tables):
+            where = f"rounds[{i}].tables[{j}]"
+            label = f"round {rnd.fields['number']}, table {table.fields['number']}"
+            # (place in the file, hand fields), in donne order.
+            hands = sorted(enumerate(table.hands), key=lambda pair: pair[1]["number"])
+            for expected, (k, hand) in enumerate(hands, start=1):
+                if hand["number"] != expected:
+                    raise ArchiveError(
+                        f"{where}.hands[{k}].number ({label}): donne {hand['number']} found where donne "
+                        f"{expected} should be: a table's donnes are numbered 1, 2, 3... without gaps"
+                    )
+            result = partie_play(tournament, [hand.get("raw") for _, hand in hands])
+            if result.errors:
+                raise ArchiveError(_engine_refusal(result.errors[0], where, label, [k for k, _ in hands]))
+            reserve = 0
+            for (k, hand), score in zip(hands, result.scores, strict=True):
+                place = f"{where}.hands[{k}]"
+                donne = f"{label}, donne {hand['number']}"
+                try:
+                    scored_with = game.resolve_options(hand.get("options") or {})
+                except OptionError as exc:
+                    raise ArchiveError(f"{place}.options ({donne}): {exc}") from None
+                if scored_with != options:
+                    raise ArchiveError(
+                        f"{place}.options ({donne}): scored with other rule options than the tournament's; "
+                        "re-score the tournament where it was exported, then export it again"
+                    )
+                engine_fields = score_fields(score, reserve)
+                reserve = score.reserve_out
+                for name in _SCORED_FIELDS:
+                    stored = hand.get(name, Hand._meta.get_field(name).get_default())
+                    if stored != engine_fields[name]:
+                        raise ArchiveError(
+                            f"{place}.{name} ({donne}): the file says {stored!r}, "
+                            f"the engine gives {engine_fields[name]!r} for this entry"
+                        )
+
+
+def _engine_refusal(error: RuleError, where: str, label: str, places: list[int]) -> str:
+    """The engine's first error in a partie, placed in the file: `hands.2.points.A` -> hands[k].raw.points.A."""
+    parts = error.field.split(".")
+    if parts[0] != "hands" or len(parts) < 2 or not parts[1].isdigit():
+        # Not a hand's error: the partie's end the tournament sets.
+        return f"tournament.end_value: {error.message}"
+    index = int(parts[1])
+    inner = ".".join(parts[2:])
+    return (
+        f"{where}.hands[{places[index]}].raw{'.' + inner if inner else ''} ({label}, donne {index + 1}): "
+        f"{error.message}"
+    )

@@ -1,13 +1,25 @@
-"""The Celery application, configured from Django's settings (the CELERY_ prefix)."""
+"""The Celery application, configured from Django's settings (the CELERY_ prefix).
+
+Each worker also runs the *sweep*, a thread that sends again now and then what lost
+messages left undone (scoring.jobs.owed_work_resend): a broker restarted empty, or away
+while the site sent, loses messages, never the work they stood for.
+"""
 
 from __future__ import annotations
 
+import logging
 import os
+import threading
+import time
 from typing import Any
 
 from celery import Celery, signals
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "atout.settings")
+
+log = logging.getLogger(__name__)
+# Seconds between two sweeps of a worker (shorter in the fault tests).
+SWEEP_EVERY = float(os.environ.get("ATOUT_SWEEP_SECONDS") or 30)
 
 app = Celery("atout")
 app.config_from_object("django.conf:settings", namespace="CELERY")
@@ -40,3 +52,27 @@ def _database_connections_checked(sender: Any = None, **_kwargs: Any) -> None:
     from django.db import close_old_connections
 
     close_old_connections()
+
+
+@signals.worker_ready.connect
+def _sweep_started(sender: Any = None, **_kwargs: Any) -> None:
+    threading.Thread(target=_sweep_forever, name="atout-sweep", daemon=True).start()
+
+
+def _sweep_forever() -> None:
+    """Every SWEEP_EVERY seconds, whatever the broker and the database are doing meanwhile."""
+    from django.db import close_old_connections
+
+    from scoring.jobs import owed_work_resend
+
+    while True:
+        time.sleep(SWEEP_EVERY)
+        try:
+            # This thread's connection, checked as around a task (it may have broken).
+            close_old_connections()
+            retried, refreshed = owed_work_resend()
+        except Exception:  # the sweep must outlive any one failure
+            log.warning("sweep failed; trying again in %ss", SWEEP_EVERY, exc_info=True)
+            continue
+        if retried or refreshed:
+            log.info("sweep: %s job(s) queued again, %s standings refresh(es) sent", retried, refreshed)

@@ -113,7 +113,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 _cache_url = env_str("CACHE_URL")
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _cache_url}
+        # Django's Redis cache, answering as an empty one while Redis is away (atout.cache).
+        {"BACKEND": "atout.cache.TolerantRedisCache", "LOCATION": _cache_url}
         if _cache_url
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "atout"}
     )

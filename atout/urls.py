@@ -29,3 +29,5 @@ urlpatterns = [
 ]
 
 handler400 = views.bad_request
+# A database out of reach answers 503 "try again" rather than 500 (atout.views).
+handler500 = "atout.views.server_error"

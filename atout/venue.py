@@ -19,30 +19,40 @@ What runs is production-like, not the development server:
 The launcher itself stays in the foreground, watches gunicorn and the worker, and stops
 both on Ctrl+C or when either dies. Their log lines go to `.venue.log` (git-ignored), so
 the address and the QR code stay on the screen for the room to scan.
+
+The night's database is copied (atout.backups) every 5 minutes by the launcher and each
+time a round closes by the web process, into `.venue-backups/` (git-ignored), the newest
+24 kept (`--backup-every`, `--backup-keep`). If the laptop dies, `./run --venue --restore`
+puts the newest copy back (or `--restore FILE` a given one), says what it restored and
+what the database it replaced held (kept as a copy too), and serves the room again.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import os
 import secrets
+import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 from urllib.parse import urlsplit
 
-from atout import lan
+from atout import backups, lan
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_SECRET_FILE = ROOT / ".venue-secret"
 DEFAULT_LOG_FILE = ROOT / ".venue.log"
+DEFAULT_BACKUP_DIR = ROOT / ".venue-backups"
 # Where venue mode looks for PostgreSQL and Redis when the environment names none: the
 # same local servers the README and ./test use.
 LOCAL_POSTGRES = "postgres://postgres@127.0.0.1:5432/atout"
@@ -142,8 +152,19 @@ def choose_services(environ: dict[str, str], *, probe: bool) -> Services:
     return Services(database_url=database, broker_url=broker, cache_url=cache)
 
 
-def venue_environment(*, host: str, port: int, secret: str, services: Services) -> dict[str, str]:
-    """The settings variables of a venue: production, but plain HTTP on a local network."""
+def venue_environment(
+    *,
+    host: str,
+    port: int,
+    secret: str,
+    services: Services,
+    backup_dir: Path | None = None,
+    backup_keep: int = backups.DEFAULT_KEEP,
+) -> dict[str, str]:
+    """The settings variables of a venue: production, but plain HTTP on a local network.
+
+    With `backup_dir`, the web processes copy the database there when a round closes.
+    """
     hosts = list(dict.fromkeys([host, "127.0.0.1", "localhost", *host_names()]))
     binds = list(dict.fromkeys([f"{host}:{port}", f"127.0.0.1:{port}"]))
     return {
@@ -166,10 +187,14 @@ def venue_environment(*, host: str, port: int, secret: str, services: Services) 
         # Without Redis the cache is per process (gunicorn_conf refuses several workers
         # on it): one worker, with threads, serves the room.
         **({} if services.cache_url else {"WEB_CONCURRENCY": "1", "GUNICORN_THREADS": "8"}),
+        backups.BACKUP_DIR_ENV: str(backup_dir or ""),
+        backups.BACKUP_KEEP_ENV: str(backup_keep),
     }
 
 
-def print_banner(url: str, others: Sequence[str], services: Services, log_file: Path, out: TextIO) -> None:
+def print_banner(
+    url: str, others: Sequence[str], services: Services, log_file: Path, out: TextIO, backed_up: str = ""
+) -> None:
     """The address in words and as a QR code a phone's camera opens."""
     import segno
 
@@ -180,7 +205,7 @@ def print_banner(url: str, others: Sequence[str], services: Services, log_file: 
         out.write(
             "\nAlso reachable at: " + ", ".join(f"http://{address}:{url.rsplit(':', 1)[1]}" for address in others)
         )
-    out.write(f"\nData: {services.describe()}.\nLogs: {log_file}\nStop with Ctrl+C.\n\n")
+    out.write(f"\nData: {services.describe()}.\n{backed_up}Logs: {log_file}\nStop with Ctrl+C.\n\n")
     out.flush()
 
 
@@ -190,6 +215,8 @@ class Venue:
 
     log_file: Path
     children: list[subprocess.Popen[bytes]] = field(default_factory=list)
+    # (every so many seconds, what to do): run by `watch` between its looks at the children.
+    periodic: list[tuple[float, Callable[[], None]]] = field(default_factory=list)
 
     def spawn(self, argv: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
         with self.log_file.open("ab") as log:
@@ -241,10 +268,15 @@ class Venue:
 
         signal.signal(signal.SIGINT, request_stop)
         signal.signal(signal.SIGTERM, request_stop)
+        due = [time.monotonic() + every for every, _ in self.periodic]
         while not stopping:
             if any(child.poll() is not None for child in self.children):
                 sys.stderr.write(f"A venue process stopped: stopping the others.\n{self.log_tail()}\n")
                 return 1
+            for index, (every, task) in enumerate(self.periodic):
+                if time.monotonic() >= due[index]:
+                    due[index] = time.monotonic() + every
+                    task()
             time.sleep(0.5)
         return 0
 
@@ -280,6 +312,120 @@ def warn_about_accounts(out: TextIO) -> None:
         )
 
 
+# -- copies of the database (atout.backups) ---------------------------------------------
+
+BACKUP_FAILURES = (backups.BackupError, OSError, sqlite3.Error, subprocess.SubprocessError)
+LATEST = "latest"
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What a database holds, for saying what a restore brought back and replaced."""
+
+    tournaments: int
+    donnes: int
+    last: datetime.datetime | None
+
+    def __str__(self) -> str:
+        text = f"{self.tournaments} tournament(s), {self.donnes} donne(s)"
+        if self.last is not None:
+            text += f", the last entered at {self.last.astimezone():%H:%M:%S on %Y-%m-%d}"
+        return text
+
+    def has_more_than(self, other: Summary) -> bool:
+        if self.donnes > other.donnes:
+            return True
+        return self.last is not None and (other.last is None or self.last > other.last)
+
+
+def database_summary() -> Summary | None:
+    """What the configured database holds; None when it cannot be read (Django set up)."""
+    from django.db import DatabaseError, connections
+    from django.db.models import Count, Max
+
+    from scoring.models import Hand
+    from tournaments.models import Tournament
+
+    try:
+        hands = Hand.objects.aggregate(count=Count("pk"), last=Max("created_at"))
+        return Summary(Tournament.objects.count(), int(hands["count"]), hands["last"])
+    except DatabaseError:
+        return None
+    finally:
+        connections.close_all()
+
+
+def find_backup(choice: str, directory: Path) -> backups.Backup:
+    """The copy `choice` names: the newest of `directory`, a file, or a name in `directory`."""
+    if choice == LATEST:
+        newest = backups.latest(directory)
+        if newest is None:
+            raise VenueError(f"No copy of the database in {directory}: nothing to restore.")
+        return newest
+    path = Path(choice) if Path(choice).is_file() else directory / choice
+    if not path.is_file():
+        raise VenueError(f"No copy of the database at {choice}.")
+    known = [backup for backup in backups.backups(path.parent) if backup.path.resolve() == path.resolve()]
+    if known:
+        return known[0]
+    return backups.Backup(path, datetime.datetime.fromtimestamp(path.stat().st_mtime, datetime.UTC), "a given file")
+
+
+def port_answers(port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.settimeout(1)
+        return sock.connect_ex(("127.0.0.1", port)) == 0
+
+
+def restore_night(choice: str, directory: Path, port: int, services: Services) -> str:
+    """Put a copy back in place of the database (the one it replaces kept); say what was done."""
+    if port_answers(port):
+        raise VenueError(f"Something answers on port {port}: stop the venue (Ctrl+C) before restoring.")
+    backup = find_backup(choice, directory)
+    if services.database_url.startswith("postgres") and not postgres_answers(services.database_url):
+        raise VenueError(f"PostgreSQL does not answer at {services.database_url}: start it, then restore.")
+    import django
+
+    django.setup()
+    from django.conf import settings
+
+    db = settings.DATABASES["default"]
+    exists = not backups.is_sqlite(db) or Path(db["NAME"]).exists()
+    replaced = database_summary() if exists else None
+    kept: backups.Backup | None = None
+    aside: Path | None = None
+    if exists:
+        try:
+            kept = backups.take(db, directory, reason="before-restore")
+        except BACKUP_FAILURES:
+            aside = backups.set_damaged_aside(db)
+    backups.restore(db, backup)
+    restored = database_summary()
+    lines = [f"Restored {backup.describe()}: {restored or 'a database that cannot be read'}."]
+    if kept is not None:
+        lines.append(f"The database it replaced ({replaced or 'unreadable'}) is kept as {kept.path}.")
+        if replaced is not None and restored is not None and replaced.has_more_than(restored):
+            lines.append(
+                "Warning: the database it replaced holds donnes this copy lacks. "
+                f"To go back to it: ./run --venue --restore {kept.path}"
+            )
+    elif aside is not None:
+        lines.append(f"The database it replaced could not be read; it is set aside as {aside}.")
+    else:
+        lines.append("There was no database to replace.")
+    return "\n".join(lines)
+
+
+def periodic_backup(db: Mapping[str, Any], directory: Path, keep: int) -> Callable[[], None]:
+    def run() -> None:
+        try:
+            backups.take(db, directory, reason="periodic", keep=keep)
+        except BACKUP_FAILURES as exc:
+            sys.stderr.write(f"The periodic copy of the database failed: {exc}\n")
+
+    return run
+
+
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="./run --venue", description=__doc__.split("\n\n")[1])
     parser.add_argument("--host", help="the address to serve on (default: found on the local network)")
@@ -293,6 +439,21 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         "--secret-file", type=Path, default=DEFAULT_SECRET_FILE, help="where the SECRET_KEY is kept (.venue-secret)"
     )
     parser.add_argument("--log-file", type=Path, default=DEFAULT_LOG_FILE, help="where gunicorn and the worker log")
+    parser.add_argument(
+        "--restore", nargs="?", const=LATEST, metavar="FILE",
+        help="put the newest copy of the database back (or FILE), then serve",
+    )  # fmt: skip
+    parser.add_argument(
+        "--backup-dir", type=Path, default=DEFAULT_BACKUP_DIR, help="where the copies go (.venue-backups)"
+    )
+    parser.add_argument(
+        "--backup-every", type=float, default=backups.DEFAULT_EVERY_SECONDS,
+        help="seconds between two periodic copies (default: 300)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--backup-keep", type=int, default=int(os.environ.get(backups.BACKUP_KEEP_ENV) or backups.DEFAULT_KEEP),
+        help=f"how many copies to keep (default: ${backups.BACKUP_KEEP_ENV} or {backups.DEFAULT_KEEP})",
+    )  # fmt: skip
     return parser.parse_args(argv)
 
 
@@ -304,15 +465,39 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
         sys.stderr.write(f"{exc}\n")
         return 2
     services = choose_services(dict(os.environ), probe=not args.embedded)
+    # pg_dump makes the copies of a PostgreSQL database: without it, there are none.
+    copies = services.database_url.startswith("sqlite") or shutil.which("pg_dump") is not None
     env = venue_environment(
-        host=host, port=args.port, secret=load_or_create_secret(args.secret_file), services=services
-    )
+        host=host, port=args.port, secret=load_or_create_secret(args.secret_file), services=services,
+        backup_dir=args.backup_dir if copies else None, backup_keep=args.backup_keep,
+    )  # fmt: skip
     os.environ.update(env)
     out.write(f"==> Venue mode on {host}:{args.port} ({services.describe()})\n")
     out.flush()
+    if args.restore is not None:
+        try:
+            restored = restore_night(args.restore, args.backup_dir, args.port, services)
+            out.write("==> " + restored.replace("\n", "\n    ") + "\n")
+        except (VenueError, *BACKUP_FAILURES) as exc:
+            sys.stderr.write(f"The restore failed: {exc}\n")
+            return 1
+        out.flush()
     prepare_database(out)
     child_env = dict(os.environ)
     venue = Venue(args.log_file)
+    if copies:
+        from django.conf import settings
+
+        venue.periodic.append(
+            (args.backup_every, periodic_backup(settings.DATABASES["default"], args.backup_dir, args.backup_keep))
+        )
+        every = f"{args.backup_every / 60:g} min" if args.backup_every >= 60 else f"{args.backup_every:g} s"
+        backed_up = (
+            f"Copies of the database: every {every} and when a round closes, the newest "
+            f"{args.backup_keep} kept in {args.backup_dir} (./run --venue --restore brings the newest back).\n"
+        )
+    else:
+        backed_up = "Copies of the database: none (pg_dump is not installed: apt install postgresql-client).\n"
     try:
         if services.worker:
             venue.spawn(
@@ -322,7 +507,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
             )  # fmt: skip
         venue.spawn([sys.executable, "-m", "gunicorn", "-c", "python:atout.gunicorn_conf", "atout.wsgi"], child_env)
         venue.wait_until_healthy(args.port)
-        print_banner(f"http://{host}:{args.port}/", others, services, args.log_file, out)
+        print_banner(f"http://{host}:{args.port}/", others, services, args.log_file, out, backed_up)
         return venue.watch()
     except VenueError as exc:
         sys.stderr.write(f"{exc}\n")

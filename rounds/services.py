@@ -20,6 +20,7 @@ from tournaments.services.common import (
     refusal,
     table_size,
 )
+from tournaments.signals import round_closed
 
 
 def _new_seed() -> int:
@@ -118,4 +119,6 @@ def round_close(*, by: AbstractBaseUser, round: Round, force: bool = False) -> R
     rnd.forced = bool(unfinished)
     rnd.save(update_fields=["status", "closed_at", "forced"])
     refresh_standings_after_commit(rnd.tournament)
+    closed = {"round_id": rnd.pk, "tournament_id": rnd.tournament_id, "number": rnd.number}
+    transaction.on_commit(lambda: round_closed.send_robust(sender=Round, **closed))
     return rnd

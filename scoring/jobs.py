@@ -35,15 +35,16 @@ from kit.gcpause import gc_paused
 from scoring import partie, rescoring, standings
 from scoring.enqueue import JOB_RUN, enqueue_on_commit
 from scoring.job_config import CONFIG_FIELDS, pending_config, tournament_config
-from scoring.models import Hand, Job
+from scoring.models import Hand, Job, StandingsRefresh
 from scoring.rescoring import TableOutcome, TableScorer
 from scoring.seasons import season_child_finished, season_job_run
 from tournaments.access import require_organiser
 from tournaments.models import Table, Tournament
 from tournaments.rules import rules_check
 
-# A running job whose heartbeat is older than this lost its worker.
-STALE_AFTER = datetime.timedelta(seconds=60)
+# A running job whose heartbeat is older than this lost its worker; a queued one, its
+# message. Shorter in the fault tests (ATOUT_JOB_STALE_SECONDS), never 0.
+STALE_AFTER = datetime.timedelta(seconds=float(os.environ.get("ATOUT_JOB_STALE_SECONDS") or 60))
 # Progress is written (one UPDATE, committed) at most this often.
 PROGRESS_EVERY = 0.25
 # Test hook: seconds to sleep after each table scored and once inside the swap, so that a
@@ -173,6 +174,29 @@ def _newer_jobs(job: Job) -> Any:
     return Job.objects.filter(
         tournament_id=job.tournament_id, pk__gt=job.pk, kind__in=(Job.Kind.RESCORE, Job.Kind.REBUILD)
     ).exclude(status=Job.Status.FAILED)
+
+
+def owed_work_resend() -> tuple[int, int]:
+    """Send again what lost messages left undone; (jobs queued again, refreshes sent).
+
+    The workers' sweep (atout.celery) calls it: a broker restarted empty loses every
+    message it held, and a broker away loses those sent meanwhile (scoring.tasks.OwedTask).
+    A stale job is retried (`job_retry`: one claim lets one run in, however many messages
+    arrive); a tournament whose standings tickets outrun what was built gets a refresh,
+    which does nothing if one already covered them. A season's job waits on its
+    tournaments' jobs and keeps no heartbeat meanwhile: it is left to the director.
+    """
+    stale = timezone.now() - STALE_AFTER
+    candidates = Job.objects.filter(
+        Q(status=Job.Status.QUEUED, created_at__lt=stale)
+        | Q(status=Job.Status.RUNNING, heartbeat_at__lt=stale)
+        | Q(status=Job.Status.RUNNING, heartbeat_at__isnull=True, started_at__lt=stale)
+    ).exclude(kind=Job.Kind.SEASON)
+    retried = sum(job_retry(job=job) for job in candidates.order_by("pk"))
+    owed = list(StandingsRefresh.objects.filter(requested__gt=F("built")).values_list("tournament_id", flat=True))
+    for tournament_id in owed:
+        standings.standings_catch_up(tournament_id=tournament_id)
+    return retried, len(owed)
 
 
 def job_is_stale(job: Job) -> bool:

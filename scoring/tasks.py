@@ -5,18 +5,46 @@ built, and `job_run` claims its job with a conditional UPDATE and swaps its resu
 transaction (scoring/jobs.py). Transient database errors (a dropped connection, a
 deadlock, a serialisation failure) are retried with backoff; anything else fails the
 task, and a job then shows as failed with its error.
+
+Both are *owed* tasks: what they are for is recorded in the database before they are
+sent (a standings ticket, a queued job), so a message that never arrives loses nothing
+(see `OwedTask`).
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
-from celery import shared_task
+from celery import Task, shared_task
+from celery.exceptions import Retry
+from kombu.exceptions import OperationalError as BrokerUnreachable
 
 from scoring import jobs, seasons, standings
 from scoring.enqueue import JOB_RUN, SEASON_AGGREGATE, STANDINGS_REFRESH
 
+log = logging.getLogger(__name__)
 TRANSIENT = jobs.TRANSIENT
+
+
+class OwedTask(Task):
+    """A task whose work is owed in the database: sending it never fails the caller.
+
+    The callers send after their commit (a hand stored, a job queued): an error then would
+    answer "failed" for what was done. So a send that fails for a passing reason (the
+    broker away or restarting; with no broker, the task run here and the database away)
+    is logged and dropped. Nothing is lost: the ticket or the job row is there, the next
+    send covers it, and the worker's sweep sends what is still owed (jobs.owed_work_resend).
+    """
+
+    def apply_async(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().apply_async(*args, **kwargs)
+        except (BrokerUnreachable, Retry, *TRANSIENT) as error:
+            log.warning("task %s not sent now (%s); the sweep sends it again", self.name, error)
+            return None
+
+
 # The jobs' tasks: a job is long and its claim survives a retry, so back off further.
 JOB_RETRIES: dict[str, Any] = {
     "autoretry_for": TRANSIENT,
@@ -28,6 +56,7 @@ JOB_RETRIES: dict[str, Any] = {
 
 
 @shared_task(
+    base=OwedTask,
     name=STANDINGS_REFRESH,
     autoretry_for=TRANSIENT,
     retry_backoff=0.5,
@@ -40,7 +69,7 @@ def standings_refresh(*, tournament_id: int, ticket: int = 0) -> None:
     standings.standings_refresh(tournament_id=tournament_id, ticket=ticket)
 
 
-@shared_task(name=JOB_RUN, **JOB_RETRIES)
+@shared_task(base=OwedTask, name=JOB_RUN, **JOB_RETRIES)
 def job_run(*, job_id: int) -> None:
     """Run a re-scoring, rebuild or season job (claimed first: at most one worker runs it)."""
     jobs.job_run(job_id=job_id)

@@ -11,6 +11,9 @@ connects its receivers in `ScoringConfig.ready`.
 - `table_results_wanted` (keyword `round`): each receiver answers a mapping of table id to
   that table's result, for the tables of the round whose partie started (see
   `tournaments.selectors.TableProgress`).
+- `round_closed` (sender `Round`; keywords `round_id`, `tournament_id`, `number`): a round
+  was closed, sent once the close has committed, robustly (a failing receiver is logged,
+  the close stands). Venue mode keeps a copy of the database at each one (atout.backups).
 """
 
 from __future__ import annotations
@@ -19,3 +22,4 @@ from django.dispatch import Signal
 
 standings_refresh_requested = Signal()
 table_results_wanted = Signal()
+round_closed = Signal()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import json
+import stat
 from io import StringIO
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import models
+from scoring.partie import partie_play, score_fields, tournament_options
 
 from archive.exporting import archive_dumps, archive_export, checksum
 from archive.fields import ArchiveError
@@ -43,12 +45,24 @@ def counts() -> dict[str, int]:
     return {model.__name__: model.objects.count() for model in ARCHIVED}
 
 
+# Entries the engine accepts (belote classique); scored by it in _hand, as a referee's would be.
+RAWS = {
+    1: {"taker": "A", "contract": "hearts", "points": {"A": 92, "B": 70}, "belote": ["A"]},
+    2: {"taker": "B", "contract": "spades", "points": {"A": 70, "B": 92}},
+    3: {"taker": "B", "contract": "clubs", "points": {"A": 50, "B": 112}},
+}
+
+
 def _hand(table: Table, number: int, **extra: Any) -> Hand:
+    """Donne `number` of `table`, entered as RAWS gives it and scored by the engine."""
+    tournament = table.round.tournament
+    earlier = list(Hand.objects.filter(table=table).order_by("number"))
+    raw = RAWS[number]
+    score = partie_play(tournament, [hand.raw for hand in earlier] + [raw]).scores[-1]
     fields: dict[str, Any] = {
-        "raw": {"contract": {"trump": "hearts", "taker": "N"}, "points": [92, 70], "belote": "N"},
-        "options": {"belote_rebelote": True},
-        "scores": [112, 50],
-        "outcome": "made",
+        "raw": raw,
+        "options": tournament_options(tournament),
+        **score_fields(score, earlier[-1].reserve_out if earlier else 0),
         "entered_via": "referee",
         **extra,
     }
@@ -68,7 +82,7 @@ def build_night() -> Tournament:
     visitors = ClubFactory(name="Amicale de Millau", slug="amicale-millau")
     tournament = TournamentFactory(
         club=club, slug="concours-de-noel", status="running", rounds_planned=3,
-        criteria=["wins", "points"], match_points={"win": 2, "loss": 0}, rule_options={"belote_rebelote": True},
+        criteria=["wins", "points"], match_points={"win": 2, "loss": 0}, rule_options={"capot_value": 252},
     )  # fmt: skip
     teams = competitors_for(tournament, 4)
     guest = CompetitorFactory(
@@ -83,7 +97,7 @@ def build_night() -> Tournament:
     Bye.objects.create(round=first, competitor=guest, reason="draw")
     table = first.tables.get(number=1)
     _hand(table, 1)
-    corrected = _hand(table, 2, version=2, scores=[20, 142], outcome="dedans")
+    corrected = _hand(table, 2, version=2)
     _hand(table, 3, status="pending", idempotency_key="phone-7f3a-3", entered_side=0)
     # No password: hashing one would cost more than the rest of this builder.
     director = get_user_model().objects.create(username="arbitre-principal")
@@ -136,7 +150,7 @@ def test_an_archive_holds_the_club_players_settings_draw_and_every_hand_with_its
     content = archive["content"]
     assert [club["slug"] for club in content["clubs"]] == ["amicale-millau", "bc-rodez"]
     assert len(content["players"]) == 10
-    assert content["tournament"]["rule_options"] == {"belote_rebelote": True}
+    assert content["tournament"]["rule_options"] == {"capot_value": 252}
     assert content["tournament"]["criteria"] == ["wins", "points"]
     assert content["forbidden_pairs"] == [{"first": 1, "second": 2, "reason": "same household"}]
     first, second = content["rounds"]
@@ -407,3 +421,128 @@ def test_imported_times_are_the_archives_not_the_import_time(archive: dict[str, 
     assert hand.created_at == T0 + dt.timedelta(minutes=1)
     revision = HandRevision.objects.get(action="update")
     assert revision.at == T0 + dt.timedelta(minutes=9)
+
+
+# -- every hand through the engine ----------------------------------------------------------
+
+
+def _first_table(archive: dict[str, Any]) -> dict[str, Any]:
+    table: dict[str, Any] = archive["content"]["rounds"][0]["tables"][0]
+    return table
+
+
+def _stored_hands() -> list[tuple[int, Any, Any]]:
+    return list(Hand.objects.order_by("pk").values_list("number", "raw", "scores"))
+
+
+@pytest.mark.parametrize("into", ["empty", "the-same-atout"])
+def test_a_hand_the_engine_refuses_is_refused_with_its_place_and_the_engines_message(
+    archive: dict[str, Any], into: str
+) -> None:
+    hand = _first_table(archive)["hands"][1]
+    hand["raw"]["points"] = {"A": 999_999, "B": -5}
+    hand["scores"] = [999_999, -5]
+    hand["version"] = 9  # newer than here: it would overwrite the stored donne
+    if into == "empty":
+        wipe()
+    before, hands_before = counts(), _stored_hands()
+    with pytest.raises(ArchiveError) as refused:
+        archive_import(text=reseal(archive))
+    message = str(refused.value)
+    assert message.startswith("rounds[0].tables[0].hands[1].raw.points")
+    assert "(round 1, table 1, donne 2)" in message
+    # The engine's own words for the entry.
+    game_errors = partie_play(Tournament(game="belote_classique", end_rule="donnes", end_value=12), [hand["raw"]])
+    assert game_errors.errors and game_errors.errors[0].message in message
+    assert counts() == before and _stored_hands() == hands_before
+
+
+@pytest.mark.parametrize(
+    ("how", "message"),
+    [
+        ("scores", "rounds[0].tables[0].hands[0].scores (round 1, table 1, donne 1): the file says [162, 0], "
+                   "the engine gives [112, 70] for this entry"),
+        ("reserve", "rounds[0].tables[0].hands[2].reserve_in (round 1, table 1, donne 3): the file says 40"),
+        ("options", "rounds[0].tables[0].hands[0].options (round 1, table 1, donne 1): scored with other rule "
+                    "options than the tournament's"),
+        ("bad-options", "tournament.rule_options: unknown option 'belote_rebelote'"),
+        ("gap", "rounds[0].tables[0].hands[2].number (round 1, table 1): donne 4 found where donne 3 should be"),
+        ("after-the-end", "rounds[0].tables[0].hands[2].raw (round 1, table 1, donne 3): The partie is over"),
+    ],
+)  # fmt: skip
+def test_a_hand_scored_otherwise_than_the_engine_scores_it_is_refused(
+    archive: dict[str, Any], how: str, message: str
+) -> None:
+    content = archive["content"]
+    hands = _first_table(archive)["hands"]
+    if how == "scores":
+        hands[0]["scores"] = [162, 0]
+    elif how == "reserve":
+        hands[2]["reserve_in"] = 40
+    elif how == "options":
+        hands[0]["options"] = {**hands[0]["options"], "capot_value": 250}
+    elif how == "bad-options":
+        content["tournament"]["rule_options"] = {"belote_rebelote": True}
+    elif how == "gap":
+        hands[2]["number"] = 4
+    elif how == "after-the-end":
+        content["tournament"]["end_value"] = 2
+    wipe()
+    with pytest.raises(ArchiveError) as refused:
+        archive_import(text=reseal(archive))
+    assert message in str(refused.value)
+    assert counts() == {model.__name__: 0 for model in ARCHIVED}
+
+
+def test_the_report_counts_what_was_written_and_what_was_already_here(archive: dict[str, Any]) -> None:
+    wipe()
+    first = archive_import(text=json.dumps(archive))
+    assert first.counts["hands created"] == 4 and not first.unchanged
+    # Another entry for donne 3 (as a later correction would make it), scored by the engine.
+    hands = _first_table(archive)["hands"]
+    hands[2]["raw"] = {"taker": "A", "contract": "clubs", "points": {"A": 112, "B": 50}}
+    hands[2].update(scores=[112, 50], outcome="made", version=2)
+    # Donne 1 differs only by its times: nothing to write.
+    hands[0]["updated_at"] = (T0 + dt.timedelta(hours=5)).isoformat()
+    report = archive_import(text=reseal(archive))
+    assert +report.counts == {"hands updated": 1}
+    assert report.unchanged == {"hands": 3, "revisions": 3}
+    assert report.unchanged_summary() == "Already here as the archive has them, not written: 3 hands, 3 revisions."
+    stored = Hand.objects.get(table__round__number=1, table__number=1, number=3)
+    assert stored.raw == hands[2]["raw"] and stored.scores == [112, 50] and stored.version == 2
+    untouched = Hand.objects.get(table__round__number=1, table__number=1, number=1)
+    assert untouched.updated_at != T0 + dt.timedelta(hours=5)
+    again = archive_import(text=reseal(archive))
+    assert +again.counts == {} and again.unchanged == {"hands": 4, "revisions": 3}
+
+
+def test_the_import_command_says_what_was_already_here(night: Tournament, tmp_path: Path) -> None:
+    path = tmp_path / "noel.json"
+    call_command("export_tournament", "concours-de-noel", "-o", str(path), stderr=StringIO())
+    out = StringIO()
+    call_command("import_tournament", str(path), stdout=out)
+    assert out.getvalue().splitlines() == [
+        "Tournament concours-de-noel updated, nothing new.",
+        "Already here as the archive has them, not written: 4 hands, 3 revisions.",
+    ]
+
+
+def test_the_import_command_names_the_hand_the_engine_refuses(archive: dict[str, Any], tmp_path: Path) -> None:
+    _first_table(archive)["hands"][0]["raw"]["points"] = {"A": -5, "B": 167}
+    path = tmp_path / "altered.json"
+    path.write_text(reseal(archive))
+    with pytest.raises(CommandError, match=r"not imported, nothing was written\. rounds\[0\]\.tables\[0\]\.hands\[0\]"):
+        call_command("import_tournament", str(path))
+
+
+@pytest.mark.parametrize("exists", [False, True])
+def test_an_archive_file_is_readable_by_its_owner_only(night: Tournament, tmp_path: Path, exists: bool) -> None:
+    path = tmp_path / "noel.json"
+    if exists:
+        path.write_text("old")
+        path.chmod(0o644)
+    err = StringIO()
+    call_command("export_tournament", "concours-de-noel", "-o", str(path), stderr=err)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert json.loads(path.read_text())["format"] == "atout-tournament"
+    assert "readable by you only" in err.getvalue()

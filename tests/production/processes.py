@@ -138,6 +138,21 @@ class Process:
             os.killpg(self.process.pid, signal.SIGKILL)
 
 
+def gunicorn(name: str, env: dict[str, str]) -> Process:
+    """gunicorn serving the site as production does (atout.gunicorn_conf reads `env`)."""
+    return Process(name, [sys.executable, "-m", "gunicorn", "-c", "python:atout.gunicorn_conf", "atout.wsgi"], env)
+
+
+def celery_worker(name: str, node: str, env: dict[str, str]) -> Process:
+    """A Celery worker as production runs it, named `node`@host, on the queue `env` gives."""
+    return Process(
+        name,
+        [sys.executable, "-m", "celery", "-A", "atout", "worker", "--loglevel", "INFO", "--without-gossip",
+         "--without-mingle", "-n", f"{node}@%h"],
+        env,
+    )  # fmt: skip
+
+
 class PostgresServer:
     """The PostgreSQL server the suite runs on, for databases the tests create themselves."""
 
@@ -274,15 +289,8 @@ def production_stack(static_root: Path, **settings: str) -> Iterator[Stack]:
         LOG_FORMAT="json",
     )
     env.update(settings)
-    web = Process(
-        f"gunicorn-{tag}", [sys.executable, "-m", "gunicorn", "-c", "python:atout.gunicorn_conf", "atout.wsgi"], env
-    )
-    worker = Process(
-        f"worker-prod-{tag}",
-        [sys.executable, "-m", "celery", "-A", "atout", "worker", "--loglevel", "INFO", "--without-gossip",
-         "--without-mingle", "-n", f"{queue}@%h"],
-        env,
-    )  # fmt: skip
+    web = gunicorn(f"gunicorn-{tag}", env)
+    worker = celery_worker(f"worker-prod-{tag}", queue, env)
     try:
         manage(env, "migrate", "--noinput")
         manage(env, "collectstatic", "--noinput")

@@ -1,6 +1,6 @@
 """The standings bridge: stored results in, ranked snapshot rows out, on small worked cases.
 
-Each case sets table results by hand (as scoring.results would store them) so that every
+Each case sets table results by hand (as scoring.partie would store them) so that every
 number in the expected ranking can be checked on paper.
 """
 

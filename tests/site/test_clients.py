@@ -12,8 +12,8 @@ from django.core.exceptions import ImproperlyConfigured
 from django.test import RequestFactory
 
 from atout.clients import client_address
-from kit.env import env_networks
 from atout.gunicorn_conf import shared_cache_problem
+from kit.env import env_networks
 from scoring import access
 from tests.conftest import require_redis
 

@@ -1,7 +1,9 @@
 """`manage.py import_tournament FILE [--slug NEW]`: bring in a tournament's archive.
 
 Safe to run again with the same or a later archive of the same tournament: it is
-updated, never doubled. A damaged archive is refused before anything is written.
+updated, never doubled. A damaged archive, or one holding a hand the engine refuses
+or scores otherwise, is refused before anything is written, naming the place in the
+file. The output says what was written, and what was found already here unchanged.
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ class Command(BaseCommand):
         except ArchiveError as exc:
             raise CommandError(f"{file}: not imported, nothing was written. {exc}") from None
         self.stdout.write(report.summary())
+        if report.unchanged_summary():
+            self.stdout.write(report.unchanged_summary())
 
     @staticmethod
     def stdin_bytes() -> bytes:
