@@ -226,7 +226,7 @@ if env_bool("BEHIND_TLS_PROXY", False):
 # The container's health probe asks over plain HTTP from inside: never redirect it.
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 # The proxies whose X-Forwarded-For names the client (addresses or networks, comma-separated):
-# the wrong-table-link limit and the login throttle count per client (atout.clients).
+# the wrong-table-link limit and the login throttle count per client (kit.clients).
 TRUSTED_PROXIES = env_networks("TRUSTED_PROXIES")
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
@@ -257,7 +257,7 @@ AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-AXES_CLIENT_IP_CALLABLE = "atout.clients.client_address"
+AXES_CLIENT_IP_CALLABLE = "kit.clients.client_address"
 AXES_LOCKOUT_CALLABLE = "atout.views.login_locked_out"
 
 # One line per request and per job, with the request id on every line (atout.logs):

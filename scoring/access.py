@@ -2,7 +2,7 @@
 
 - A *referee* is whoever holds a table's secret link (`/r/<token>/`): no account, the
   token is the access. The link works while the table's round is open and the director
-  has not revoked it. Wrong tokens are counted per client address (atout.clients: the
+  has not revoked it. Wrong tokens are counted per client address (kit.clients: the
   proxy's X-Forwarded-For only from a trusted proxy) in the shared cache, with atomic
   increments; past the limit, that address's wrong tokens answer 429 for the rest of
   the window. A right token always opens its table: behind a proxy that is not
@@ -28,7 +28,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
-from atout.clients import client_address
+from kit.clients import client_address
 from tournaments.access import require_organiser
 from tournaments.models import Round, Table, Tournament
 

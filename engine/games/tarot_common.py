@@ -2,7 +2,7 @@
 the checks of a hand. Each game module sets its table (players, cards dealt, chien,
 poignée thresholds) and how D is shared out between the players.
 
-Terms (rules/tarot-a-trois.fr.txt and the federation's rules, settled in docs/rules.md):
+Terms (docs/glossary.md; the rules as Atout plays them: docs/rules.md):
 
 - *preneur* (taker): the player who won the bidding. At five the taker calls a king; its
   holder is the *partner* (*appelé*), and taker and partner form the *attaque*. Elsewhere

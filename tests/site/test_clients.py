@@ -1,4 +1,4 @@
-"""Who the client is behind proxies (atout.clients), and the settings that say which to trust."""
+"""Who the client is behind proxies (kit.clients), and the settings that say which to trust."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from django.core.cache import cache
 from django.core.exceptions import ImproperlyConfigured
 from django.test import RequestFactory
 
-from atout.clients import client_address
+from kit.clients import client_address
 from atout.gunicorn_conf import shared_cache_problem
 from kit.env import env_networks
 from scoring import access
