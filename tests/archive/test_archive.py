@@ -15,13 +15,13 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import models
-from scoring.partie import partie_play, score_fields, tournament_options
 
 from archive.exporting import archive_dumps, archive_export, checksum
 from archive.fields import ArchiveError
 from archive.importing import archive_import
 from archive.models import ArchiveIdentity
 from scoring.models import Hand, HandRevision, StandingsSnapshot, TableResult
+from scoring.partie import partie_play, score_fields, tournament_options
 from tests.factories import (
     ClubFactory,
     CompetitorFactory,

@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 from django.db import connection
-from scoring.partie import partie_play, score_fields, tournament_options
 
 from engine.match import MatchResult
 from scoring.models import Hand, HandRevision, StandingsSnapshot, TableResult
+from scoring.partie import partie_play, score_fields, tournament_options
 from scoring.services import HandOutcome, hand_correct, hand_submit
 from tests.scoring.tables import LITIGE, director_of, make_table, numbers
 from tests.scoring.test_hand_concurrency import at_once

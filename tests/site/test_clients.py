@@ -11,8 +11,8 @@ from django.core.cache import cache
 from django.core.exceptions import ImproperlyConfigured
 from django.test import RequestFactory
 
-from kit.clients import client_address
 from atout.gunicorn_conf import shared_cache_problem
+from kit.clients import client_address
 from kit.env import env_networks
 from scoring import access
 from tests.conftest import require_redis
