@@ -571,15 +571,24 @@ class HalfPointsField(forms.CharField):
 
 
 class TarotForm(HandForm):
-    """Tarot à 3: the taker's oudlers and card points (the defence has 91 minus them),
-    poignée, petit au bout and chelem."""
+    """Tarot à 3, 4 and 5 (the table's game): the taker (and at five the partner the
+    taker called), the attack's oudlers and card points (the defence has 91 minus
+    them), poignée, petit au bout and chelem."""
 
     body = "tarot"
+
+    @property
+    def calls_partner(self) -> bool:
+        return self.game.code == "tarot_a_cinq"
 
     def build_fields(self) -> None:
         f = self.fields
         camps = [("", str(_("nobody")))] + [(camp, str(label)) for camp, label in CAMP_LABELS.items()]
         f["taker"] = radio(self.side_choices(), _("Taker"))
+        if self.calls_partner:
+            # Called alone: the called king was in the chien or the taker's own hand.
+            alone = [("alone", str(_("called themself (plays alone)")))]
+            f["partner"] = radio(alone + list(self.side_choices()), _("Partner (called king)"))
         f["contract"] = radio(
             ((name, CONTRACT_LABELS[name]) for name in ("petite", "garde", "garde_sans", "garde_contre")),
             _("Contract"),
@@ -590,7 +599,8 @@ class TarotForm(HandForm):
         f["petit_au_bout"] = radio(camps, _("Petit au bout"))
         f["poignee_by"] = radio(camps, _("Poignée shown by"))
         f["poignee_size"] = radio(
-            [("", "—")] + [(size, str(label)) for size, label in POIGNEE_LABELS.items()], _("Poignée")
+            [("", "—")] + [(size, str(label)) for size, label in POIGNEE_LABELS[self.game.code].items()],
+            _("Poignée"),
         )
         f["chelem_announced"] = forms.BooleanField(required=False, label=_("Chelem announced"))
         f["chelem_made_by"] = radio(camps, _("Chelem made by"))
@@ -604,6 +614,13 @@ class TarotForm(HandForm):
         hand: dict[str, Any] = {}
         if data.get("taker") not in (None, ""):
             hand["taker"] = int(data["taker"])
+        partner = data.get("partner")
+        if partner == "alone":
+            # The taker alone: the engine reads a partner equal to the taker.
+            if "taker" in hand:
+                hand["partner"] = hand["taker"]
+        elif partner not in (None, ""):
+            hand["partner"] = int(partner)
         if data.get("contract"):
             hand["contract"] = data["contract"]
         if data.get("oudlers") not in (None, ""):
@@ -627,6 +644,8 @@ class TarotForm(HandForm):
         for name in ("taker", "contract", "oudlers"):
             if raw.get(name) is not None:
                 initial[name] = str(raw[name])
+        if self.calls_partner and raw.get("partner") is not None:
+            initial["partner"] = "alone" if raw["partner"] == raw.get("taker") else str(raw["partner"])
         if raw.get("points") is not None:
             initial["points"] = str(raw["points"])
         initial["petit_au_bout"] = raw.get("petit_au_bout") or ""
@@ -653,6 +672,8 @@ HAND_FORMS: dict[str, type[HandForm]] = {
     "belote_contree": ContreeForm,
     "belote_a_trois": BeloteATroisForm,
     "tarot_a_trois": TarotForm,
+    "tarot_a_quatre": TarotForm,
+    "tarot_a_cinq": TarotForm,
 }
 
 

@@ -42,10 +42,11 @@ ANNOUNCEMENT_LABELS: dict[str, Promise] = {
     "carre": _("carré"),
 }
 
-POIGNEE_LABELS: dict[str, Promise] = {
-    "simple": _("simple (13 trumps)"),
-    "double": _("double (15)"),
-    "triple": _("triple (18)"),
+# The poignées by game: the trumps shown depend on the table's size.
+POIGNEE_LABELS: dict[str, dict[str, Promise]] = {
+    "tarot_a_trois": {"simple": _("simple (13 trumps)"), "double": _("double (15)"), "triple": _("triple (18)")},
+    "tarot_a_quatre": {"simple": _("simple (10 trumps)"), "double": _("double (13)"), "triple": _("triple (15)")},
+    "tarot_a_cinq": {"simple": _("simple (8 trumps)"), "double": _("double (10)"), "triple": _("triple (13)")},
 }
 
 SUIT_SYMBOLS: dict[str, str] = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠"}

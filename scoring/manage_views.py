@@ -23,7 +23,7 @@ from scoring.access import organiser_tournament
 from scoring.forms import HandForm, ReasonForm, hand_form_class
 from scoring.hand_words import DonneWords, HandWords
 from scoring.models import Hand, HandRevision
-from scoring.partie import tournament_game, tournament_options_or_defaults
+from scoring.partie import table_game, tournament_options_or_defaults
 from scoring.services import HandRefused, hand_correct, hand_delete, table_token_renew, table_token_revoke
 from scoring.table_selectors import hand_check_replacing, round_tables, table_sheet, table_sides
 from tournaments.models import Round, Table, Tournament
@@ -93,11 +93,11 @@ def history(request: HttpRequest, tournament: Tournament, table_id: int) -> Http
 
 def _hand_form(hand: Hand, data: Any = None) -> HandForm:
     tournament = hand.table.round.tournament
-    form_class = hand_form_class(tournament.game)
+    game = table_game(hand.table)
     raw = hand.raw if isinstance(hand.raw, dict) else {}
-    return form_class(
+    return hand_form_class(game.code)(
         data,
-        game=tournament_game(tournament),
+        game=game,
         options=tournament_options_or_defaults(tournament),
         sides=table_sides(hand.table),
         initial_raw=None if data is not None else raw,

@@ -14,6 +14,9 @@ Terms (docs/glossary.md has the others):
 
 Each rule has one home here, and every other module reads it from here:
 
+- the game a table plays: `table_game` (`game_for_seats` from its seat count): tarot is
+  played at three, four and five, and a tarot tournament's table plays the tarot of its
+  seat count; every other table plays the tournament's game;
 - the engine's partie with the tournament's end and options: `tournament_end`,
   `tournament_options`, `partie_play` (`partie_or_none` for the pages);
 - which hands count: `counted_count`;
@@ -55,6 +58,25 @@ def tournament_game(tournament: Tournament) -> Game:
     return engine.get_game(tournament.game)
 
 
+# The tarot of each table size: a tarot à 4 evening seats tables of 4 and of 5.
+TAROT_BY_SEATS = {3: "tarot_a_trois", 4: "tarot_a_quatre", 5: "tarot_a_cinq"}
+
+
+def game_for_seats(game_code: str, seats: int) -> Game:
+    """The engine game of a table of `seats` competitors in a tournament of `game_code`."""
+    if game_code in TAROT_BY_SEATS.values():
+        return engine.get_game(TAROT_BY_SEATS.get(seats, game_code))
+    return engine.get_game(game_code)
+
+
+def table_game(table: Table) -> Game:
+    """The engine game `table` plays (its seats are counted for tarot, prefetched or not)."""
+    tournament = table.round.tournament
+    if tournament.game not in TAROT_BY_SEATS.values():
+        return tournament_game(tournament)
+    return game_for_seats(tournament.game, len(table.seats.all()))
+
+
 def tournament_end(tournament: Tournament) -> End:
     """The End of every partie of the tournament, from its end rule and value."""
     if tournament.end_rule == Tournament.EndRule.TARGET:
@@ -79,16 +101,17 @@ def tournament_options_or_defaults(tournament: Tournament) -> dict[str, Any]:
         return tournament_game(tournament).resolve_options({})
 
 
-def partie_play(tournament: Tournament, raws: Sequence[Any]) -> MatchResult:
-    """The engine's partie over `raws` (hands as entered, in donne order)."""
-    game, end, options = tournament_game(tournament), tournament_end(tournament), tournament_options(tournament)
-    return match.play(game, list(raws), end, options)
+def partie_play(tournament: Tournament, raws: Sequence[Any], game: Game | None = None) -> MatchResult:
+    """The engine's partie over `raws` (hands as entered, in donne order) of `game`, the
+    table's (`table_game`; the tournament's when not given)."""
+    end, options = tournament_end(tournament), tournament_options(tournament)
+    return match.play(game or tournament_game(tournament), list(raws), end, options)
 
 
-def partie_or_none(tournament: Tournament, raws: Sequence[Any]) -> MatchResult | None:
+def partie_or_none(tournament: Tournament, raws: Sequence[Any], game: Game | None = None) -> MatchResult | None:
     """`partie_play` for the pages: None when the tournament's options are wrong (see above)."""
     try:
-        return partie_play(tournament, raws)
+        return partie_play(tournament, raws, game)
     except OptionError:
         return None
 
@@ -212,10 +235,10 @@ def table_result_write(
     their transaction, after they locked the table row, so two writers never interleave.
     """
     tournament = table.round.tournament
-    game = tournament_game(tournament)
+    game = table_game(table)
     ordered = sorted(Hand.objects.filter(table=table) if hands is None else hands, key=lambda hand: hand.number)
     if played is None:
-        played = partie_play(tournament, [hand.raw for hand in ordered])
+        played = partie_play(tournament, [hand.raw for hand in ordered], game)
     counted = counted_result(played, tournament.confirmation_required, (hand.status for hand in ordered))
     fields = result_fields(game, counted)
     stored, created = TableResult.objects.get_or_create(table=table, defaults=fields)
@@ -237,7 +260,7 @@ def table_result_force(*, table: Table, stored: TableResult | None = None) -> Ta
     are read from `table`, prefetched by a caller that closes many). The result is
     `forced`: the hands no longer change it.
     """
-    sides = len(tournament_game(table.round.tournament).sides)
+    sides = len(table_game(table).sides)
     result = stored if stored is not None else TableResult(table=table, totals=[0] * sides)
     forfeits = {seat.side for seat in table.seats.all() if seat.competitor.status == Competitor.Status.WITHDRAWN}
     result.winner_side = forced_winner(result.totals or [], forfeits, sides)

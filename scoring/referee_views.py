@@ -28,7 +28,7 @@ from scoring.access import referee_table
 from scoring.forms import BeloteForm, ConfirmForm, HandForm, hand_form_class
 from scoring.messages import rule_error_text
 from scoring.models import Hand
-from scoring.partie import tournament_game, tournament_options_or_defaults
+from scoring.partie import table_game, tournament_options_or_defaults
 from scoring.services import (
     KEY_REUSED,
     HandRefused,
@@ -45,10 +45,10 @@ NEW, CORRECT = "new", "correct"
 
 def _form(table: Table, sides: list[SideInfo], data: QueryDict | None = None, **kwargs: Any) -> HandForm:
     tournament = table.round.tournament
-    form_class = hand_form_class(tournament.game)
-    return form_class(
+    game = table_game(table)
+    return hand_form_class(game.code)(
         data,
-        game=tournament_game(tournament),
+        game=game,
         options=tournament_options_or_defaults(tournament),
         sides=sides,
         ask_side=tournament.confirmation_required,

@@ -36,7 +36,7 @@ from scoring.messages import rule_error_text
 from scoring.models import Hand, HandRevision
 from scoring.partie import SCORE_FIELDS
 from scoring.pg import server_bound_cursor
-from tournaments.models import Round, Table, Tournament
+from tournaments.models import Round, Seat, Table, Tournament
 
 Fingerprint = tuple[int, int, int]
 
@@ -58,6 +58,8 @@ class TableWork:
     table_id: int
     round_number: int
     table_number: int
+    # Competitors seated: a tarot table plays the tarot of its size (scoring.partie).
+    seats: int
     hands: list[StoredHand] = field(default_factory=list)
 
     def fingerprint(self) -> Fingerprint:
@@ -79,7 +81,8 @@ class TableOutcome:
 
 
 HANDS_SQL = """
-    SELECT h.id, h.table_id, h.number, CAST(h.raw AS TEXT), h.status, h.version, t.number, r.number
+    SELECT h.id, h.table_id, h.number, CAST(h.raw AS TEXT), h.status, h.version, t.number, r.number,
+           (SELECT COUNT(*) FROM {seat} s WHERE s.table_id = t.id)
       FROM {hand} h
       JOIN {table} t ON t.id = h.table_id
       JOIN {round} r ON r.id = t.round_id
@@ -97,7 +100,13 @@ FINGERPRINTS_SQL = """
 
 
 def _sql(template: str, only: str = "") -> str:
-    return template.format(hand=Hand._meta.db_table, table=Table._meta.db_table, round=Round._meta.db_table, only=only)
+    return template.format(
+        hand=Hand._meta.db_table,
+        table=Table._meta.db_table,
+        round=Round._meta.db_table,
+        seat=Seat._meta.db_table,
+        only=only,
+    )
 
 
 def tune_transaction() -> None:
@@ -129,10 +138,10 @@ def load_tables(tournament_id: int, table_ids: Iterable[int] | None = None) -> l
     with transaction.atomic(), connection.cursor() as cursor:
         tune_transaction()
         cursor.execute(_sql(HANDS_SQL, only), params)
-        for pk, table_id, number, raw, status, version, table_number, round_number in cursor.fetchall():
+        for pk, table_id, number, raw, status, version, table_number, round_number, seats in cursor.fetchall():
             table = work.get(table_id)
             if table is None:
-                table = work[table_id] = TableWork(table_id, round_number, table_number)
+                table = work[table_id] = TableWork(table_id, round_number, table_number, seats)
             table.hands.append(StoredHand(pk, number, fastjson.loads(raw), status, version))
     if connection.vendor != "postgresql":
         _attach_stored(work)
@@ -155,7 +164,8 @@ def fingerprints(tournament_id: int) -> dict[int, Fingerprint]:
 
 
 class TableScorer:
-    """Scores tables' hands with one game, end and set of options (the engine's partie).
+    """Scores tables' hands with the tournament's game (a tarot table: the tarot of its size),
+    end and set of options (the engine's partie).
 
     As scoring.partie reads a partie: every hand is scored in donne order through the
     whole partie (pending hands too, so that their carry is right); the table result
@@ -174,12 +184,13 @@ class TableScorer:
     def score(self, work: TableWork) -> TableOutcome:
         if not work.hands:
             return TableOutcome(work, [], None, [])
-        result = play(self.game, [hand.raw for hand in work.hands], self.end, self.options)
+        game = partie.game_for_seats(self.game.code, work.seats)
+        result = play(game, [hand.raw for hand in work.hands], self.end, self.options)
         if result.errors:
             return TableOutcome(work, [], None, [self._describe(work, error) for error in result.errors])
         scored = list(zip(work.hands, partie.scored_fields(result), strict=True))
         counted = partie.counted_result(result, self.confirmation, (hand.status for hand in work.hands))
-        return TableOutcome(work, scored, partie.result_fields(self.game, counted), [])
+        return TableOutcome(work, scored, partie.result_fields(game, counted), [])
 
     def _describe(self, work: TableWork, error: RuleError) -> str:
         parts = error.field.split(".")

@@ -29,8 +29,8 @@ from scoring.partie import (
     partie_play,
     score_fields,
     scored_fields,
+    table_game,
     table_result_write,
-    tournament_game,
     tournament_options,
 )
 from scoring.standings import standings_schedule_refresh
@@ -107,9 +107,9 @@ def _hands(table: Table) -> list[Hand]:
     return list(Hand.objects.filter(table=table).order_by("number"))
 
 
-def _play(tournament: Tournament, raws: Sequence[Any]) -> MatchResult:
+def _play(table: Table, raws: Sequence[Any]) -> MatchResult:
     try:
-        return partie_play(tournament, raws)
+        return partie_play(table.round.tournament, raws, table_game(table))
     except OptionError:
         # The tournament's stored options are the director's configuration, not the
         # referee's input: say so rather than fail.
@@ -314,7 +314,7 @@ def hand_submit(
             gettext_noop("The table sheet has changed: donne {number} is the next one. Check and send again."),
             number=number,
         )
-    result = _play(tournament, [hand.raw for hand in hands] + [raw])
+    result = _play(locked, [hand.raw for hand in hands] + [raw])
     _check_entry(result, len(hands))
     score = result.scores[len(hands)]
     reserve_in = hands[-1].reserve_out if hands else 0
@@ -352,7 +352,7 @@ def _last_hand_for_referee(locked: Table, expected_number: int | None) -> tuple[
             gettext_noop("The table sheet has changed: donne {number} is the last one. Check it and try again."),
             number=last.number,
         )
-    if _play(locked.round.tournament, [hand.raw for hand in hands]).finished:
+    if _play(locked, [hand.raw for hand in hands]).finished:
         raise _refusal(
             "partie_finished",
             gettext_noop("The partie is over: only the director can change its donnes now."),
@@ -397,7 +397,7 @@ def hand_correct_last(
     locked = _lock_table(table)
     hands, last = _last_hand_for_referee(locked, expected_number)
     tournament = locked.round.tournament
-    result = _play(tournament, [hand.raw for hand in hands[:-1]] + [raw])
+    result = _play(locked, [hand.raw for hand in hands[:-1]] + [raw])
     _check_entry(result, len(hands) - 1)
     before = _snapshot(last)
     last.raw = raw
@@ -432,7 +432,7 @@ def hand_confirm(*, hand: Hand, side: int, author_label: str = "") -> Hand:
     current = Hand.objects.filter(pk=hand.pk, table=locked).first()
     if current is None:
         raise _refusal("hand_gone", gettext_noop("This donne is no longer on the sheet."))
-    if not 0 <= side < len(tournament_game(locked.round.tournament).sides):
+    if not 0 <= side < len(table_game(locked).sides):
         raise _refusal("bad_side", gettext_noop("Choose the side that confirms."), "side")
     if current.status == Hand.Status.CONFIRMED:
         return current
@@ -478,7 +478,7 @@ def hand_correct(*, hand: Hand, raw: Any, reason: str, by: AbstractBaseUser | No
         raise _refusal("hand_gone", gettext_noop("This donne is no longer on the sheet."))
     raws = [stored.raw for stored in hands]
     raws[index] = raw
-    result = _play(tournament, raws)
+    result = _play(locked, raws)
     _check_entry(result, index)
     target = hands[index]
     before = _snapshot(target)
@@ -515,7 +515,7 @@ def hand_delete(*, hand: Hand, reason: str, by: AbstractBaseUser | None) -> Tabl
         later.number -= 1
         later.save(update_fields=["number", "updated_at"])
     hands = _hands(locked)
-    result = _play(tournament, [stored.raw for stored in hands])
+    result = _play(locked, [stored.raw for stored in hands])
     _rescore(tournament, hands, result, author=by, reason=reason)
     return _refresh(locked, hands, result)
 

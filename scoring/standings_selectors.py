@@ -13,7 +13,7 @@ from django.db.models import OuterRef, Subquery
 from django.http import Http404
 
 from scoring.models import Hand, Job, Season, SeasonSnapshot, StandingsSnapshot, TableResult
-from scoring.partie import counted_count, partie_or_none, tournament_game
+from scoring.partie import counted_count, game_for_seats, partie_or_none
 from tournaments.access import is_organiser
 from tournaments.models import Round, Seat, Table, Tournament
 
@@ -183,8 +183,9 @@ def table_sheet_public(tournament: Tournament, round_number: int, table_number: 
     )
     # As the table result counts them (scoring.partie): the engine's partie of the counted hands.
     counted = counted_count(tournament.confirmation_required, (row[4] for row in rows))
-    played = partie_or_none(tournament, [row[1] for row in rows[:counted]])
-    running: list[Any] = [0] * len(tournament_game(tournament).sides)
+    game = game_for_seats(tournament.game, sum(len(seated) for seated in sides.values()))
+    played = partie_or_none(tournament, [row[1] for row in rows[:counted]], game)
+    running: list[Any] = [0] * len(game.sides)
     hands = []
     stamp = ""
     for index, (number, _raw, scores, outcome, _status, updated) in enumerate(rows):

@@ -19,7 +19,7 @@ from engine.core import HandScore, Number, RuleError, Side
 from engine.match import MatchResult
 from scoring.labels import bid_and_contract, outcome_label
 from scoring.models import Hand, TableResult
-from scoring.partie import hand_errors, partie_or_none, tournament_game
+from scoring.partie import game_for_seats, hand_errors, partie_or_none, table_game
 from tournaments.models import Competitor, Player, Seat, Table, Tournament
 
 
@@ -40,7 +40,6 @@ class SideInfo:
 
 def table_sides(table: Table) -> list[SideInfo]:
     """The sides of a table in the game's order, named from its seats (one query)."""
-    game = tournament_game(table.round.tournament)
     # One query in plain SQL: this runs on every request of the referee's page, and the
     # ORM would spend longer composing it than the database running it. A competitor
     # with several players comes back once per player. Only the models' own table names
@@ -69,6 +68,8 @@ def table_sides(table: Table) -> list[SideInfo]:
             seats.append((side, position, competitor_id, name))
         if first is not None or last is not None:
             players[competitor_id].append(f"{first or ''} {last or ''}".strip())
+    # The game by the seats just read (as table_game counts them, without its query).
+    game = game_for_seats(table.round.tournament.game, len(seats))
     sides: list[SideInfo] = []
     for index, code in enumerate(game.sides):
         own = [seat for seat in seats if seat[0] == index]
@@ -161,7 +162,9 @@ def table_sheet(
     tournament = table.round.tournament
     sides = sides if sides is not None else table_sides(table)
     hands = list(hands) if hands is not None else list(Hand.objects.filter(table=table).order_by("number"))
-    result = played if played is not None else partie_or_none(tournament, [hand.raw for hand in hands])
+    result = (
+        played if played is not None else partie_or_none(tournament, [hand.raw for hand in hands], table_game(table))
+    )
     rows: list[SheetRow] = []
     for i, hand in enumerate(hands):
         raw = hand.raw if isinstance(hand.raw, dict) else {}
@@ -210,8 +213,8 @@ class HandCheck:
     ends_partie: bool
 
 
-def _check(tournament: Tournament, raws: list[Any], index: int) -> HandCheck:
-    result = partie_or_none(tournament, raws)
+def _check(table: Table, raws: list[Any], index: int) -> HandCheck:
+    result = partie_or_none(table.round.tournament, raws, table_game(table))
     if result is None:
         # The services refuse the entry and say why; the check while typing stays quiet.
         return HandCheck([], None, False)
@@ -225,7 +228,7 @@ def hand_check(table: Table, raw: Any, *, replace_last: bool = False) -> HandChe
     raws = list(Hand.objects.filter(table=table).order_by("number").values_list("raw", flat=True))
     if replace_last and raws:
         raws.pop()
-    return _check(table.round.tournament, [*raws, raw], len(raws))
+    return _check(table, [*raws, raw], len(raws))
 
 
 def hand_check_replacing(table: Table, hand: Hand, raw: Any) -> HandCheck:
@@ -234,7 +237,7 @@ def hand_check_replacing(table: Table, hand: Hand, raw: Any) -> HandCheck:
     index = next((i for i, stored in enumerate(hands) if stored.pk == hand.pk), len(hands))
     raws = [stored.raw for stored in hands]
     raws[index : index + 1] = [raw]
-    return _check(table.round.tournament, raws, index)
+    return _check(table, raws, index)
 
 
 def round_tables(tournament: Tournament, round_number: int) -> list[tuple[Table, TableResult | None, int]]:

@@ -14,5 +14,6 @@ CLUB_SLUG = "belote-club-de-demo"
 CONCOURS_NAME = "Concours de belote de la Saint-Nicolas"
 TAROT_NAME = "Soirée tarot à trois"
 CONTREE_NAME = "Concours de belote contrée du club"
+TAROT_A_QUATRE_NAME = "Soirée tarot du club"
 # The demo tournaments whose round 1 `simulate_round --demo` plays, in that order.
-PLAYED_DEMOS = [CONCOURS_NAME, CONTREE_NAME]
+PLAYED_DEMOS = [CONCOURS_NAME, CONTREE_NAME, TAROT_A_QUATRE_NAME]

@@ -29,6 +29,8 @@ POSITION_LABELS = {
     "1": _("Seat 1"),
     "2": _("Seat 2"),
     "3": _("Seat 3"),
+    "4": _("Seat 4"),
+    "5": _("Seat 5"),
 }
 
 

@@ -236,3 +236,25 @@ def test_round_2_of_a_swiss_concours_pairs_the_winners_of_round_1_from_the_real_
     for table in tables_of(second):
         seated = {side[0] for side in table}
         assert seated <= winners or not seated & winners  # winners meet winners
+
+
+@pytest.mark.parametrize(("count", "sizes"), [(22, [4, 4, 4, 5, 5]), (9, [4, 5])])
+def test_a_tarot_a_quatre_evening_seats_tables_of_four_and_of_five(running, organiser, count, sizes) -> None:
+    tournament, _ = running(count, game="tarot_a_quatre")
+    rnd = round_draw(by=organiser, tournament=tournament)
+    tables = tables_of(rnd)
+    assert [len(t) for t in tables] == sizes
+    assert all(len(side) == 1 for t in tables for side in t)
+    assert rnd.byes.count() == 0
+    five = len(sizes)
+    positions = Seat.objects.filter(round=rnd, table__number=five).values_list("position", flat=True)
+    assert sorted(positions) == ["1", "2", "3", "4", "5"]
+    # The forced close counts one total per seat of each table.
+    round_close(by=organiser, round=rnd, force=True)
+    totals = {r.table.number: r.totals for r in TableResult.objects.filter(table__round=rnd)}
+    assert [len(totals[n]) for n in sorted(totals)] == sizes
+
+
+def test_a_tarot_a_cinq_evening_seats_tables_of_five_first(running, organiser) -> None:
+    tournament, _ = running(9, game="tarot_a_cinq")
+    assert [len(t) for t in tables_of(round_draw(by=organiser, tournament=tournament))] == [5, 4]

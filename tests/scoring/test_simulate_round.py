@@ -77,6 +77,10 @@ def test_the_demo_concours_gets_round_1_partly_played_and_a_rerun_changes_nothin
     tables = Table.objects.filter(round__number=1, round__tournament__game="belote_classique")
     counts = sorted(Hand.objects.filter(table=table).count() for table in tables)
     assert counts[0] < 12 and sum(counts) > 0, "partly played: some tables not finished, some hands in"
+    # The tarot à 4 evening: each table's donnes are of the tarot of its size.
+    tarot = Hand.objects.filter(table__round__tournament__game="tarot_a_quatre").select_related("table")
+    assert tarot.exists()
+    assert all(len(hand.scores) == hand.table.seats.count() for hand in tarot)
     before = Hand.objects.count()
     assert "0 donnes added" in simulate_demo()
     assert Hand.objects.count() == before

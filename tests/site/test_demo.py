@@ -12,7 +12,7 @@ from tournaments.models import Bye, Club, Competitor, Round, Seat, Tournament
 pytestmark = pytest.mark.django_db
 
 
-def test_the_demo_club_has_a_running_concours_a_tarot_evening_and_a_contree_concours_and_runs_twice() -> None:
+def test_the_demo_club_has_its_concours_and_tarot_evenings_and_runs_twice() -> None:
     call_command("demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
     call_command("demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
 
@@ -34,4 +34,10 @@ def test_the_demo_club_has_a_running_concours_a_tarot_evening_and_a_contree_conc
     contree = Tournament.objects.get(club=club, game="belote_contree")
     assert (contree.status, contree.format, contree.competitors.count()) == ("running", "teams", 16)
     assert Round.objects.get(tournament=contree).tables.count() == 8
-    assert Tournament.objects.count() == 3 and club.players.count() == 58
+
+    tarot_a_quatre = Tournament.objects.get(club=club, game="tarot_a_quatre")
+    assert (tarot_a_quatre.status, tarot_a_quatre.format) == ("running", "individual")
+    evening = Round.objects.get(tournament=tarot_a_quatre)
+    sizes = [table.seats.count() for table in evening.tables.order_by("number")]
+    assert sizes == [4, 4, 4, 5, 5] and not Bye.objects.filter(round=evening).exists()
+    assert Tournament.objects.count() == 4 and club.players.count() == 58

@@ -13,6 +13,9 @@ Status = Tournament.Status
 Errors = dict[str, list[str]]
 # Competitors per table, by tournament format (a team is one competitor).
 TABLE_SIZES = {"teams": 2, "melee": 4, "individual": 3}
+# The games played at tables of several sizes, the sizes in order of preference: a tarot
+# à 4 evening seats tables of 4, and of 5 where the count does not divide by 4.
+GAME_TABLE_SIZES = {"tarot_a_quatre": (4, 5), "tarot_a_cinq": (5, 4)}
 
 
 def raise_errors(errors: Errors) -> None:
@@ -31,7 +34,8 @@ def refresh_standings_after_commit(tournament: Tournament) -> None:
 
 
 def table_size(tournament: Tournament) -> int:
-    return TABLE_SIZES[tournament.format]
+    """The fewest competitors that fill one table of the tournament."""
+    return min(GAME_TABLE_SIZES.get(tournament.game, (TABLE_SIZES[tournament.format],)))
 
 
 def status_label(status: str) -> str:

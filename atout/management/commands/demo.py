@@ -1,10 +1,11 @@
-"""`manage.py demo`: the demo organiser, the demo club, and two tournaments to look at.
+"""`manage.py demo`: the demo organiser, the demo club, and the tournaments to look at.
 
 - the organiser demo / demo-atout, organiser of the club "Belote Club de Démo";
 - the club's players (some from two visiting clubs, as on a real concours night);
 - a belote concours of 24 teams, all checked in, running, with round 1 drawn;
 - a tarot à 3 evening with its players registered, not started;
-- a belote contrée concours of 16 teams, running, with round 1 drawn.
+- a belote contrée concours of 16 teams, running, with round 1 drawn;
+- a tarot à 4 evening of 22 players, running, with round 1 drawn at tables of 4 and 5.
 
 Everything goes through the services a director uses. Idempotent: running it again finds
 what it made and adds nothing (the club and each tournament are looked up by name).
@@ -30,6 +31,7 @@ from tournaments.demo import (
     CONTREE_NAME,
     DEMO_PASSWORD,
     DEMO_USERNAME,
+    TAROT_A_QUATRE_NAME,
     TAROT_NAME,
 )
 from tournaments.models import Club, Player, Tournament
@@ -37,6 +39,7 @@ from tournaments.models import Club, Player, Tournament
 CONCOURS_TEAMS = 24
 CONTREE_TEAMS = 16
 TAROT_PLAYERS = 10
+TAROT_A_QUATRE_PLAYERS = 22
 # A fixed seed: the demo's round 1 is the same draw on every machine.
 CONCOURS_SEED = 2026
 
@@ -151,6 +154,7 @@ class Command(BaseCommand):
         self._concours(club, user, players[: CONCOURS_TEAMS * 2])
         self._tarot(club, user, players[CONCOURS_TEAMS * 2 : CONCOURS_TEAMS * 2 + TAROT_PLAYERS])
         self._contree(club, user, players[: CONTREE_TEAMS * 2])
+        self._tarot_a_quatre(club, user, players[:TAROT_A_QUATRE_PLAYERS])
 
     def _organiser(self) -> Any:
         user_model = get_user_model()
@@ -249,3 +253,26 @@ class Command(BaseCommand):
         for player in players:
             services.competitor_register(by=user, tournament=tarot, players=[player])
         self.stdout.write(f"created the demo tarot evening {TAROT_NAME!r}: {len(players)} players registered")
+
+    def _tarot_a_quatre(self, club: Club, user: Any, players: list[Player]) -> None:
+        """The club's tarot evening at four, 22 players: round 1 seats three tables of 4
+        and two of 5 (the regulars of the Saint-Nicolas, each on their own)."""
+        if Tournament.objects.filter(club=club, name=TAROT_A_QUATRE_NAME).exists():
+            self.stdout.write(f"the demo tarot evening {TAROT_A_QUATRE_NAME!r} already exists")
+            return
+        tarot = services.tournament_create(
+            by=user,
+            club=club,
+            name=TAROT_A_QUATRE_NAME,
+            date=timezone.localdate() + datetime.timedelta(days=3),
+            game="tarot_a_quatre",
+            rounds_planned=3,
+        )
+        services.tournament_set_status(by=user, tournament=tarot, status="registration")
+        for player in players:
+            services.competitor_register(by=user, tournament=tarot, players=[player], checked_in=True)
+        services.tournament_set_status(by=user, tournament=tarot, status="running")
+        round_draw(by=user, tournament=tarot, seed=CONCOURS_SEED)
+        self.stdout.write(
+            f"created the demo tarot evening {TAROT_A_QUATRE_NAME!r}: {len(players)} players, round 1 drawn"
+        )

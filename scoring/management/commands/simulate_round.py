@@ -21,10 +21,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from engine.core import Game
 from engine.match import DEFAULT_DONNES
 from scoring.models import Hand
-from scoring.partie import partie_play, tournament_end, tournament_game
+from scoring.partie import partie_play, table_game, tournament_end
 from scoring.services import HandRefused, hand_submit
 from tournaments.models import Round, Table, Tournament
 
@@ -76,14 +75,13 @@ class Command(BaseCommand):
                 + (f" numbered {options['round']}" if options["round"] is not None else "")
             )
         seed = rnd.seed if seed is None else seed
-        game = tournament_game(tournament)
         chosen = list(Table.objects.filter(round=rnd).select_related("round__tournament").order_by("number"))
         if tables is not None:
             chosen = chosen[: max(0, tables)]
         added_total = 0
         for table in chosen:
             goal = self.goal(tournament, table, seed) if partial else None
-            added, played, finished = self.play_table(game, tournament, table, seed, goal)
+            added, played, finished = self.play_table(tournament, table, seed, goal)
             added_total += added
             state = "finished" if finished else f"{played} donnes"
             if options["verbosity"] >= 2:
@@ -115,12 +113,12 @@ class Command(BaseCommand):
         return rng.randint(1, max(1, donnes - 1))
 
     @staticmethod
-    def play_table(
-        game: Game, tournament: Tournament, table: Table, seed: int, goal: int | None
-    ) -> tuple[int, int, bool]:
-        """Add the missing donnes of one table; returns (added, donnes stored, finished)."""
+    def play_table(tournament: Tournament, table: Table, seed: int, goal: int | None) -> tuple[int, int, bool]:
+        """Add the missing donnes of one table (of the table's game); returns (added,
+        donnes stored, finished)."""
+        game = table_game(table)
         raws = [hand.raw for hand in Hand.objects.filter(table=table).order_by("number")]
-        finished = partie_play(tournament, raws).finished
+        finished = partie_play(tournament, raws, game).finished
         added = 0
         while not finished and len(raws) < MAX_DONNES and (goal is None or len(raws) < goal):
             number = len(raws) + 1
@@ -146,5 +144,5 @@ class Command(BaseCommand):
                 break
             raws.append(outcome.hand.raw)
             added += int(outcome.created)
-            finished = partie_play(tournament, raws).finished
+            finished = partie_play(tournament, raws, game).finished
         return added, len(raws), finished
