@@ -80,5 +80,7 @@ def register_and_check_in_eight_teams(page, first_family: str = "Arnaud", second
     for n in range(8):
         competitors.get_by_role("button", name="Pointer").first.click()
         page.wait_for_function(
-            f"document.querySelectorAll('#competitors button[aria-pressed=true]').length === {n + 1}"
+            # A function, not an expression: Playwright evaluates an expression with eval,
+            # which the site's Content-Security-Policy refuses.
+            f"() => document.querySelectorAll('#competitors button[aria-pressed=true]').length === {n + 1}"
         )

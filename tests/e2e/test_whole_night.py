@@ -50,7 +50,7 @@ def ranking_version(page) -> int:
 def wait_for_ranking_past(page, version: int) -> int:
     """Wait until the projector, left alone, shows a ranking newer than `version`."""
     page.wait_for_function(
-        f"Number(document.querySelector('#ranking')?.dataset.version || 0) > {version}", timeout=20_000
+        f"() => Number(document.querySelector('#ranking')?.dataset.version || 0) > {version}", timeout=20_000
     )
     return ranking_version(page)
 
