@@ -42,7 +42,7 @@ def test_a_contree_concours_from_creation_to_a_coinched_donne_on_a_phone(browser
         page.get_by_role("button", name="Inscrire", exact=True).click()
         page.wait_for_load_state()
     page.get_by_role("button", name="Tout pointer (4 inscriptions)").click()
-    page.wait_for_function("document.querySelectorAll('#competitors button[aria-pressed=true]').length === 4")
+    page.wait_for_function("() => document.querySelectorAll('#competitors button[aria-pressed=true]').length === 4")
     page.get_by_role("button", name="Lancer le tournoi").click()
     page.get_by_role("button", name="Tirage de la ronde 1").click()
     page.wait_for_load_state()

@@ -40,7 +40,7 @@ def test_a_tarot_a_quatre_evening_with_a_table_of_five_and_a_called_partner(brow
         page.get_by_role("button", name="Inscrire", exact=True).click()
         page.wait_for_load_state()
     page.get_by_role("button", name="Tout pointer (9 inscriptions)").click()
-    page.wait_for_function("document.querySelectorAll('#competitors button[aria-pressed=true]').length === 9")
+    page.wait_for_function("() => document.querySelectorAll('#competitors button[aria-pressed=true]').length === 9")
     page.get_by_role("button", name="Lancer le tournoi").click()
     page.get_by_role("button", name="Tirage de la ronde 1").click()
     page.wait_for_load_state()
