@@ -22,6 +22,36 @@ from atout.celery import forget_broker_pools
 ROOT = Path(__file__).resolve().parent.parent
 IN_CI = os.environ.get("CI") == "true"
 REDIS_URL = os.environ.get("ATOUT_TEST_REDIS_URL", "")
+CHROMIUM = "/usr/bin/chromium"
+
+# Playwright's sync API runs an event loop in this thread; Django's ORM calls made by the
+# test itself (setting up data) are still synchronous and safe here.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    if not Path(CHROMIUM).exists():
+        if IN_CI:
+            pytest.fail(f"CI=true but {CHROMIUM} is missing")
+        pytest.skip(f"{CHROMIUM} is missing: browser tests skipped")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
 
 
 def pytest_configure(config: pytest.Config) -> None:

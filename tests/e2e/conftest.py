@@ -6,46 +6,15 @@ Screenshots go to test-results/screenshots/.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import IN_CI, ROOT
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS, ROOT  # noqa: F401 (the browser tests import them from here)
 
-CHROMIUM = "/usr/bin/chromium"
 SCREENSHOTS = ROOT / "test-results" / "screenshots"
 PHONE = {"width": 390, "height": 844}
-
-# Playwright's sync API runs an event loop in this thread; Django's ORM calls made by the
-# test itself (setting up data) are still synchronous and safe here.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-]
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[object]:
-    if not Path(CHROMIUM).exists():
-        if IN_CI:
-            pytest.fail(f"CI=true but {CHROMIUM} is missing")
-        pytest.skip(f"{CHROMIUM} is missing: browser tests skipped")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture
@@ -78,7 +47,7 @@ def register_and_check_in_eight_teams(page, first_family: str = "Arnaud", second
         page.wait_for_load_state()
     competitors = page.locator("#competitors")
     for n in range(8):
-        competitors.get_by_role("button", name="Pointer").first.click()
+        competitors.get_by_role("button", name="Pointer", exact=True).first.click()
         page.wait_for_function(
             # A function, not an expression: Playwright evaluates an expression with eval,
             # which the site's Content-Security-Policy refuses.

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
+from rounds.services import round_draw
 from scoring.models import HandRevision
 from scoring.services import hand_correct, hand_submit
 from scoring.standings import standings_rebuild
@@ -33,7 +34,7 @@ def night() -> dict[str, object]:
     services.tournament_set_status(by=director, tournament=tournament, status="registration")
     register_many(tournament, director, 5)
     services.tournament_set_status(by=director, tournament=tournament, status="running")
-    rnd = services.round_draw(by=director, tournament=tournament)
+    rnd = round_draw(by=director, tournament=tournament)
     table = Table.objects.filter(round=rnd).order_by("number").first()
     hand, _ = SOUND_HANDS["belote_classique"]
     stored = hand_submit(table=table, raw=hand).hand

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE
+from tests.e2e.conftest import PHONE
 from tests.production.faults import Referee, seed_tables, site_env, wait_until
 from tests.production.processes import Process, free_port, gunicorn, http_get, manage
 from tests.production.servers import PrivatePostgres, private_postgres
@@ -64,45 +64,42 @@ def site(tmp_path: Path) -> Iterator[Site]:
 
 
 @pytest.mark.browser
-def test_postgresql_restarted_while_referees_enter(site: Site) -> None:
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is missing")
-    from playwright.sync_api import sync_playwright
-
+def test_postgresql_restarted_while_referees_enter(site: Site, browser) -> None:
+    # The session's browser (tests/conftest.py): a second Playwright in this thread would
+    # find the first one's event loop running.
     deadline = time.monotonic() + 240
     referees = [Referee(site.port, token, DONNES, deadline, pause=0.15) for token in site.tokens[:API_TABLES]]
     phone_token = site.tokens[API_TABLES]
     gunicorn_pid = site.web.process.pid if site.web.process else None
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_context(viewport=PHONE, locale="fr-FR").new_page()
-            page.set_default_timeout(20_000)
-            page.goto(f"http://127.0.0.1:{site.port}/r/{phone_token}/")
-            page.locator("#hand-form").wait_for()
-            for referee in referees:
-                referee.start()
-            wait_until(lambda: all(len(r.acknowledged) >= 3 for r in referees), 90, "three donnes at every table")
+    context = browser.new_context(viewport=PHONE, locale="fr-FR")
+    try:
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        page.goto(f"http://127.0.0.1:{site.port}/r/{phone_token}/")
+        page.locator("#hand-form").wait_for()
+        for referee in referees:
+            referee.start()
+        wait_until(lambda: all(len(r.acknowledged) >= 3 for r in referees), 90, "three donnes at every table")
 
-            site.postgres.stop("fast")
-            outage_started = time.monotonic()
-            # The phone types a donne and sends it while the database is away.
-            page.locator("#f-taker label.chip", has_text="C10").first.click()
-            page.locator("#f-contract label.chip", has_text="cœur").first.click()
-            page.locator("#id_points_taker").fill("100")
-            page.locator("#hand-form button[type=submit]").click()
-            page.get_by_text("Pas de connexion : cette donne est gardée sur le téléphone").wait_for()
-            # A page of the site during the outage: 503 with "réessayez", no traceback.
-            during = http_get(site.port, f"/r/{phone_token}/", {"Accept-Language": "fr"})
-            time.sleep(max(0.0, OUTAGE_SECONDS - (time.monotonic() - outage_started)))
-            site.postgres.start()
+        site.postgres.stop("fast")
+        outage_started = time.monotonic()
+        # The phone types a donne and sends it while the database is away.
+        page.locator("#f-taker label.chip", has_text="C10").first.click()
+        page.locator("#f-contract label.chip", has_text="cœur").first.click()
+        page.locator("#id_points_taker").fill("100")
+        page.locator("#hand-form button[type=submit]").click()
+        page.get_by_text("Pas de connexion : cette donne est gardée sur le téléphone").wait_for()
+        # A page of the site during the outage: 503 with "réessayez", no traceback.
+        during = http_get(site.port, f"/r/{phone_token}/", {"Accept-Language": "fr"})
+        time.sleep(max(0.0, OUTAGE_SECONDS - (time.monotonic() - outage_started)))
+        site.postgres.start()
 
-            # referee.js sends the kept donne again by itself (every 8 s), under its key.
-            page.get_by_text("La donne 1 est enregistrée.").wait_for(timeout=60_000)
-            for referee in referees:
-                referee.join()
-        finally:
-            browser.close()
+        # referee.js sends the kept donne again by itself (every 8 s), under its key.
+        page.get_by_text("La donne 1 est enregistrée.").wait_for(timeout=60_000)
+        for referee in referees:
+            referee.join()
+    finally:
+        context.close()
 
     assert during.status == 503 and during.header("Retry-After") == "5"
     assert "Réessayez dans quelques secondes" in during.body.decode()

@@ -234,8 +234,8 @@ def test_the_restore_warns_when_the_database_it_replaces_holds_more() -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_closing_a_round_in_venue_mode_copies_the_database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rounds.services import round_close
     from tests.scoring.tables import director_of, make_table
-    from tournaments.services import round_close
     from tournaments.signals import round_closed
 
     table = make_table()

@@ -34,6 +34,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework.authtoken.models import Token
 
+from rounds.services import round_draw
 from scoring.models import Job, Season
 from tests.api.conftest import enter, sound_hand
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
@@ -134,7 +135,7 @@ def world(db: None) -> World:
     ]
     pair = ForbiddenPair.objects.create(tournament=tournament, first=competitors[2], second=competitors[3])
     services.tournament_set_status(by=organiser, tournament=tournament, status="running")
-    rnd = services.round_draw(by=organiser, tournament=tournament, seed=3)
+    rnd = round_draw(by=organiser, tournament=tournament, seed=3)
     table = rnd.tables.get(number=1)
     enter(table, sound_hand())
     season = Season.objects.create(club=club, name="Saison", slug=tournament.slug)

@@ -53,9 +53,26 @@ def imported_names(name: str, path: Path) -> Iterator[tuple[str, int]]:
     yield from names_in_source(name, path.read_text(encoding="utf-8"), is_package=path.name == "__init__.py")
 
 
+def parse(source: str) -> ast.Module:
+    """`ast.parse`, again if CPython 3.11's shared AST state was caught mid-use.
+
+    In 3.11 the AST converter's recursion counter is shared by the interpreter's threads;
+    a traceback formatted at the same moment in another thread (the live server, a task)
+    also converts an AST and can trip it ("AST constructor recursion depth mismatch").
+    The parse itself is sound: a second attempt succeeds.
+    """
+    for _attempt in range(4):
+        try:
+            return ast.parse(source)
+        except SystemError as error:
+            if "recursion depth mismatch" not in str(error):
+                raise
+    return ast.parse(source)
+
+
 def names_in_source(name: str, source: str, *, is_package: bool) -> Iterator[tuple[str, int]]:
     # ast.walk visits every node: imports in functions, methods and `if` blocks count.
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(parse(source)):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 yield alias.name, node.lineno
