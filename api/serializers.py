@@ -87,6 +87,10 @@ class TournamentDetailSerializer(TournamentSummarySerializer):
     criteria = serializers.ListField(child=serializers.CharField(), help_text="Ranking criteria, in order.")
     bye_policy = serializers.ChoiceField(choices=Tournament.ByePolicy.choices)
     bye_points = serializers.IntegerField()
+    late_policy = serializers.ChoiceField(
+        choices=Tournament.LatePolicy.choices,
+        help_text="What a late arrival scores for each round it missed: nothing (a lost partie), or a bye's credit.",
+    )
     separate_clubs_rounds = serializers.IntegerField()
     rule_options = serializers.DictField(child=serializers.JSONField(), help_text="The game's rule options.")
     confirmation_required = serializers.BooleanField()
@@ -209,6 +213,9 @@ class PartieSerializer(serializers.Serializer):
     against = NumberField()
     opponents = serializers.ListField(child=serializers.IntegerField(), help_text="Competitor ids.")
     partners = serializers.ListField(child=serializers.IntegerField(), help_text="Competitor ids (mêlée).")
+    late = serializers.BooleanField(
+        required=False, help_text="A round missed by a late arrival (result `absent`, or `bye` when credited as one)."
+    )
 
 
 class StandingRowSerializer(serializers.Serializer):
@@ -220,8 +227,12 @@ class StandingRowSerializer(serializers.Serializer):
     points = NumberField()
     against = NumberField()
     difference = NumberField()
-    played = serializers.IntegerField()
+    played = serializers.IntegerField(help_text="Parties played at a table and finished (byes and rounds missed not).")
     byes = serializers.IntegerField()
+    absences = serializers.IntegerField(
+        required=False,
+        help_text="Rounds missed by a late arrival, each scored as a lost partie (the `absent` late policy).",
+    )
     withdrawn = serializers.BooleanField()
     values = serializers.ListField(child=NumberField(), help_text="The criteria's values, in the columns' order.")
     rounds = PartieSerializer(many=True)

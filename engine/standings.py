@@ -8,8 +8,10 @@ otherwise (`against`). No name or id ever breaks a tie, though within a shared r
 competitors are listed by id.
 
 A partie still in progress (`finished=False`) counts its points, so that live standings
-move with every donne, but not its outcome, nor as played. Everything is pure: the same
-results always give the same standings.
+move with every donne, but not its outcome, nor as played. A round the competitor missed
+(`absent`: a late arrival's, when the tournament scores them so) has no opponents and
+counts as a partie lost, though not as played. Everything is pure: the same results
+always give the same standings.
 """
 
 from __future__ import annotations
@@ -24,7 +26,9 @@ from typing import Any, ClassVar
 from engine import get_game
 
 Number = int | float
-OUTCOMES = ("win", "loss", "draw", "bye")
+OUTCOMES = ("win", "loss", "draw", "bye", "absent")
+# The outcomes of a round spent away from any table.
+WITHOUT_OPPONENTS = ("bye", "absent")
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +36,8 @@ class PartieResult:
     """One competitor's result in one round.
 
     `opponents` lists everyone facing the competitor at the table (one team, two melee
-    opponents, or the two other players at a table of three); empty for a bye.
+    opponents, or the two other players at a table of three); empty for a bye and for a
+    round missed (`absent`), whose points the caller gives as 0.
     `points_against` is the opponents' points; at a table of three give the sum of the
     two others' points, or None when the tournament's criteria do not need it.
     """
@@ -61,6 +66,8 @@ class Standing:
     points_for: Number
     points_against: Number
     rounds: tuple[PartieResult, ...] = field(default=())
+    # Rounds missed (`absent`), counted in `losses` too.
+    absences: int = 0
 
 
 @dataclass(slots=True)
@@ -72,8 +79,9 @@ class Record:
     played: int = 0
     wins: int = 0
     draws: int = 0
-    losses: int = 0
+    losses: int = 0  # the rounds missed included
     byes: int = 0
+    absences: int = 0
     points_for: Number = 0
     points_against: Number = 0
     missing_against: bool = False
@@ -114,6 +122,8 @@ class Wins(Criterion):
 
 class MatchPoints(Criterion):
     """Points by outcome: `win` (2), `draw` (1), `loss` (0), `bye` (as a win by default).
+
+    A round missed (`absent`) scores as a loss.
 
     A concours scoring 4 a win, 2 a loss and 3 a bye is `{"win": 4, "loss": 2, "bye": 3}`.
     """
@@ -315,11 +325,15 @@ def _records(results: Iterable[PartieResult], competitors: Iterable[str]) -> dic
         record.results.append(result)
         record.points_for += result.points_for
         if result.points_against is None:
-            record.missing_against = record.missing_against or outcome != "bye"
+            record.missing_against = record.missing_against or outcome not in WITHOUT_OPPONENTS
         else:
             record.points_against += result.points_against
         if outcome == "bye":
             record.byes += 1
+        elif outcome == "absent":
+            # Not played, yet not won either: a partie lost wherever outcomes are counted.
+            record.absences += 1
+            record.losses += 1
         elif result.finished:
             record.played += 1
             if outcome == "win":
@@ -345,7 +359,7 @@ def _check_result(result: PartieResult) -> None:
         and type(result.points_for) in _PLAIN_NUMBERS
         and math.isfinite(result.points_for)
         and (against is None or (type(against) in _PLAIN_NUMBERS and math.isfinite(against)))
-        and bool(result.opponents) != (result.outcome == "bye")
+        and bool(result.opponents) != (result.outcome in WITHOUT_OPPONENTS)
         and result.competitor not in result.opponents
     ):
         return
@@ -368,9 +382,9 @@ def _explain_bad_result(result: PartieResult) -> None:
             continue
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
             raise ValueError(f"{where}: {name} must be a finite number, got {value!r}")
-    if result.outcome == "bye" and result.opponents:
-        raise ValueError(f"{where}: a bye has no opponents")
-    if result.outcome != "bye" and not result.opponents:
+    if result.outcome in WITHOUT_OPPONENTS and result.opponents:
+        raise ValueError(f"{where}: {'a bye' if result.outcome == 'bye' else 'a round missed'} has no opponents")
+    if result.outcome not in WITHOUT_OPPONENTS and not result.opponents:
         raise ValueError(f"{where}: a partie needs at least one opponent")
     if result.competitor in result.opponents:
         raise ValueError(f"{where}: a competitor cannot be its own opponent")
@@ -407,6 +421,7 @@ def _standing(record: Record, shared_rank: int, values: dict[str, Number]) -> St
         points_for=record.points_for,
         points_against=record.points_against,
         rounds=tuple(record.results),
+        absences=record.absences,
     )
 
 

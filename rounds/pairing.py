@@ -5,9 +5,10 @@ One job: load who plays round n and what they did before, build the engine's
 no rule about *when* a round may be drawn: `rounds.services.round_draw` and
 `round_redraw` decide that and call `draw_round` inside their transaction.
 
-Terms (eligible, history, score): docs/glossary.md. A late arrival's missed round was
-credited, so it counts as their bye. Competitors are passed in the newest snapshot's
-order, so the engine's système suisse sees the full ranking.
+Terms (eligible, history, score): docs/glossary.md. A late arrival's missed round counts
+as their bye, whatever the late policy scores for it: they have sat out once already.
+Competitors are passed in the newest snapshot's order, so the engine's système suisse sees
+the full ranking.
 """
 
 from __future__ import annotations

@@ -115,6 +115,8 @@ def standings_rules_change(
         criteria=config.get("criteria"),
         bye_policy=config.get("bye_policy"),
         bye_points=config.get("bye_points"),
+        # Fixed once play starts: not the page's to change, checked as the tournament has it.
+        late_policy=tournament.late_policy,
     )
     if rules is None:
         # The page's criteria are its slots; the other fields have the tournament's names.

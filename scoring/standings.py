@@ -4,20 +4,22 @@ Load a tournament's table results, seats and byes in a few queries, turn them in
 engine's partie results, rank them with the tournament's criteria, and store the ranking
 as a new StandingsSnapshot version, in one transaction.
 
-Terms (partie result, bye, snapshot, ticket): docs/glossary.md; the bye policies:
-docs/rules.md, "Byes and late arrivals". A snapshot row holds `rows` in ranking order,
-`criteria` (the columns), `after_round` (the last round it counts) and `digest` (a hash of
-its input); a round's snapshot is rewritten when a correction changes that round. The
-ticket is StandingsRefresh.requested. One refresh at a time per tournament (a PostgreSQL
+Terms (partie result, bye, snapshot, ticket): docs/glossary.md; the bye and late
+policies: docs/rules.md, "Byes and late arrivals". A snapshot row holds `rows` in ranking
+order, `criteria` (the columns), `after_round` (the last round it counts) and `digest` (a
+hash of its input); a round's snapshot is rewritten when a correction changes that round.
+The ticket is StandingsRefresh.requested. One refresh at a time per tournament (a PostgreSQL
 advisory lock), so 150 referees storing hands together cost a handful of rebuilds.
 
 A snapshot row (one per competitor, in ranking order) holds at least:
 `competitor` (id), `number`, `name`, `rank` (shared: 1, 2, 2, 4), `wins`, `points`,
-`against`, `difference`, `match_points`, `played`, `byes`, `withdrawn`, one key per
-ranking criterion with its value, `values` (the criteria values in the criteria's
+`against`, `difference`, `match_points`, `played` (parties played at a table and
+finished), `byes`, `absences` (rounds missed and scored as lost), `withdrawn`, one key
+per ranking criterion with its value, `values` (the criteria values in the criteria's
 order, for display), and `rounds`: one entry per round with `round`, `table`, `side`,
 `result` (win | loss | draw | pending | bye | absent), `points`, `against`,
-`opponents` and `partners` (competitor ids).
+`opponents` and `partners` (competitor ids), and `late: true` on a round a late arrival
+missed (absent elsewhere).
 """
 
 from __future__ import annotations
@@ -89,6 +91,8 @@ class Entry:
     partners: list[int] = field(default_factory=list)
     # Every side's total, the competitor's own first (the games for three have two others).
     finished: bool = False
+    # A round a late arrival missed (a bye of reason "late").
+    late: bool = False
 
 
 @dataclass(slots=True)
@@ -155,7 +159,8 @@ def _seat_rows(tournament_id: int) -> list[tuple[Any, ...]]:
 
 
 # Rounds built from their rows, keyed by tournament, round, the digest of the rows and
-# the bye policy: what a refresh in this process already built for identical input.
+# the bye and late policies: what a refresh in this process already built for identical
+# input.
 # Only rounds before the last are kept: the round in play changes with every hand, and
 # its old versions would fill the cache (a round of 300 teams is ~0.3 MB).
 ROUND_CACHE_SIZE = 64
@@ -188,7 +193,7 @@ def load(tournament: Tournament) -> Loaded:
     byes_by_round: dict[int, list[tuple[int, str]]] = defaultdict(list)
     for round_number, competitor_id, reason in byes:
         byes_by_round[round_number].append((competitor_id, reason))
-    policy = (tournament.bye_policy, tournament.bye_points)
+    policy = (tournament.bye_policy, tournament.bye_points, tournament.late_policy)
     works: dict[int, RoundWork] = {}
     digests: dict[int, str] = {}
     for number in rounds:
@@ -249,16 +254,25 @@ def _build_round(
                     round_number, table_number, side, result, own, against, opponents,
                     [c for c in members if c != competitor_id], finished,
                 )  # fmt: skip
-    for competitor_id, _reason in byes:
+    for competitor_id, reason in byes:
+        late = reason == "late"
+        if late and tournament.late_policy == Tournament.LatePolicy.ABSENT:
+            # Not played, so not won: no points either way, a partie lost (docs/rules.md).
+            entries[competitor_id] = Entry(
+                round=number, table=None, side=None, result="absent", points=0, against=0, finished=True, late=True
+            )
+            continue
         if tournament.bye_policy == Tournament.ByePolicy.NONE:
-            entries[competitor_id] = Entry(round=number, table=None, side=None, result="absent", points=0, against=0)
+            entries[competitor_id] = Entry(
+                round=number, table=None, side=None, result="absent", points=0, against=0, late=late
+            )
             continue
         if tournament.bye_policy == Tournament.ByePolicy.FIXED:
             points: float = tournament.bye_points
         else:
             points = _half_up(sum(winners) / len(winners)) if winners else 0
         entries[competitor_id] = Entry(
-            round=number, table=None, side=None, result="bye", points=points, against=0, finished=True
+            round=number, table=None, side=None, result="bye", points=points, against=0, finished=True, late=late
         )
     made = (_partie(competitor_id, entry) for competitor_id, entry in entries.items())
     history = {
@@ -271,6 +285,8 @@ def _build_round(
             "against": entry.against,
             "opponents": entry.opponents,
             "partners": entry.partners,
+            # Only where true: a ranking of 1,000 teams carries no flag on every partie.
+            **({"late": True} if entry.late else {}),
         }
         for competitor_id, entry in entries.items()
     }
@@ -310,7 +326,8 @@ def rebuild_locked(tournament: Tournament, *, force: bool = False) -> StandingsS
     """
     loaded = load(tournament)
     criteria, match_points = _config(tournament)
-    config_digest = _digest([criteria, match_points, tournament.bye_policy, tournament.bye_points, tournament.format])
+    policies = [tournament.bye_policy, tournament.bye_points, tournament.late_policy]
+    config_digest = _digest([criteria, match_points, *policies, tournament.format])
     digests = _prefix_digests(loaded, config_digest)
     stored: dict[int | None, tuple[int, str]] = {}
     for after_round, version, digest in (
@@ -514,6 +531,14 @@ def _criterion_specs(criteria: Sequence[str], match_points: Mapping[str, Any]) -
 
 
 def _partie(competitor_id: int, entry: Entry) -> engine_standings.PartieResult | None:
+    if entry.result == "absent" and entry.late and entry.finished:
+        # A late arrival's missed round under the `absent` late policy, which ends it as a
+        # partie lost (finished); under the `bye` late policy and the `none` bye policy it
+        # is the unfinished "absent" below, which counts for nothing.
+        return engine_standings.PartieResult(
+            round=entry.round, competitor=str(competitor_id), opponents=(), points_for=0, points_against=0,
+            outcome="absent",
+        )  # fmt: skip
     if entry.result == "absent":
         # The `none` bye policy: the round counts for nothing, not even as a won partie.
         return None
@@ -566,6 +591,7 @@ def rank_rows(
             "difference": standing.points_for - standing.points_against,
             "played": standing.played,
             "byes": standing.byes,
+            "absences": standing.absences,
             "withdrawn": status == Competitor.Status.WITHDRAWN,
             **values,
             "values": [values.get(key) for key in criteria],

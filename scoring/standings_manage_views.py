@@ -1,4 +1,4 @@
-"""The director's standings page: change what the ranking depends on, watch the job.
+"""The director's standings page: the ranking as it stands, what it depends on, the jobs.
 
 Mounted at /manage/t/<slug>/standings/ (namespace "standings_manage"). Saving the form
 queues a job (scoring/jobs.py) that re-scores the hands when a rule option changed and
@@ -12,6 +12,7 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
@@ -20,6 +21,7 @@ from scoring import standings_selectors as selectors
 from scoring.access import organiser_tournament
 from scoring.job_config import ACTIVE, pending_config
 from scoring.models import Job
+from scoring.standings import columns_for
 from scoring.standings_forms import StandingsRulesForm
 from tournaments.forms import add_service_errors
 from tournaments.models import Tournament
@@ -51,11 +53,15 @@ def index(request: HttpRequest, tournament: Tournament) -> HttpResponse:
                 return redirect("standings_manage:index", slug=tournament.slug)
     else:
         form = StandingsRulesForm(initial=StandingsRulesForm.initial_for(tournament, config), tournament=tournament)
+    snapshot = selectors.live_snapshot(tournament)
     context = {
         **_jobs_context(tournament),
         "form": form,
         "club": tournament.club,
-        "snapshot": selectors.live_snapshot(tournament),
+        "snapshot": snapshot,
+        # The ranking as it stands, parties played included, under the rules that made it.
+        "columns": columns_for(snapshot.criteria if snapshot is not None else []),
+        "competitor_base": reverse("public:ranking", kwargs={"slug": tournament.slug}) + "c/",
     }
     return render(request, "scoring/standings/manage.html", context)
 

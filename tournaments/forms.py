@@ -87,6 +87,11 @@ class TournamentForm(forms.Form):
     criteria = forms.ChoiceField(label=_("Ranking"), choices=_criteria_choices, required=False)
     bye_policy = forms.ChoiceField(label=_("A bye (exempt) scores"), choices=Tournament.ByePolicy.choices)
     bye_points = forms.IntegerField(label=_("Points for a bye (fixed policy)"), min_value=0, initial=0, required=False)
+    late_policy = forms.ChoiceField(
+        label=_("A late arrival scores, for each round missed"),
+        choices=Tournament.LatePolicy.choices,
+        initial=Tournament.LatePolicy.ABSENT,
+    )
     separate_clubs_rounds = forms.IntegerField(
         label=_("Keep players of the same club apart for the first rounds"),
         min_value=0,
@@ -139,6 +144,7 @@ class TournamentForm(forms.Form):
             "criteria": data["criteria"].split(",") if data["criteria"] else None,
             "bye_policy": data["bye_policy"],
             "bye_points": data["bye_points"] or 0,
+            "late_policy": data["late_policy"],
             "separate_clubs_rounds": data["separate_clubs_rounds"] or 0,
             "rule_options": {
                 name.removeprefix("option_"): value for name, value in data.items() if name.startswith("option_")

@@ -107,6 +107,11 @@ class Tournament(models.Model):
         FIXED = "fixed", _("A won partie with a fixed number of points")
         NONE = "none", _("Nothing")
 
+    class LatePolicy(models.TextChoices):
+        # What a late arrival scores for each round it missed (docs/rules.md).
+        ABSENT = "absent", _("Nothing: a lost partie with 0 points")
+        BYE = "bye", _("What a bye scores")
+
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments", verbose_name=_("club"))
     name = models.CharField(_("name"), max_length=200)
     slug = models.SlugField(_("public address"), max_length=80, unique=True)
@@ -123,6 +128,7 @@ class Tournament(models.Model):
     match_points = models.JSONField(_("match points"), default=dict, blank=True)
     bye_policy = models.CharField(_("bye"), max_length=16, choices=ByePolicy.choices, default="average_win")
     bye_points = models.PositiveIntegerField(_("points for a bye (fixed policy)"), default=0)
+    late_policy = models.CharField(_("late arrival"), max_length=16, choices=LatePolicy.choices, default="absent")
     separate_clubs_rounds = models.PositiveSmallIntegerField(_("keep clubs apart for the first rounds"), default=0)
     rule_options = models.JSONField(_("rule options"), default=dict, blank=True)
     confirmation_required = models.BooleanField(_("hands confirmed by the other side"), default=False)

@@ -1,4 +1,4 @@
-"""The one check of a tournament's rules: its game, rule options, ranking criteria and bye.
+"""The one check of a tournament's rules: game, rule options, ranking criteria, bye and late policies.
 
 The tournament's settings (`tournaments.services.tournament_create`/`tournament_update`)
 and the director's standings page (scoring's `standings_rules_change`) both check a
@@ -7,8 +7,8 @@ vocabulary is the engine's: the games and their options (`engine.GAMES`), the ra
 criteria, which a game allows and which it uses by default (`engine.standings`).
 
 Errors are keyed by the tournament's field (`game`, `criteria`, `bye_policy`,
-`bye_points`), an option's by `option_<name>`, and an option the game does not have by
-`rule_options`; each caller shows them beside its own fields.
+`bye_points`, `late_policy`), an option's by `option_<name>`, and an option the game does
+not have by `rule_options`; each caller shows them beside its own fields.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ class Rules:
     criteria: list[str]
     bye_policy: str
     bye_points: int
+    late_policy: str = Tournament.LatePolicy.ABSENT
 
 
 def rules_check(
@@ -43,10 +44,11 @@ def rules_check(
     criteria: Sequence[str] | None,
     bye_policy: str | None,
     bye_points: int | None,
+    late_policy: str | None = Tournament.LatePolicy.ABSENT,
 ) -> tuple[Rules | None, Errors]:
     """The rules checked: (the rules, {}) when they hold, else (None, the errors by field).
 
-    No criteria means the game's own; no bye points, 0.
+    No criteria means the game's own; no bye points, 0; no late policy given, `absent`.
     """
     if game is None or game not in engine.GAMES:
         return None, {"game": [_("Choose a game.")]}
@@ -60,9 +62,11 @@ def rules_check(
     points = int(bye_points or 0)
     if points < 0:
         errors["bye_points"] = [_("A bye cannot be worth fewer than 0 points.")]
+    if late_policy not in Tournament.LatePolicy.values:
+        errors["late_policy"] = [_("Choose what a late arrival scores for the rounds it missed.")]
     if errors:
         return None, errors
-    return Rules(options, chosen, str(bye_policy), points), {}
+    return Rules(options, chosen, str(bye_policy), points, str(late_policy)), {}
 
 
 def _options(game_code: str, rule_options: Mapping[str, Any]) -> tuple[dict[str, Any], Errors]:

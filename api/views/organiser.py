@@ -85,6 +85,7 @@ class TournamentCreateSerializer(serializers.Serializer):
     )
     bye_policy = serializers.ChoiceField(choices=Tournament.ByePolicy.choices, default="average_win")
     bye_points = serializers.IntegerField(min_value=0, max_value=INT_MAX, default=0)
+    late_policy = serializers.ChoiceField(choices=Tournament.LatePolicy.choices, default=Tournament.LatePolicy.ABSENT)
     separate_clubs_rounds = serializers.IntegerField(min_value=0, max_value=SMALL_MAX, default=0)
     rule_options = serializers.DictField(child=StorableJSONField(), required=False)
     is_public = serializers.BooleanField(default=True)

@@ -48,6 +48,19 @@ def test_an_organiser_changes_what_the_status_still_allows_and_nothing_else(api,
     assert api.patch(url, {"name": "Concours de Noël (finale)"}, format="json").json()["name"].endswith("(finale)")
 
 
+def test_the_late_policy_is_absent_unless_asked_and_frozen_once_the_tournament_runs(api, anonymous) -> None:
+    assert api.post(f"{API}/tournaments/", NEW, format="json").json()["late_policy"] == "absent"
+    created = api.post(f"{API}/tournaments/", {**NEW, "late_policy": "bye"}, format="json")
+    assert created.status_code == 201 and created.json()["late_policy"] == "bye"
+    url = f"{API}/tournaments/{created.json()['slug']}/"
+    bad = api.patch(url, {"late_policy": "credited"}, format="json")
+    assert bad.status_code == 400 and bad.json()["errors"][0]["field"] == "late_policy"
+    Tournament.objects.filter(slug=created.json()["slug"]).update(status="running")
+    frozen = api.patch(url, {"late_policy": "absent"}, format="json")
+    assert frozen.status_code == 400 and frozen.json()["errors"][0]["field"] == "late_policy"
+    assert anonymous.get(url).json()["late_policy"] == "bye"
+
+
 def test_nobody_logged_in_gets_401_and_an_outsider_403(club, anonymous, outsider_api) -> None:
     anonymous_answer = anonymous.post(f"{API}/tournaments/", NEW, format="json")
     assert anonymous_answer.status_code == 401

@@ -211,6 +211,18 @@ def test_the_standings_are_rebuilt_from_the_imported_results(
     assert StandingsSnapshot.objects.filter(tournament=report.tournament).exists()
 
 
+def test_the_late_policy_travels_and_an_archive_from_before_it_imports_as_absent(night: Tournament) -> None:
+    Tournament.objects.filter(pk=night.pk).update(late_policy="bye")
+    archive = json.loads(archive_dumps(archive_export(tournament=Tournament.objects.get(pk=night.pk))))
+    assert archive["content"]["tournament"]["late_policy"] == "bye"
+    wipe()
+    assert archive_import(text=json.dumps(archive)).tournament.late_policy == "bye"
+    # An Atout from before the setting wrote no such field: the default, `absent`, applies.
+    del archive["content"]["tournament"]["late_policy"]
+    wipe()
+    assert archive_import(text=reseal(archive)).tournament.late_policy == "absent"
+
+
 def test_importing_the_same_archive_twice_doubles_nothing(archive: dict[str, Any]) -> None:
     wipe()
     archive_import(text=json.dumps(archive))

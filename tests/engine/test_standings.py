@@ -123,6 +123,27 @@ def test_a_bye_need_not_count_as_a_win() -> None:
     assert values == {"a": 1, "b": 0, "c": 0}
 
 
+def test_a_round_missed_scores_nothing_and_counts_as_lost_but_not_as_played() -> None:
+    # Round 1 of the concours; e joins in round 2 and beats b there: its round 1 is a round missed.
+    results = [*CONCOURS[:4], PartieResult(1, "e", (), 0, 0, "absent"), *partie(2, "e", "b", 900, 400)]
+    standings = {s.competitor: s for s in rank(results, ["wins", "points", "difference", "match_points"])}
+    e = standings["e"]
+    assert (e.wins, e.losses, e.absences, e.played, e.byes) == (1, 1, 1, 1, 0)
+    assert (e.points_for, e.points_against, e.values["difference"]) == (900, 400, 500)
+    # Two points for the win, a loss's nothing for the round missed.
+    assert e.values["match_points"] == 2
+    scheme = {"win": 4, "draw": 3, "loss": 2}
+    by_scheme = {s.competitor: s.values["match_points"] for s in rank(results, [("match_points", scheme)])}
+    assert by_scheme["e"] == 4 + 2
+
+
+def test_a_round_missed_adds_nothing_to_the_buchholz_of_anyone() -> None:
+    results = [*partie(1, "a", "b", 900, 700), PartieResult(1, "e", (), 0, 0, "absent"), *partie(2, "e", "a", 1, 0)]
+    values = {s.competitor: s.values["buchholz"] for s in rank(results, ["buchholz"])}
+    # e met a (one win); a met b (no win) and e (one win).
+    assert values == {"a": 1, "b": 1, "e": 1}
+
+
 def test_buchholz_adds_up_the_wins_of_the_opponents_met() -> None:
     # Round 1: a beats b, c beats d. Round 2: a beats c, b beats d.
     results = [
@@ -257,6 +278,7 @@ def test_a_bad_criterion_is_refused_with_a_clear_message(criteria: list[object],
         (PartieResult(0, "a", ("b",), 1, 0, "win"), "round must be"),
         (PartieResult(1, "a", (), 1, 0, "win"), "at least one opponent"),
         (PartieResult(1, "a", ("b",), 1, 0, "bye"), "a bye has no opponents"),
+        (PartieResult(1, "a", ("b",), 0, 0, "absent"), "a round missed has no opponents"),
         (PartieResult(1, "a", ("b",), float("inf"), 0, "win"), "finite number"),
     ],
 )

@@ -99,6 +99,15 @@ def test_the_rules_are_resolved_with_the_game_defaults() -> None:
     assert rules.criteria == ["points", "wins"]
     assert rules.rule_options == {"half_points": "to_winner", "primes": "fft"}
     assert rules.bye_points == 0
+    assert rules.late_policy == "absent"
+
+
+def test_the_late_policy_is_checked_beside_the_bye_policy() -> None:
+    common = {"game": "belote_classique", "rule_options": {}, "criteria": None, "bye_policy": "average_win"}
+    rules, _ = rules_check(**common, bye_points=0, late_policy="bye")
+    assert rules is not None and rules.late_policy == "bye"
+    rules, errors = rules_check(**common, bye_points=0, late_policy="credited")
+    assert rules is None and list(errors) == ["late_policy"]
 
 
 def test_every_criterion_of_the_engine_is_allowed_each_once() -> None:

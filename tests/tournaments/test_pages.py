@@ -157,6 +157,7 @@ def tournament_post(game: str = "belote_classique", **overrides: str) -> dict[st
         "criteria": "",
         "bye_policy": "average_win",
         "bye_points": "",
+        "late_policy": "absent",
         "separate_clubs_rounds": "1",
         "is_public": "on",
         "options_for": game,
@@ -204,6 +205,23 @@ def test_the_settings_page_refuses_to_change_the_game_of_a_running_tournament(or
     response = organiser_client.post(reverse("manage:tournament_edit", args=[tournament.pk]), data)
     assert response.status_code == 200 and response.context["form"].errors["game"]
     assert Tournament.objects.get(pk=tournament.pk).game == "belote_classique"
+
+
+def test_the_director_chooses_what_a_late_arrival_scores_until_the_tournament_runs(
+    organiser_client, club, running
+) -> None:
+    create = organiser_client.get(reverse("manage:tournament_create", args=[club.pk]), HTTP_ACCEPT_LANGUAGE="fr")
+    assert "Une arrivée tardive marque, pour chaque ronde manquée" in page(create)
+    assert create.context["form"]["late_policy"].value() == "absent"
+    organiser_client.post(reverse("manage:tournament_create", args=[club.pk]), tournament_post(late_policy="bye"))
+    assert Tournament.objects.get().late_policy == "bye"
+    tournament, _ = running(2)
+    data = tournament_post(name=tournament.name, separate_clubs_rounds="0", late_policy="bye")
+    response = organiser_client.post(reverse("manage:tournament_edit", args=[tournament.pk]), data)
+    assert response.status_code == 200 and response.context["form"].errors["late_policy"]
+    assert Tournament.objects.get(pk=tournament.pk).late_policy == "absent"
+    dashboard = organiser_client.get(reverse("manage:dashboard", args=[tournament.pk]), HTTP_ACCEPT_LANGUAGE="fr")
+    assert "Rien : une partie perdue avec 0 point" in page(dashboard)
 
 
 # -- the night ---------------------------------------------------------------------------

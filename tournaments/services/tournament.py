@@ -25,7 +25,8 @@ from tournaments.services.common import (
 )
 
 # Fixed once rounds are drawn: changing them would change every score already entered.
-LOCKED_WHEN_RUNNING = ("game", "format", "end_rule", "end_value", "rule_options", "criteria")
+# The late policy too: a late arrival's missed rounds are scored as it said when they came.
+LOCKED_WHEN_RUNNING = ("game", "format", "end_rule", "end_value", "rule_options", "criteria", "late_policy")
 EDITABLE_WHEN_FINISHED = ("name", "date", "is_public")
 TOURNAMENT_FIELDS = (
     "name",
@@ -39,6 +40,7 @@ TOURNAMENT_FIELDS = (
     "criteria",
     "bye_policy",
     "bye_points",
+    "late_policy",
     "separate_clubs_rounds",
     "rule_options",
     "is_public",
@@ -62,6 +64,7 @@ def _clean_tournament(values: dict[str, Any]) -> dict[str, Any]:
         criteria=values.get("criteria"),
         bye_policy=values.get("bye_policy"),
         bye_points=values.get("bye_points"),
+        late_policy=values.get("late_policy"),
     )
     errors.update(rule_errors)
     if "game" in rule_errors:
@@ -88,6 +91,7 @@ def _clean_tournament(values: dict[str, Any]) -> dict[str, Any]:
         criteria=rules.criteria,
         bye_policy=rules.bye_policy,
         bye_points=rules.bye_points,
+        late_policy=rules.late_policy,
     )
     return values
 
@@ -132,6 +136,7 @@ def tournament_create(
     criteria: Sequence[str] | None = None,
     bye_policy: str = Tournament.ByePolicy.AVERAGE_WIN,
     bye_points: int = 0,
+    late_policy: str = Tournament.LatePolicy.ABSENT,
     separate_clubs_rounds: int = 0,
     rule_options: Mapping[str, Any] | None = None,
     is_public: bool = True,
@@ -152,6 +157,7 @@ def tournament_create(
             "criteria": criteria,
             "bye_policy": bye_policy,
             "bye_points": bye_points,
+            "late_policy": late_policy,
             "separate_clubs_rounds": separate_clubs_rounds,
             "rule_options": dict(rule_options or {}),
             "is_public": is_public,
