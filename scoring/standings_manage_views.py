@@ -51,11 +51,15 @@ def index(request: HttpRequest, tournament: Tournament) -> HttpResponse:
                 return redirect("standings_manage:index", slug=tournament.slug)
     else:
         form = StandingsRulesForm(initial=StandingsRulesForm.initial_for(tournament, config), tournament=tournament)
+    snapshot = selectors.live_snapshot(tournament)
     context = {
         **_jobs_context(tournament),
         "form": form,
         "club": tournament.club,
-        "snapshot": selectors.live_snapshot(tournament),
+        "snapshot": snapshot,
+        # What the ranking counts, as the public pages say it above the table.
+        "progress": selectors.ranking_progress(snapshot),
+        "in_play_count": selectors.parties_in_play(snapshot),
     }
     return render(request, "scoring/standings/manage.html", context)
 
