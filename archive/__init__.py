@@ -6,7 +6,7 @@ as many times as needed, with nothing lost and nothing doubled.
 - `exporting.archive_export(tournament=...)` -> the archive (a dict; `archive_dumps` for
   the text);
 - `importing.archive_import(text=..., slug=None)` -> an `ImportReport`, or
-  `fields.ArchiveError`.
+  `fields.ArchiveError` (`slug`: import as a new tournament at that free address).
 
 The layout is described in `exporting`, the checks in `reading`, the matching rules in
 `importing`. `manage.py export_tournament` and `import_tournament` call these. An app of

@@ -4,9 +4,13 @@ Each row is matched to what the database already holds by a natural key, never b
 - a club by its slug (else by its name, which is unique too), created if missing;
 - a player by (club, licence) when the archive gives a licence, else by (club, last
   name, first name), ignoring case; a matched player only gains the details it lacked;
-- the tournament by the archive id recorded at its first import (or export); a
-  different tournament already using the slug is a clear error (import under another
-  slug instead);
+- the tournament by the archive id recorded at its first import (or export). An import
+  never changes the address (slug) of a tournament already here. Without `slug`, the
+  tournament found is updated, or else created at the archive's address (a different
+  tournament already there is a clear error). With `slug`, the archive becomes a new
+  tournament at that address, always: a new copy beside the one it came from when that
+  one is here (the copy then gets an archive id of its own); an address already taken is
+  refused before anything is written;
 - a competitor by number, a round by number, a table by (round, number), a hand by
   (table, donne number), a revision by (table, donne, action, time), a bye by
   (round, competitor), a forbidden pair by its two competitors.
@@ -17,10 +21,10 @@ A row whose data already is the archive's is not written at all (its times inclu
 Nothing the archive lacks is deleted, except the seating of a round, which is the
 archive's as a whole (seats carry no data of their own).
 
-The report counts what was written (created, updated, seated...) and, apart, the hands
-and revisions found already here as the archive has them: nothing is counted that was
-not written. Two writes go uncounted: the time of this import, kept with the archive id,
-and the table results, written from the archive every time.
+The report counts, kind by kind, what was created, updated and found already here as the
+archive has it (read, not written): nothing is counted as written that was not. Two
+writes go uncounted: the time of this import, kept with the archive id, and the table
+results, written from the archive every time.
 
 A table keeps its referee token, so the links and QR codes printed for the room still
 work, unless another table here already uses it: then it gets a new one (counted in the
@@ -29,6 +33,7 @@ report). Everything runs in one transaction: on any error, nothing is written.
 
 from __future__ import annotations
 
+import uuid
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -36,6 +41,8 @@ from datetime import datetime
 from functools import partial
 from typing import Any
 
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_slug
 from django.db import IntegrityError, models, transaction
 from django.db.models.functions import Lower
 from django.utils import timezone
@@ -64,25 +71,76 @@ from tournaments.models import (
 _AUTO_TIME_FIELDS = ("created_at", "updated_at", "drawn_at", "at")
 
 
+# The report's lines, kind by kind: the kind, its outcomes (every one shown, a 0 included),
+# then extras shown only when they happened. The first kinds are in every archive and
+# always listed; the others only when the archive holds some.
+_REPORT_KINDS: tuple[tuple[str, tuple[str, ...], tuple[str, ...], bool], ...] = (
+    ("competitors", ("created", "updated", "unchanged"), (), True),
+    ("rounds", ("created", "updated", "unchanged"), ("seated",), True),
+    ("tables", ("created", "updated", "unchanged"), ("tokens replaced",), True),
+    ("hands", ("created", "updated", "unchanged"), ("kept (newer here)",), True),
+    ("revisions", ("created", "unchanged"), (), True),
+    ("clubs", ("created", "unchanged"), (), False),
+    ("players", ("created", "completed", "unchanged"), (), False),
+    ("forbidden pairs", ("created", "updated", "unchanged"), (), False),
+    ("table results", ("created",), (), False),
+)
+# Counted under another name than "<kind> <outcome>" (kept: callers read them).
+_COUNT_NAMES = {("tables", "tokens replaced"): "table tokens replaced"}
+
+
 @dataclass
 class ImportReport:
     """What an import did, for the command's output and the tests."""
 
     tournament: Tournament
     created: bool
+    # What was written, as "<kind> <outcome>": "hands created", "rounds seated"...
     counts: Counter[str] = field(default_factory=Counter)
-    # What the archive holds that was already here as it has it: read, not written.
+    # What the archive holds that was already here as it has it, by kind: read, not written.
     unchanged: Counter[str] = field(default_factory=Counter)
+    # The tournament already here that the archive came from, when `slug` made a new copy of it.
+    copy_of: Tournament | None = None
 
-    def summary(self) -> str:
-        action = "created" if self.created else "updated"
-        details = ", ".join(f"{count} {what}" for what, count in sorted(self.counts.items()) if count)
-        return f"Tournament {self.tournament.slug} {action}" + (f": {details}." if details else ", nothing new.")
+    def count(self, kind: str, outcome: str) -> int:
+        if outcome == "unchanged":
+            return self.unchanged[kind]
+        return self.counts[_COUNT_NAMES.get((kind, outcome), f"{kind} {outcome}")]
 
-    def unchanged_summary(self) -> str:
-        """The line saying what was already here ("" when nothing was)."""
-        details = ", ".join(f"{count} {what}" for what, count in sorted(self.unchanged.items()) if count)
-        return f"Already here as the archive has them, not written: {details}." if details else ""
+    @property
+    def wrote(self) -> bool:
+        """Was anything created or changed (the import's own time and table results aside)?"""
+        return self.created or any(self.counts.values())
+
+    def headline(self) -> str:
+        slug = self.tournament.slug
+        if self.copy_of is not None:
+            return (
+                f"Tournament {slug} created, a new copy: {self.copy_of.slug}, the tournament "
+                "this archive came from, is left as it was."
+            )
+        if self.created:
+            return f"Tournament {slug} created."
+        if self.counts["tournament settings updated"]:
+            return f"Tournament {slug} updated, its settings included."
+        if self.wrote:
+            return f"Tournament {slug} updated, its settings unchanged."
+        return f"Tournament {slug} unchanged: nothing written, the archive holds nothing new."
+
+    def kind_lines(self) -> list[str]:
+        """One line per kind: "hands: 2 created, 1 updated, 40 unchanged"."""
+        lines = []
+        for kind, outcomes, extras, always in _REPORT_KINDS:
+            figures = {outcome: self.count(kind, outcome) for outcome in (*outcomes, *extras)}
+            if not always and not any(figures.values()):
+                continue
+            shown = [f"{count} {outcome}" for outcome, count in figures.items() if outcome in outcomes or count]
+            lines.append(f"{kind}: {', '.join(shown)}")
+        return lines
+
+    def lines(self) -> list[str]:
+        """The command's output: the headline, then the figures kind by kind."""
+        return [self.headline(), *self.kind_lines()]
 
 
 def _auto_times(fields: dict[str, Any]) -> dict[str, Any]:
@@ -129,6 +187,8 @@ class _Importer:
                 club = Club.objects.create(**fields)
                 _restore_times(Club, [(club, fields)])
                 self.counts["clubs created"] += 1
+            else:
+                self.unchanged["clubs"] += 1
             self.clubs[slug] = club
 
     def _find_player(self, club: Club, fields: dict[str, Any]) -> Player | None:
@@ -160,34 +220,72 @@ class _Importer:
                 if missing:
                     Player.objects.filter(pk=player.pk).update(**missing)
                     self.counts["players completed"] += 1
+                else:
+                    self.unchanged["players"] += 1
             self.players[ref] = player
 
-    def import_tournament(self) -> tuple[Tournament, bool]:
-        fields = dict(self.archive.tournament)
-        club = self.clubs[self.archive.tournament_club]
-        identity = (
-            ArchiveIdentity.objects.select_related("tournament").filter(archive_id=self.archive.archive_id).first()
-        )
-        # Imported before: it keeps the address it has here (perhaps given by --slug then),
-        # unless a new one is asked for now.
-        fields["slug"] = self.slug or (identity.tournament.slug if identity is not None else fields["slug"])
-        clash = Tournament.objects.filter(slug=fields["slug"])
-        if identity is not None:
-            clash = clash.exclude(pk=identity.tournament_id)
-        if clash.exists():
+    def _identity(self) -> ArchiveIdentity | None:
+        """The tournament already here that this archive came from (or was imported into)."""
+        return ArchiveIdentity.objects.select_related("tournament").filter(archive_id=self.archive.archive_id).first()
+
+    def check_address(self) -> None:
+        """Refuse, before anything is written, an address that cannot be the tournament's.
+
+        With `slug`, a new tournament is made at that address: it must be a valid one,
+        and free. Without, the tournament found by its archive id keeps its own address;
+        a new one takes the archive's, which no other tournament here may hold.
+        """
+        identity = self._identity()
+        if self.slug is not None:
+            try:
+                validate_slug(self.slug)
+            except ValidationError:
+                raise ArchiveError(
+                    f"--slug {self.slug!r} is not an address: letters, digits, hyphens and underscores only"
+                ) from None
+            max_length = Tournament._meta.get_field("slug").max_length or 0
+            if len(self.slug) > max_length:
+                raise ArchiveError(f"--slug {self.slug!r} is too long: {max_length} characters at most")
+            holder = Tournament.objects.filter(slug=self.slug).first()
+            if holder is None:
+                return
+            if identity is not None and identity.tournament_id == holder.pk:
+                raise ArchiveError(
+                    f"the address {self.slug!r} is already this archive's tournament here: import without "
+                    "--slug to update it, or give --slug a free address for a new copy"
+                )
             raise ArchiveError(
-                f"another tournament here already uses the address {fields['slug']!r}: "
+                f"the address {self.slug!r} is already taken here by the tournament {holder.name!r}: "
+                "--slug makes a new copy and never replaces a tournament; choose a free address"
+            )
+        if identity is None and Tournament.objects.filter(slug=self.archive.tournament["slug"]).exists():
+            raise ArchiveError(
+                f"another tournament here already uses the address {self.archive.tournament['slug']!r}: "
                 "import this one under another address (--slug)"
             )
-        if identity is None:
+
+    def import_tournament(self) -> tuple[Tournament, bool, Tournament | None]:
+        """The tournament to import into, whether it was created, and what it is a copy of."""
+        fields = dict(self.archive.tournament)
+        club = self.clubs[self.archive.tournament_club]
+        identity = self._identity()
+        if self.slug is not None or identity is None:
+            # A new tournament. Its archive id is the archive's, unless the tournament that
+            # holds that id is here: the copy is then a tournament of its own, with its own id.
+            copy_of = identity.tournament if identity is not None else None
+            fields["slug"] = self.slug or fields["slug"]
             tournament = Tournament.objects.create(club=club, **fields)
             ArchiveIdentity.objects.create(
-                tournament=tournament, archive_id=self.archive.archive_id, last_imported_at=timezone.now()
+                tournament=tournament,
+                archive_id=uuid.uuid4() if copy_of is not None else self.archive.archive_id,
+                last_imported_at=timezone.now(),
             )
             _restore_times(Tournament, [(tournament, fields)])
-            return tournament, True
+            return tournament, True, copy_of
         tournament = identity.tournament
         ArchiveIdentity.objects.filter(pk=identity.pk).update(last_imported_at=timezone.now())
+        # Its address here stays: links, QR codes and posters printed for it point there.
+        fields["slug"] = tournament.slug
         if _differs(tournament, fields) or tournament.club_id != club.pk:
             for name, value in fields.items():
                 setattr(tournament, name, value)
@@ -195,7 +293,7 @@ class _Importer:
             tournament.save()
             _restore_times(Tournament, [(tournament, fields)])
             self.counts["tournament settings updated"] += 1
-        return tournament, False
+        return tournament, False, None
 
     # -- competitors and forbidden pairs ----------------------------------------------
 
@@ -218,6 +316,8 @@ class _Importer:
                     if members:
                         competitor.players.set(wanted)
                     self.counts["competitors updated"] += 1
+                else:
+                    self.unchanged["competitors"] += 1
             self.competitors[number] = competitor
 
     def import_forbidden_pairs(self, tournament: Tournament) -> None:
@@ -230,6 +330,8 @@ class _Importer:
             elif _differs(here, fields):
                 ForbiddenPair.objects.filter(pk=here.pk).update(**fields)
                 self.counts["forbidden pairs updated"] += 1
+            else:
+                self.unchanged["forbidden pairs"] += 1
 
     # -- rounds, tables, seats, byes --------------------------------------------------
 
@@ -246,6 +348,8 @@ class _Importer:
             # The archive's times too (update() leaves auto_now alone).
             Round.objects.filter(pk=rnd.pk).update(**fields)
             self.counts["rounds updated"] += 1
+        else:
+            self.unchanged["rounds"] += 1
         tables = {table.number: table for table in Table.objects.filter(round=rnd)}
         for table_plan in plan.tables:
             tables[table_plan.fields["number"]] = self.import_table(
@@ -275,6 +379,8 @@ class _Importer:
         elif _differs(table, fields):
             Table.objects.filter(pk=table.pk).update(**fields)
             self.counts["tables updated"] += 1
+        else:
+            self.unchanged["tables"] += 1
         hands = self.import_hands(table, plan.hands)
         self.import_revisions(table, plan.revisions, hands)
         if plan.result is not None:
@@ -349,21 +455,24 @@ class _Importer:
         self.counts["revisions created"] += len(new)
 
     def run(self) -> ImportReport:
+        self.check_address()
         self.import_clubs()
         self.import_players()
-        tournament, created = self.import_tournament()
+        tournament, created, copy_of = self.import_tournament()
         self.import_competitors(tournament)
         self.import_forbidden_pairs(tournament)
         for plan in self.archive.rounds:
             self.import_round(tournament, plan)
         tournament.refresh_from_db()
-        return ImportReport(tournament, created, self.counts, self.unchanged)
+        return ImportReport(tournament, created, self.counts, self.unchanged, copy_of)
 
 
 def archive_import(*, text: str | bytes, slug: str | None = None) -> ImportReport:
     """Import the archive in `text` (see the module docstring); ArchiveError if it cannot be.
 
-    The archive is read and checked in full first; the writes then run in one
+    `slug`: import it as a new tournament at that address, which must be free; without
+    it, the archive's tournament is updated where it is here, or created at its own
+    address. The archive is read and checked in full first; the writes then run in one
     transaction, so a failure at any point leaves the database as it was.
     """
     archive = read_archive(text)

@@ -86,6 +86,11 @@ class Ranking:
         return self._load()
 
     @cached_property
+    def progress(self) -> dict[str, Any] | None:
+        """The rounds this ranking counts, closed and in play (read with the snapshot)."""
+        return selectors.ranking_progress(self.snapshot)
+
+    @cached_property
     def columns(self) -> list[dict[str, Any]]:
         criteria = self.snapshot.criteria if self.snapshot is not None else list(self.tournament.criteria or [])
         return columns_for(criteria)

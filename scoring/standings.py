@@ -19,7 +19,13 @@ per ranking criterion with its value, `values` (the criteria values in the crite
 order, for display), and `rounds`: one entry per round with `round`, `table`, `side`,
 `result` (win | loss | draw | pending | bye | absent), `points`, `against`,
 `opponents` and `partners` (competitor ids), and `late: true` on a round a late arrival
-missed (absent elsewhere).
+missed (absent elsewhere); and `current_partie`: the competitor's partie in the last
+round counted, `{"round", "table", "donnes", "finished"}` (`donnes`:
+the donnes counted at its table so far), or None when it sits that round out. A partie
+not finished is still counted as it stands; pages mark it (scoring/templatetags).
+
+A round's status (in play, closed) is part of its digest: closing a round writes a new
+version, so that the pages saying which rounds the ranking counts follow.
 """
 
 from __future__ import annotations
@@ -108,6 +114,8 @@ class RoundWork:
 
     parties: list[engine_standings.PartieResult]
     history: dict[int, dict[str, Any]]  # competitor -> its item of a snapshot row's `rounds`
+    # competitor -> its partie in this round as a snapshot row's `current_partie` shows it
+    parties_state: dict[int, dict[str, Any]] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -130,7 +138,8 @@ def _half_up(value: float) -> int:
 
 
 SEATS_SQL = """
-    SELECT t.id, t.number, r.number, s.side, s.competitor_id, CAST(res.totals AS TEXT), res.finished, res.winner_side
+    SELECT t.id, t.number, r.number, s.side, s.competitor_id, CAST(res.totals AS TEXT), res.finished, res.winner_side,
+           res.donnes_played
       FROM {seat} s
       JOIN {table} t ON t.id = s.table_id
       JOIN {round} r ON r.id = s.round_id
@@ -180,7 +189,8 @@ def load(tournament: Tournament) -> Loaded:
         .order_by("number")
         .values_list("pk", "number", "name", "status", "joined_round", "withdrawn_after_round")
     )
-    rounds = list(Round.objects.filter(tournament=tournament).order_by("number").values_list("number", flat=True))
+    round_status = dict(Round.objects.filter(tournament=tournament).order_by("number").values_list("number", "status"))
+    rounds = sorted(round_status)
     seat_rows = _seat_rows(tournament.pk)
     byes = list(
         Bye.objects.filter(round__tournament=tournament)
@@ -199,7 +209,7 @@ def load(tournament: Tournament) -> Loaded:
     for number in rounds:
         seats, round_byes = seats_by_round.get(number, []), byes_by_round.get(number, [])
         # A round's digest hashes the rows read for it, as read: cheaper than its entries.
-        digest = hashlib.sha256(repr([*seats, *round_byes]).encode()).hexdigest()
+        digest = hashlib.sha256(repr([round_status[number], *seats, *round_byes]).encode()).hexdigest()
         digests[number] = digest
         build = partial(_build_round, number, seats, round_byes, tournament)
         key = (tournament.pk, number, digest, *policy)
@@ -228,14 +238,19 @@ def _build_round(
     """One round's entries (seats with their table's result, then byes), parties and history."""
     # table id -> (round, table number, totals, finished, winner, {side: [competitors]})
     tables: dict[int, tuple[int, int, list[Any], bool, int | None, dict[int, list[int]]]] = {}
-    for table_id, table_number, _round, side, competitor_id, totals, finished, winner in seats:
+    donnes: dict[int, int] = {}  # table id -> donnes counted so far
+    for table_id, table_number, _round, side, competitor_id, totals, finished, winner, played in seats:
         if table_id not in tables:
             tables[table_id] = (number, table_number, fastjson.loads(totals) if totals else [], bool(finished),
                                 winner, {})  # fmt: skip
+            donnes[table_id] = played or 0
         tables[table_id][5].setdefault(side, []).append(competitor_id)
     entries: dict[int, Entry] = {}
     winners: list[float] = []
-    for round_number, table_number, totals, finished, winner, sides in tables.values():
+    parties_state: dict[int, dict[str, Any]] = {}
+    for table_id, (round_number, table_number, totals, finished, winner, sides) in tables.items():
+        # One dict per table, shared by its competitors' rows (never modified).
+        state = {"round": round_number, "table": table_number, "donnes": donnes[table_id], "finished": finished}
         for side, members in sides.items():
             own = totals[side] if side < len(totals) else 0
             if not finished:
@@ -254,6 +269,7 @@ def _build_round(
                     round_number, table_number, side, result, own, against, opponents,
                     [c for c in members if c != competitor_id], finished,
                 )  # fmt: skip
+                parties_state[competitor_id] = state
     for competitor_id, reason in byes:
         late = reason == "late"
         if late and tournament.late_policy == Tournament.LatePolicy.ABSENT:
@@ -290,7 +306,7 @@ def _build_round(
         }
         for competitor_id, entry in entries.items()
     }
-    return RoundWork([partie for partie in made if partie is not None], history)
+    return RoundWork([partie for partie in made if partie is not None], history, parties_state)
 
 
 def _digest(value: Any) -> str:
@@ -570,6 +586,8 @@ def rank_rows(
     results = [partie for number in rounds for partie in loaded.round_parties(number)]
     known = {c[0]: c for c in loaded.competitors}
     histories = [loaded.works[number].history for number in rounds]
+    last_work = loaded.works.get(rounds[-1]) if rounds else None
+    parties_state = last_work.parties_state if last_work is not None else {}
     standings = engine_standings.rank(
         results, _criterion_specs(criteria, match_points), competitors=[str(pk) for pk in known]
     )
@@ -596,6 +614,7 @@ def rank_rows(
             **values,
             "values": [values.get(key) for key in criteria],
             "rounds": history,
+            "current_partie": parties_state.get(pk),
         }
         rows.append(row)
     if "match_points" not in criteria:

@@ -62,6 +62,9 @@ def index(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         # The ranking as it stands, parties played included, under the rules that made it.
         "columns": columns_for(snapshot.criteria if snapshot is not None else []),
         "competitor_base": reverse("public:ranking", kwargs={"slug": tournament.slug}) + "c/",
+        # What the ranking counts, as the public pages say it above the table.
+        "progress": selectors.ranking_progress(snapshot),
+        "in_play_count": selectors.parties_in_play(snapshot),
     }
     return render(request, "scoring/standings/manage.html", context)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from django.db.models import OuterRef, Subquery
+from django.db.models import OuterRef, QuerySet, Subquery
 from django.http import Http404
 
 from scoring.models import Hand, Job, Season, SeasonSnapshot, StandingsSnapshot, TableResult
@@ -62,18 +62,60 @@ def forget_polled(slug: str) -> None:
     _polled.pop(slug, None)
 
 
+def _with_last_round_status(snapshots: QuerySet[StandingsSnapshot]) -> QuerySet[StandingsSnapshot]:
+    """The status of the last round each snapshot counts, for `ranking_progress`, in the same query."""
+    last_round = Round.objects.filter(tournament_id=OuterRef("tournament_id"), number=OuterRef("after_round"))
+    return snapshots.annotate(last_round_status=Subquery(last_round.values("status")[:1]))
+
+
 def live_snapshot(tournament: Tournament) -> StandingsSnapshot | None:
-    return StandingsSnapshot.objects.filter(tournament=tournament).order_by("-version").first()
+    return _with_last_round_status(StandingsSnapshot.objects.filter(tournament=tournament)).order_by("-version").first()
 
 
 def snapshot_after_round(tournament: Tournament, number: int) -> StandingsSnapshot | None:
-    return StandingsSnapshot.objects.filter(tournament=tournament, after_round=number).order_by("-version").first()
+    snapshots = StandingsSnapshot.objects.filter(tournament=tournament, after_round=number)
+    return _with_last_round_status(snapshots).order_by("-version").first()
 
 
 def snapshot_rounds(tournament: Tournament) -> list[int]:
     """The rounds that have a ranking of their own (after round 1, 2...)."""
     numbers = StandingsSnapshot.objects.filter(tournament=tournament, after_round__isnull=False)
     return sorted(set(numbers.values_list("after_round", flat=True)))
+
+
+def ranking_progress(snapshot: StandingsSnapshot | None) -> dict[str, Any] | None:
+    """What a ranking counts: the rounds closed and the round in play, if any.
+
+    Read from the snapshot's `last_round_status` (annotated by `live_snapshot` and
+    `snapshot_after_round`: no query of its own). Rounds are drawn one after the other,
+    each once the one before is closed (rounds.services), so every round before the last
+    one counted is closed. A round's status is part of the version's digest
+    (scoring/standings.py): closing one writes a new version, and pages follow.
+    """
+    if snapshot is None or snapshot.after_round is None:
+        return None
+    last = snapshot.after_round
+    status = getattr(snapshot, "last_round_status", None)
+    if status is None:
+        status = (
+            Round.objects.filter(tournament_id=snapshot.tournament_id, number=last)
+            .values_list("status", flat=True)
+            .first()
+        )
+    in_play = status == Round.Status.OPEN
+    return {"closed": list(range(1, last if in_play else last + 1)), "in_play": last if in_play else None}
+
+
+def parties_in_play(snapshot: StandingsSnapshot | None) -> int:
+    """How many parties a snapshot counts as they stand, unfinished (read from its rows)."""
+    if snapshot is None:
+        return 0
+    tables = {
+        (partie["round"], partie["table"])
+        for row in snapshot.rows
+        if (partie := row.get("current_partie")) and not partie.get("finished")
+    }
+    return len(tables)
 
 
 def row_of(snapshot: StandingsSnapshot | None, number: int) -> dict[str, Any] | None:

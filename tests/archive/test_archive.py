@@ -41,6 +41,13 @@ ARCHIVED: list[type[models.Model]] = [
 T0 = dt.datetime(2026, 12, 5, 20, 30, tzinfo=dt.UTC)
 
 
+# What build_night's archive holds, found here unchanged when it is imported a second time.
+ALL_HERE = {
+    "clubs": 2, "players": 10, "competitors": 5, "forbidden pairs": 1, "rounds": 2, "tables": 4,
+    "hands": 4, "revisions": 3,
+}  # fmt: skip
+
+
 def counts() -> dict[str, int]:
     return {model.__name__: model.objects.count() for model in ARCHIVED}
 
@@ -230,7 +237,7 @@ def test_importing_the_same_archive_twice_doubles_nothing(archive: dict[str, Any
     report = archive_import(text=json.dumps(archive))
     assert not report.created
     assert counts() == after_first
-    assert report.summary() == "Tournament concours-de-noel updated, nothing new."
+    assert report.headline() == "Tournament concours-de-noel unchanged: nothing written, the archive holds nothing new."
 
 
 def test_importing_into_the_atout_it_came_from_changes_nothing(archive: dict[str, Any]) -> None:
@@ -323,6 +330,111 @@ def test_a_different_tournament_with_the_same_address_is_never_overwritten(archi
     assert again.tournament.slug == "concours-de-noel-rodez"
 
 
+def _state_of(tournament: Tournament) -> dict[str, Any]:
+    """Everything of a tournament an import could touch, as its own export shows it."""
+    tournament = Tournament.objects.get(pk=tournament.pk)
+    return {
+        "slug": tournament.slug,
+        "content": archive_export(tournament=tournament)["content"],
+        "tokens": sorted(Table.objects.filter(round__tournament=tournament).values_list("token", flat=True)),
+    }
+
+
+def test_importing_with_slug_an_archive_of_a_tournament_here_makes_a_new_copy_and_leaves_it_untouched(
+    night: Tournament, archive: dict[str, Any]
+) -> None:
+    before = _state_of(night)
+    report = archive_import(text=json.dumps(archive), slug="concours-de-noel-copie")
+    assert report.created and report.copy_of == night
+    copy = report.tournament
+    assert copy.pk != night.pk and copy.slug == "concours-de-noel-copie"
+    # The live tournament keeps its address (and so its links and posters), and every row.
+    assert _state_of(night) == before
+    assert Tournament.objects.filter(slug="concours-de-noel").get().pk == night.pk
+    # The copy holds the same night, with referee links of its own.
+    copied = _state_of(copy)
+    assert copied["content"]["rounds"][0]["tables"][0]["hands"] == archive["content"]["rounds"][0]["tables"][0]["hands"]
+    assert Hand.objects.filter(table__round__tournament=copy).count() == 4
+    assert not set(copied["tokens"]) & set(before["tokens"])
+    # A tournament of its own from now on: the archive's id stays with the original.
+    assert copy.archive_identity.archive_id != night.archive_identity.archive_id
+    assert report.headline() == (
+        "Tournament concours-de-noel-copie created, a new copy: concours-de-noel, "
+        "the tournament this archive came from, is left as it was."
+    )
+    # Imported again without --slug, the archive updates the original, not the copy.
+    again = archive_import(text=json.dumps(archive))
+    assert again.tournament.pk == night.pk and not again.created
+
+
+@pytest.mark.parametrize(
+    ("slug", "message"),
+    [
+        ("concours-de-noel", "'concours-de-noel' is already this archive's tournament here: import without --slug"),
+        ("autre-concours", "'autre-concours' is already taken here by the tournament 'Un autre concours'"),
+        ("pas une adresse", "--slug 'pas une adresse' is not an address"),
+    ],
+)
+def test_a_slug_already_taken_or_not_an_address_is_refused_and_nothing_is_written(
+    night: Tournament, tmp_path: Path, slug: str, message: str
+) -> None:
+    TournamentFactory(slug="autre-concours", name="Un autre concours")
+    path = tmp_path / "noel.json"
+    call_command("export_tournament", "concours-de-noel", "-o", str(path), stderr=StringIO())
+    before, state = counts(), _state_of(night)
+    with pytest.raises(CommandError) as refused:
+        call_command("import_tournament", str(path), "--slug", slug, stdout=StringIO())
+    assert "not imported, nothing was written" in str(refused.value) and message in str(refused.value)
+    assert refused.value.returncode != 0
+    assert counts() == before and _state_of(night) == state
+
+
+def test_the_report_of_a_first_import_counts_every_row_created(archive: dict[str, Any]) -> None:
+    wipe()
+    report = archive_import(text=json.dumps(archive))
+    assert report.lines() == [
+        "Tournament concours-de-noel created.",
+        "competitors: 5 created, 0 updated, 0 unchanged",
+        "rounds: 2 created, 0 updated, 0 unchanged, 2 seated",
+        "tables: 4 created, 0 updated, 0 unchanged",
+        "hands: 4 created, 0 updated, 0 unchanged",
+        "revisions: 3 created, 0 unchanged",
+        "clubs: 2 created, 0 unchanged",
+        "players: 10 created, 0 completed, 0 unchanged",
+        "forbidden pairs: 1 created, 0 updated, 0 unchanged",
+        "table results: 1 created",
+    ]
+
+
+def test_the_report_of_a_re_import_with_one_hand_changed_says_so_and_no_more(archive: dict[str, Any]) -> None:
+    wipe()
+    archive_import(text=json.dumps(archive))
+    hand = _first_table(archive)["hands"][2]
+    hand["raw"] = {"taker": "A", "contract": "clubs", "points": {"A": 112, "B": 50}}
+    hand.update(scores=[112, 50], outcome="made", version=2)
+    report = archive_import(text=reseal(archive))
+    assert report.lines() == [
+        "Tournament concours-de-noel updated, its settings unchanged.",
+        "competitors: 0 created, 0 updated, 5 unchanged",
+        "rounds: 0 created, 0 updated, 2 unchanged",
+        "tables: 0 created, 0 updated, 4 unchanged",
+        "hands: 0 created, 1 updated, 3 unchanged",
+        "revisions: 0 created, 3 unchanged",
+        "clubs: 0 created, 2 unchanged",
+        "players: 0 created, 0 completed, 10 unchanged",
+        "forbidden pairs: 0 created, 0 updated, 1 unchanged",
+    ]
+
+
+def test_the_report_says_when_the_tournaments_settings_changed(archive: dict[str, Any]) -> None:
+    wipe()
+    archive_import(text=json.dumps(archive))
+    archive["content"]["tournament"]["name"] = "Concours de Noël (résultats corrigés)"
+    report = archive_import(text=reseal(archive))
+    assert report.headline() == "Tournament concours-de-noel updated, its settings included."
+    assert Tournament.objects.get().slug == "concours-de-noel"
+
+
 # -- damaged archives ---------------------------------------------------------------------
 
 
@@ -409,8 +521,9 @@ def test_the_commands_export_to_a_file_and_import_it(night: Tournament, tmp_path
     wipe()
     out = StringIO()
     call_command("import_tournament", str(path), stdout=out)
-    assert "Tournament concours-de-noel created" in out.getvalue()
-    assert "4 hands created" in out.getvalue() and "4 revisions created" not in out.getvalue()
+    assert "Tournament concours-de-noel created." in out.getvalue().splitlines()
+    assert "hands: 4 created, 0 updated, 0 unchanged" in out.getvalue().splitlines()
+    assert "revisions: 3 created, 0 unchanged" in out.getvalue().splitlines()
     assert counts() == before
 
 
@@ -518,14 +631,13 @@ def test_the_report_counts_what_was_written_and_what_was_already_here(archive: d
     hands[0]["updated_at"] = (T0 + dt.timedelta(hours=5)).isoformat()
     report = archive_import(text=reseal(archive))
     assert +report.counts == {"hands updated": 1}
-    assert report.unchanged == {"hands": 3, "revisions": 3}
-    assert report.unchanged_summary() == "Already here as the archive has them, not written: 3 hands, 3 revisions."
+    assert report.unchanged == {**ALL_HERE, "hands": 3}
     stored = Hand.objects.get(table__round__number=1, table__number=1, number=3)
     assert stored.raw == hands[2]["raw"] and stored.scores == [112, 50] and stored.version == 2
     untouched = Hand.objects.get(table__round__number=1, table__number=1, number=1)
     assert untouched.updated_at != T0 + dt.timedelta(hours=5)
     again = archive_import(text=reseal(archive))
-    assert +again.counts == {} and again.unchanged == {"hands": 4, "revisions": 3}
+    assert +again.counts == {} and again.unchanged == ALL_HERE
 
 
 def test_the_import_command_says_what_was_already_here(night: Tournament, tmp_path: Path) -> None:
@@ -534,8 +646,15 @@ def test_the_import_command_says_what_was_already_here(night: Tournament, tmp_pa
     out = StringIO()
     call_command("import_tournament", str(path), stdout=out)
     assert out.getvalue().splitlines() == [
-        "Tournament concours-de-noel updated, nothing new.",
-        "Already here as the archive has them, not written: 4 hands, 3 revisions.",
+        "Tournament concours-de-noel unchanged: nothing written, the archive holds nothing new.",
+        "competitors: 0 created, 0 updated, 5 unchanged",
+        "rounds: 0 created, 0 updated, 2 unchanged",
+        "tables: 0 created, 0 updated, 4 unchanged",
+        "hands: 0 created, 0 updated, 4 unchanged",
+        "revisions: 0 created, 3 unchanged",
+        "clubs: 0 created, 2 unchanged",
+        "players: 0 created, 0 completed, 10 unchanged",
+        "forbidden pairs: 0 created, 0 updated, 1 unchanged",
     ]
 
 

@@ -1,4 +1,5 @@
-"""The public ranking on a small phone: no sideways swipe, the points always in view."""
+"""The public ranking on a small phone: no sideways swipe, the points always in view, the
+parties still in play marked."""
 
 from __future__ import annotations
 
@@ -37,5 +38,15 @@ def test_the_ranking_fits_a_small_phone_with_its_points_column(browser, live_ser
     points = page.locator("#ranking thead th", has_text="Points").first
     box = points.bounding_box()
     assert box is not None and box["x"] + box["width"] <= width
+    # Mid-round, what the ranking counts is said above it, and each partie still in play
+    # is marked under its competitors' names, inside the phone's width.
+    assert page.locator("#ranking .ranking-progress").inner_text() == "Ronde 1 en cours"
+    played = page.locator("#ranking .in-play", has_text="en cours, 1 donne")
+    assert played.count() == 2
+    assert page.locator("#ranking .in-play", has_text="pas commencée").count() == 6
+    for badge in [*played.all(), page.locator("#ranking .in-play", has_text="pas commencée").first]:
+        assert badge.is_visible()
+        badge_box = badge.bounding_box()
+        assert badge_box is not None and badge_box["x"] + badge_box["width"] <= width
     screenshot(page, f"ranking-phone-{width}")
     context.close()

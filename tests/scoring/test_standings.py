@@ -9,9 +9,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import translation
 
+from scoring import standings_selectors as selectors
 from scoring.models import StandingsSnapshot, TableResult
-from scoring.standings import standings_rebuild
+from scoring.standings import rebuild_locked, standings_rebuild
+from scoring.templatetags.ranking_rows import ranking_progress, ranking_rows
 from tests.factories import TournamentFactory, UserFactory, competitors_for, round_with_tables
 from tournaments import services
 from tournaments.models import Bye, Competitor, Round, Table, Tournament
@@ -19,13 +24,15 @@ from tournaments.models import Bye, Competitor, Round, Table, Tournament
 pytestmark = pytest.mark.django_db
 
 
-def finish(rnd: Round, table_number: int, totals: list[int | float], *, finished: bool = True) -> None:
+def finish(
+    rnd: Round, table_number: int, totals: list[int | float], *, finished: bool = True, donnes: int = 12
+) -> None:
     """Store a table's result: the highest total wins a finished partie, equal highest draw."""
     table = Table.objects.get(round=rnd, number=table_number)
     best = max(totals)
     winner = totals.index(best) if finished and totals.count(best) == 1 else None
     TableResult.objects.update_or_create(
-        table=table, defaults={"totals": totals, "finished": finished, "winner_side": winner, "donnes_played": 12}
+        table=table, defaults={"totals": totals, "finished": finished, "winner_side": winner, "donnes_played": donnes}
     )
 
 
@@ -289,3 +296,96 @@ def test_a_withdrawal_on_the_tournament_side_refreshes_the_live_ranking_once_com
     live = StandingsSnapshot.objects.filter(tournament=tournament).order_by("-version").first()
     assert rows_by_name(live)["C2"]["withdrawn"] is True
     assert not rows_by_name(live)["C1"]["withdrawn"]
+
+
+# -- the ranking mid-round: parties in play are counted as they stand, and marked ------------
+
+
+def mid_round() -> tuple[Tournament, list[Competitor]]:
+    """Rounds 1 and 2 closed; round 3 in play: table 1 finished, table 2 at its 5th donne, table 3 not started."""
+    tournament, teams = concours(6, criteria=["wins", "points"])
+    for number in (1, 2):
+        rnd = round_with_tables(tournament, teams[number - 1 :] + teams[: number - 1], number=number)
+        for table in (1, 2, 3):
+            finish(rnd, table, [900, 700])
+        Round.objects.filter(pk=rnd.pk).update(status=Round.Status.CLOSED)
+    # C1 v C2 (finished), C3 v C4 (5 donnes in), C5 v C6 (not started: no result yet).
+    third = round_with_tables(tournament, teams, number=3)
+    finish(third, 1, [1000, 640])
+    finish(third, 2, [420, 380], finished=False, donnes=5)
+    return tournament, teams
+
+
+def marks(snapshot: StandingsSnapshot) -> dict[str, str]:
+    """Each row's name cell as the ranking shows it, by competitor name (French)."""
+    with translation.override("fr"):
+        html = str(ranking_rows(snapshot.rows, "/t/x/c/"))
+    cells = {}
+    for line in html.splitlines():
+        name = line.split('/">')[1].split("</a>")[0]
+        cells[name] = line.split("</a>")[1].split("</td>")[0]
+    return cells
+
+
+def test_mid_round_each_row_says_how_far_its_partie_in_play_has_gone() -> None:
+    tournament, _teams = mid_round()
+    snapshot = standings_rebuild(tournament_id=tournament.pk)
+    rows = rows_by_name(snapshot)
+    assert rows["C1"]["current_partie"] == {"round": 3, "table": 1, "donnes": 12, "finished": True}
+    assert rows["C3"]["current_partie"] == {"round": 3, "table": 2, "donnes": 5, "finished": False}
+    assert rows["C6"]["current_partie"] == {"round": 3, "table": 3, "donnes": 0, "finished": False}
+    # Still counted as they stand: C3's 420 points of round 3 are in its total.
+    assert rows["C3"]["points"] == 900 + 700 + 420
+    shown = marks(snapshot)
+    assert shown["C1"] == shown["C2"] == ""
+    assert shown["C3"] == shown["C4"] == ' <span class="in-play">en cours, 5 donnes</span>'
+    assert shown["C5"] == shown["C6"] == ' <span class="in-play not-started">pas commencée</span>'
+    live = selectors.live_snapshot(tournament)
+    assert selectors.ranking_progress(live) == {"closed": [1, 2], "in_play": 3}
+    with translation.override("fr"):
+        assert ranking_progress(selectors.ranking_progress(live)) == "Rondes 1 et 2 terminées, ronde 3 en cours"
+    with translation.override("en"):
+        assert ranking_progress(selectors.ranking_progress(live)) == "Rounds 1 and 2 closed, round 3 in play"
+
+
+def test_a_round_closed_without_a_new_result_still_makes_a_new_version_that_says_so() -> None:
+    tournament, _teams = mid_round()
+    finish(Round.objects.get(tournament=tournament, number=3), 2, [900, 700])
+    finish(Round.objects.get(tournament=tournament, number=3), 3, [900, 700])
+    before = standings_rebuild(tournament_id=tournament.pk)
+    Round.objects.filter(tournament=tournament, number=3).update(status=Round.Status.CLOSED)
+    # Without forcing: a new version only because the input changed (the round's status).
+    after = rebuild_locked(Tournament.objects.get(pk=tournament.pk))
+    assert after is not None and after.version > before.version
+    assert all(not marks(after)[name] for name in ("C1", "C3", "C5"))
+    with translation.override("fr"):
+        assert ranking_progress(selectors.ranking_progress(selectors.live_snapshot(tournament))) == (
+            "Rondes 1 à 3 terminées"
+        )
+        after_one = selectors.snapshot_after_round(tournament, 1)
+        assert ranking_progress(selectors.ranking_progress(after_one)) == "Ronde 1 terminée"
+
+
+def test_the_ranking_pages_mark_the_parties_in_play_and_say_what_the_ranking_counts(client: Client) -> None:
+    tournament, _teams = mid_round()
+    standings_rebuild(tournament_id=tournament.pk)
+    heading = "Rondes 1 et 2 terminées, ronde 3 en cours"
+    ranking_url = reverse("public:ranking", kwargs={"slug": tournament.slug})
+    projector_url = reverse("public:projector", kwargs={"slug": tournament.slug})
+    pages = {
+        "ranking": client.get(ranking_url),
+        "live partial": client.get(ranking_url, headers={"HX-Request": "true"}),
+        "projector": client.get(projector_url),
+        "projector partial": client.get(projector_url, headers={"HX-Request": "true"}),
+    }
+    for name, response in pages.items():
+        body = response.content.decode()
+        assert response.status_code == 200, name
+        assert f'<p class="ranking-progress">{heading}</p>' in body, name
+        assert body.count('<span class="in-play">en cours, 5 donnes</span>') == 2, name
+        assert body.count('<span class="in-play not-started">pas commencée</span>') == 2, name
+    director = UserFactory()
+    tournament.club.organisers.add(director)
+    client.force_login(director)
+    manage = client.get(reverse("standings_manage:index", kwargs={"slug": tournament.slug})).content.decode()
+    assert f'<p class="ranking-progress">{heading} · 2 parties comptées en l’état</p>' in manage

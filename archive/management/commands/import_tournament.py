@@ -1,9 +1,12 @@
 """`manage.py import_tournament FILE [--slug NEW]`: bring in a tournament's archive.
 
 Safe to run again with the same or a later archive of the same tournament: it is
-updated, never doubled. A damaged archive, or one holding a hand the engine refuses
+updated, never doubled, and keeps its address here. `--slug NEW` makes a new tournament
+at the address NEW (a copy, when the archive's tournament is already here), and is
+refused when NEW is taken. A damaged archive, or one holding a hand the engine refuses
 or scores otherwise, is refused before anything is written, naming the place in the
-file. The output says what was written, and what was found already here unchanged.
+file. The output says whether the tournament was created or updated, then kind by kind
+what was created, updated, and found already here unchanged.
 """
 
 from __future__ import annotations
@@ -23,7 +26,10 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", type=Path, help="the archive (.json); - for standard input")
-        parser.add_argument("--slug", help="the address to give the tournament here, if its own is taken")
+        parser.add_argument(
+            "--slug",
+            help="import as a new tournament at this address (a free one); a tournament already here is never renamed",
+        )
 
     def handle(self, *args: Any, file: Path, slug: str | None, **options: Any) -> None:
         try:
@@ -34,9 +40,8 @@ class Command(BaseCommand):
             report = archive_import(text=text, slug=slug)
         except ArchiveError as exc:
             raise CommandError(f"{file}: not imported, nothing was written. {exc}") from None
-        self.stdout.write(report.summary())
-        if report.unchanged_summary():
-            self.stdout.write(report.unchanged_summary())
+        for line in report.lines():
+            self.stdout.write(line)
 
     @staticmethod
     def stdin_bytes() -> bytes:
