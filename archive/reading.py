@@ -25,6 +25,7 @@ from archive.fields import ArchiveError, load
 from engine.core import OptionError, RuleError
 from scoring.models import Hand, HandRevision, TableResult
 from scoring.partie import partie_play, score_fields, tournament_game, tournament_options
+from tournaments import games
 from tournaments.models import Bye, Club, Competitor, ForbiddenPair, Player, Round, Seat, Table, Tournament
 
 
@@ -220,6 +221,9 @@ def read_archive(text: str | bytes) -> Archive:
     tournament_data = _object(content.get("tournament"), "tournament")
     tournament_club = _reference(tournament_data, "club", lambda slug: slug in clubs, "tournament", "club slug")
     tournament = load(Tournament, tournament_data, "tournament", references=("club",))
+    if not tournament.get("table_preference"):
+        # An archive from before the seating setting: the game's own (empty for one size).
+        tournament["table_preference"] = games.usual_table_preference(tournament["game"])
     competitors = _competitors(content, clubs, players)
     forbidden = []
     for i, data in enumerate(_list(content.get("forbidden_pairs", []), "forbidden_pairs")):
