@@ -20,6 +20,7 @@ from django.http import Http404
 from scoring.models import Hand, Season, SeasonSnapshot, StandingsSnapshot, TableResult
 from scoring.standings import columns_for
 from scoring.standings_selectors import table_sheet_public
+from tournaments import games
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Bye, Club, Competitor, Player, Round, Seat, Table, Tournament
 from tournaments.services.tournament import TOURNAMENT_FIELDS
@@ -70,6 +71,8 @@ def tournament_version(tournament: Tournament) -> tuple[Any, ...]:
 
 def tournament_detail(tournament: Tournament) -> dict[str, Any]:
     values = {name: getattr(tournament, name) for name in _DETAIL_FIELDS}
+    # Empty on a tarot tournament imported from an older archive: the game's own seating.
+    values["table_preference"] = tournament.table_preference or games.usual_table_preference(tournament.game)
     values["club"] = tournament.club
     values["rounds"] = list(tournament.rounds.order_by("number"))
     values["competitors_count"] = tournament.competitors.count()

@@ -92,6 +92,16 @@ class TournamentDetailSerializer(TournamentSummarySerializer):
         help_text="What a late arrival scores for each round it missed: nothing (a lost partie), or a bye's credit.",
     )
     separate_clubs_rounds = serializers.IntegerField()
+    table_preference = serializers.ChoiceField(
+        choices=Tournament.TablePreference.choices,
+        allow_blank=True,
+        help_text="Tarot à 4 and à 5: which tables the draw fills first, of 4 (`four_first`) or of 5 "
+        "(`five_first`), the other size where the count calls for it. Empty for the games at one table size.",
+    )
+    allow_tables_of_three = serializers.BooleanField(
+        help_text="Tarot à 4 and à 5: a table of 3 (playing tarot à 3) as a last resort; when false, the players "
+        "who fit no table of 4 or 5 sit out the round. Always false for the other games."
+    )
     rule_options = serializers.DictField(child=serializers.JSONField(), help_text="The game's rule options.")
     confirmation_required = serializers.BooleanField()
     is_public = serializers.BooleanField()

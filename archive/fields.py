@@ -79,7 +79,9 @@ def clean(field: models.Field[Any, Any], value: Any, path: str) -> Any:
             return None
         if isinstance(value, datetime) and timezone.is_naive(value):
             raise ValidationError("a date and time must give its UTC offset")
-        if field.choices:
+        # An empty value of a field that may be blank is no choice, as Django's own checks
+        # read it (a belote tournament's empty seating).
+        if field.choices and not (field.blank and value in field.empty_values):
             valid = {str(key) for key, _label in field.flatchoices}
             if str(value) not in valid:
                 raise ValidationError(f"{value!r} is not one of {', '.join(sorted(valid))}")

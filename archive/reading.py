@@ -24,7 +24,8 @@ from archive.exporting import COMPETITOR_PAIR_FIELDS, FORMAT, VERSION, checksum
 from archive.fields import ArchiveError, load
 from engine.core import OptionError, RuleError
 from scoring.models import Hand, HandRevision, TableResult
-from scoring.partie import partie_play, score_fields, tournament_game, tournament_options
+from scoring.partie import game_for_seats, partie_play, score_fields, tournament_options
+from tournaments import games
 from tournaments.models import Bye, Club, Competitor, ForbiddenPair, Player, Round, Seat, Table, Tournament
 
 
@@ -220,6 +221,9 @@ def read_archive(text: str | bytes) -> Archive:
     tournament_data = _object(content.get("tournament"), "tournament")
     tournament_club = _reference(tournament_data, "club", lambda slug: slug in clubs, "tournament", "club slug")
     tournament = load(Tournament, tournament_data, "tournament", references=("club",))
+    if not tournament.get("table_preference"):
+        # An archive from before the seating setting: the game's own (empty for one size).
+        tournament["table_preference"] = games.usual_table_preference(tournament["game"])
     competitors = _competitors(content, clubs, players)
     forbidden = []
     for i, data in enumerate(_list(content.get("forbidden_pairs", []), "forbidden_pairs")):
@@ -242,7 +246,8 @@ _SCORED_FIELDS = ("scores", "outcome", "reserve_in", "reserve_out", "extra")
 
 
 def _check_hands(tournament_fields: dict[str, Any], rounds: list[RoundPlan]) -> None:
-    """Play every table's partie with the tournament's game, end and rule options.
+    """Play every table's partie with its game (the tarot of its seat count at a tarot
+    evening), and the tournament's end and rule options.
 
     Refused, naming the hand's place in the file and giving the engine's message: an
     entry the engine refuses (or one after the partie's end), donnes not numbered 1, 2, 3...,
@@ -255,11 +260,12 @@ def _check_hands(tournament_fields: dict[str, Any], rounds: list[RoundPlan]) -> 
         options = tournament_options(tournament)
     except OptionError as exc:
         raise ArchiveError(f"tournament.rule_options: {exc}") from None
-    game = tournament_game(tournament)
     for i, rnd in enumerate(rounds):
         for j, table in enumerate(rnd.tables):
             where = f"rounds[{i}].tables[{j}]"
             label = f"round {rnd.fields['number']}, table {table.fields['number']}"
+            # A tarot à 4 evening's table of 5 plays tarot à 5: the table's game, by its seats.
+            game = game_for_seats(tournament.game, len(table.seats))
             # (place in the file, hand fields), in donne order.
             hands = sorted(enumerate(table.hands), key=lambda pair: pair[1]["number"])
             for expected, (k, hand) in enumerate(hands, start=1):
@@ -268,7 +274,7 @@ def _check_hands(tournament_fields: dict[str, Any], rounds: list[RoundPlan]) -> 
                         f"{where}.hands[{k}].number ({label}): donne {hand['number']} found where donne "
                         f"{expected} should be: a table's donnes are numbered 1, 2, 3... without gaps"
                     )
-            result = partie_play(tournament, [hand.get("raw") for _, hand in hands])
+            result = partie_play(tournament, [hand.get("raw") for _, hand in hands], game)
             if result.errors:
                 raise ArchiveError(_engine_refusal(result.errors[0], where, label, [k for k, _ in hands]))
             reserve = 0

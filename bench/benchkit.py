@@ -90,3 +90,9 @@ def redis_answers(url: str) -> bool:
         return bool(redis.Redis.from_url(url, socket_connect_timeout=2).ping())
     except Exception:  # any failure to reach it means "no Redis" here
         return False
+
+
+def machine_load() -> str:
+    """The machine's load averages and core count, to print beside a figure."""
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f} {five:.2f} {fifteen:.2f} (1, 5, 15 min) on {os.cpu_count() or 1} cores"

@@ -20,7 +20,7 @@ from engine.pairing import Competitor as EngineCompetitor
 from engine.pairing import Draw, PairingRequest, pair
 from scoring.models import StandingsSnapshot
 from tournaments.models import Bye, Competitor, ForbiddenPair, Round, Seat, Table, Tournament
-from tournaments.services.common import GAME_TABLE_SIZES
+from tournaments.services.common import table_sizes
 
 # Seat positions per side, by format: a team holds North-South or East-West; mêlée
 # partners sit face to face; at an individual table (three to five players) the seats
@@ -119,7 +119,7 @@ def build_request(tournament: Tournament, number: int, seed: int, method: str) -
             for c in competitors
         ),
         forbidden=forbidden,
-        table_sizes=GAME_TABLE_SIZES.get(tournament.game, ()),
+        table_sizes=table_sizes(tournament),
         avoid_same_club=number <= tournament.separate_clubs_rounds,
     )
 

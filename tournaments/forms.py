@@ -61,8 +61,12 @@ def _criteria_choices(current: Sequence[str] = ()) -> list[tuple[str, str]]:
     return [("", _("The game's usual order"))] + [(",".join(order), games.criteria_label(order)) for order in presets]
 
 
+SEATING_FIELDS = ("table_preference", "allow_tables_of_three")
+
+
 class TournamentForm(forms.Form):
-    """The short form: the game decides the formats and the rule options shown.
+    """The short form: the game decides the formats and the rule options shown, and the
+    seating for the games played at tables of several sizes (tarot à 4 and à 5).
 
     `options_for` records the game whose options the page showed: when the director
     changes the game without JavaScript, the form shows the new game's options again
@@ -103,8 +107,11 @@ class TournamentForm(forms.Form):
     confirmation_required = forms.BooleanField(label=_("Hands confirmed by the other side"), required=False)
     options_for = forms.CharField(widget=forms.HiddenInput, required=False)
 
-    def __init__(self, *args: Any, game: str, criteria: Sequence[str] = (), **kwargs: Any) -> None:
-        """`criteria`: the tournament's own order, when editing one."""
+    def __init__(
+        self, *args: Any, game: str, criteria: Sequence[str] = (), seating_fixed: bool = False, **kwargs: Any
+    ) -> None:
+        """`criteria`: the tournament's own order, when editing one; `seating_fixed`: its
+        first round is drawn, so its seating shows as it is, disabled (give `initial`)."""
         super().__init__(*args, **kwargs)
         self.game_code = game
         self.fields["options_for"].initial = game
@@ -118,9 +125,31 @@ class TournamentForm(forms.Form):
                 coerce=lambda text, by_text=by_text: by_text[text],
                 initial=str(option.default),
             )
+        if games.has_table_choice(game):
+            self._add_seating_fields(game, seating_fixed)
+
+    def _add_seating_fields(self, game: str, fixed: bool) -> None:
+        self.fields["table_preference"] = forms.ChoiceField(
+            label=_("Seating"),
+            choices=Tournament.TablePreference.choices,
+            initial=games.usual_table_preference(game),
+        )
+        self.fields["allow_tables_of_three"] = forms.BooleanField(
+            label=_("Allow a table of 3 (tarot for three) as a last resort"),
+            required=False,
+            help_text=_("Otherwise the players who fit no table of 4 or 5 sit out the round (exempt)."),
+        )
+        if fixed:
+            for name in SEATING_FIELDS:
+                # A disabled field keeps its initial value, whatever the request says.
+                self.fields[name].disabled = True
+                self.fields[name].help_text = _("Fixed once the first round is drawn.")
 
     def option_bound_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in self.fields if name.startswith("option_")]
+
+    def seating_bound_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in SEATING_FIELDS if name in self.fields]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -146,6 +175,8 @@ class TournamentForm(forms.Form):
             "bye_points": data["bye_points"] or 0,
             "late_policy": data["late_policy"],
             "separate_clubs_rounds": data["separate_clubs_rounds"] or 0,
+            "table_preference": data.get("table_preference", ""),
+            "allow_tables_of_three": data.get("allow_tables_of_three", False),
             "rule_options": {
                 name.removeprefix("option_"): value for name, value in data.items() if name.startswith("option_")
             },
@@ -159,6 +190,8 @@ class TournamentForm(forms.Form):
         initial["criteria"] = ",".join(tournament.criteria)
         initial["options_for"] = tournament.game
         initial.update({f"option_{name}": str(value) for name, value in tournament.rule_options.items()})
+        initial["table_preference"] = tournament.table_preference or games.usual_table_preference(tournament.game)
+        initial["allow_tables_of_three"] = tournament.allow_tables_of_three
         return initial
 
 

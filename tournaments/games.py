@@ -3,9 +3,10 @@
 The engine owns the rules: the games (`engine.GAMES`: their table, sides and rule
 options), the ranking criteria with each game's default and allowed ones
 (`engine.standings`), and the default end of a partie (`engine.match`). This module adds
-the tournament side: which formats a game can be played in, and the one table of words a
-reader sees for each ranking criterion, each option and its values (the engine carries
-only English descriptions, and translations live in the Django layer). Terms (criterion):
+the tournament side: which formats a game can be played in, which games seat tables of
+several sizes (tarot à 4 and à 5), and the one table of words a reader sees for each
+ranking criterion, each option and its values (the engine carries only English
+descriptions, and translations live in the Django layer). Terms (criterion):
 docs/glossary.md.
 """
 
@@ -101,6 +102,19 @@ CHOICE_LABELS: dict[tuple[str, Any], Promise] = {
 }
 
 
+Preference = Tournament.TablePreference
+# The games whose rounds seat tables of several sizes, and the seating each takes unless
+# the director chooses the other (docs/rules.md, "Tarot à 4 and tarot à 5").
+USUAL_TABLE_PREFERENCE: dict[str, str] = {
+    "tarot_a_quatre": Preference.FOUR_FIRST,
+    "tarot_a_cinq": Preference.FIVE_FIRST,
+}
+# Each seating's table sizes, the first preferred first (the engine's `table_sizes`).
+PREFERENCE_SIZES: dict[str, tuple[int, ...]] = {Preference.FOUR_FIRST: (4, 5), Preference.FIVE_FIRST: (5, 4)}
+# A table of 3 plays tarot à 3 (scoring.partie): the last resort, when the director allows it.
+LAST_RESORT_SIZE = 3
+
+
 @dataclass(frozen=True, slots=True)
 class OptionField:
     """One rule option as a form shows it: its name, label, choices with labels, default."""
@@ -121,6 +135,36 @@ def formats_for(game_code: str) -> tuple[str, ...]:
     if game.players_per_table == 4 and len(game.sides) == 2:
         return ("teams", "melee")
     return ("individual",)
+
+
+def has_table_choice(game_code: str) -> bool:
+    """Does the game seat tables of several sizes, the director choosing which first?"""
+    return game_code in USUAL_TABLE_PREFERENCE
+
+
+def usual_table_preference(game_code: str) -> str:
+    """The game's own seating ("" for a game at one table size)."""
+    return USUAL_TABLE_PREFERENCE.get(game_code, "")
+
+
+def table_sizes(game_code: str, preference: str, allow_three: bool) -> tuple[int, ...]:
+    """The table sizes a round of the game may seat, the first preferred first; empty for a
+    game at one table size. An empty `preference` is the game's own."""
+    if not has_table_choice(game_code):
+        return ()
+    sizes = PREFERENCE_SIZES.get(preference) or PREFERENCE_SIZES[usual_table_preference(game_code)]
+    return (*sizes, LAST_RESORT_SIZE) if allow_three else sizes
+
+
+def seating_label(tournament: Tournament) -> str:
+    """The tournament's seating as the dashboard states it ("" for a game at one table size)."""
+    if not has_table_choice(tournament.game):
+        return ""
+    preference = tournament.table_preference or usual_table_preference(tournament.game)
+    label = str(dict(Preference.choices).get(preference, preference))
+    if tournament.allow_tables_of_three:
+        return _("%(seating)s; a table of 3 as a last resort") % {"seating": label}
+    return label
 
 
 def default_end_value(game_code: str, end_rule: str) -> int | None:

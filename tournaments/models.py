@@ -112,6 +112,12 @@ class Tournament(models.Model):
         ABSENT = "absent", _("Nothing: a lost partie with 0 points")
         BYE = "bye", _("What a bye scores")
 
+    class TablePreference(models.TextChoices):
+        # Tarot à 4 and à 5 seat tables of 4 and of 5 (tournaments/games.py); the other
+        # games have one table size and keep this empty.
+        FOUR_FIRST = "four_first", _("Tables of 4, and of 5 where the count calls for it")
+        FIVE_FIRST = "five_first", _("Tables of 5, and of 4 where the count calls for it")
+
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments", verbose_name=_("club"))
     name = models.CharField(_("name"), max_length=200)
     slug = models.SlugField(_("public address"), max_length=80, unique=True)
@@ -130,6 +136,12 @@ class Tournament(models.Model):
     bye_points = models.PositiveIntegerField(_("points for a bye (fixed policy)"), default=0)
     late_policy = models.CharField(_("late arrival"), max_length=16, choices=LatePolicy.choices, default="absent")
     separate_clubs_rounds = models.PositiveSmallIntegerField(_("keep clubs apart for the first rounds"), default=0)
+    # Tarot à 4 and à 5 only; empty: the game's own preference (an archive from before
+    # the setting). Fixed once the first round is drawn.
+    table_preference = models.CharField(
+        _("seating"), max_length=12, choices=TablePreference.choices, blank=True, default=""
+    )
+    allow_tables_of_three = models.BooleanField(_("tables of 3 allowed"), default=False)
     rule_options = models.JSONField(_("rule options"), default=dict, blank=True)
     confirmation_required = models.BooleanField(_("hands confirmed by the other side"), default=False)
     is_public = models.BooleanField(_("public"), default=True)

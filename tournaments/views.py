@@ -202,8 +202,10 @@ def tournament_create(request: HttpRequest, club: Club) -> HttpResponse:
 @tournament_view
 def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     game = _chosen_game(request, tournament.game)
+    # The seating is fixed once the first round is drawn: the form shows it disabled.
+    fixed = {"criteria": tournament.criteria, "seating_fixed": tournament.rounds.exists()}
     if request.method == "POST":
-        form = TournamentForm(request.POST, game=game, criteria=tournament.criteria)
+        form = TournamentForm(request.POST, initial=TournamentForm.initial_from(tournament), game=game, **fixed)
         if form.is_valid():
             try:
                 services.tournament_update(by=request.user, tournament=tournament, **form.service_values())
@@ -215,8 +217,8 @@ def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpRespons
     else:
         initial = TournamentForm.initial_from(tournament)
         if game != tournament.game:
-            initial.update(game=game, options_for=game)
-        form = TournamentForm(initial=initial, game=game, criteria=tournament.criteria)
+            initial.update(game=game, options_for=game, table_preference=games.usual_table_preference(game))
+        form = TournamentForm(initial=initial, game=game, **fixed)
     if request.htmx and request.method == "GET":
         return render(request, "tournaments/tournament_form_options.html", {"form": form})
     context = {"club": tournament.club, "form": form, "tournament": tournament}
@@ -242,6 +244,7 @@ def _dashboard_context(tournament: Tournament) -> dict[str, Any]:
         ],
         "options": games.option_summary(tournament.game, tournament.rule_options),
         "criteria": games.criteria_label(tournament.criteria),
+        "seating": games.seating_label(tournament),
         "can_join": tournament.status == Tournament.Status.REGISTRATION
         or (tournament.status == Tournament.Status.RUNNING and (rnd is None or rnd.number < 2)),
     }

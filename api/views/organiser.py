@@ -87,6 +87,17 @@ class TournamentCreateSerializer(serializers.Serializer):
     bye_points = serializers.IntegerField(min_value=0, max_value=INT_MAX, default=0)
     late_policy = serializers.ChoiceField(choices=Tournament.LatePolicy.choices, default=Tournament.LatePolicy.ABSENT)
     separate_clubs_rounds = serializers.IntegerField(min_value=0, max_value=SMALL_MAX, default=0)
+    table_preference = serializers.ChoiceField(
+        choices=Tournament.TablePreference.choices,
+        required=False,
+        help_text="Tarot à 4 and à 5 only: tables of 4 first or of 5 first; the game's own when omitted "
+        "(`four_first` for tarot à 4, `five_first` for tarot à 5). Fixed once the first round is drawn.",
+    )
+    allow_tables_of_three = serializers.BooleanField(
+        required=False,
+        help_text="Tarot à 4 and à 5 only: allow a table of 3 as a last resort (false when omitted). "
+        "Fixed once the first round is drawn.",
+    )
     rule_options = serializers.DictField(child=StorableJSONField(), required=False)
     is_public = serializers.BooleanField(default=True)
     confirmation_required = serializers.BooleanField(default=False)
@@ -142,7 +153,9 @@ class TournamentView(TournamentDetailView):
         summary="Change a tournament's settings (what its status still allows)",
         description="Once the tournament runs, its game, format, end rule, rule options and ranking criteria are "
         "fixed (400 on each such field): the director changes rule options and criteria from the site, which "
-        "re-scores every hand in the background. Once finished, only its name, date and visibility change.",
+        "re-scores every hand in the background. Once the first round is drawn, the seating of tarot à 4 and à 5 "
+        "(`table_preference`, `allow_tables_of_three`) is fixed too. Once finished, only its name, date and "
+        "visibility change.",
         request=TournamentUpdateSerializer,
         responses={200: TournamentDetailSerializer, **errors(*WRITE_ERRORS)},
         tags=["tournaments"],

@@ -263,3 +263,39 @@ def test_only_the_organisers_read_a_rounds_table_secrets(played, api, outsider_a
     )
     assert outsider_api.get(url).status_code == 403
     assert anonymous.get(url).status_code == 401
+
+
+def test_a_tarot_evening_shows_sets_and_freezes_its_seating_through_the_api(api, anonymous, organiser) -> None:
+    created = api.post(f"{API}/tournaments/", {**NEW, "game": "tarot_a_cinq"}, format="json")
+    assert created.status_code == 201
+    body = created.json()
+    assert (body["table_preference"], body["allow_tables_of_three"]) == ("five_first", False)
+    url = f"{API}/tournaments/{body['slug']}/"
+    changed = api.patch(url, {"table_preference": "four_first", "allow_tables_of_three": True}, format="json")
+    assert changed.status_code == 200
+    assert (changed.json()["table_preference"], changed.json()["allow_tables_of_three"]) == ("four_first", True)
+    tournament = Tournament.objects.get(slug=body["slug"])
+    services.tournament_set_status(by=organiser, tournament=tournament, status="registration")
+    for _ in range(7):
+        services.competitor_register(
+            by=organiser, tournament=tournament, players=[PlayerFactory(club=tournament.club)], checked_in=True
+        )
+    services.tournament_set_status(by=organiser, tournament=tournament, status="running")
+    drawn = api.post(f"{API}/tournaments/{body['slug']}/rounds/", format="json")
+    assert drawn.status_code == 201
+    # Seven players, tables of 3 allowed: a table of 4 and one of 3.
+    assert sorted(len(table["seats"]) for table in drawn.json()["tables"]) == [3, 4]
+    frozen = api.patch(url, {"allow_tables_of_three": False}, format="json")
+    assert frozen.status_code == 400
+    assert frozen.json()["errors"] == [
+        {"field": "allow_tables_of_three", "code": "invalid", "message": "Figé une fois la première ronde tirée."}
+    ]
+    public = anonymous.get(url).json()
+    assert (public["table_preference"], public["allow_tables_of_three"]) == ("four_first", True)
+
+
+def test_a_belote_concours_has_no_seating_to_choose(api) -> None:
+    body = api.post(f"{API}/tournaments/", NEW, format="json").json()
+    assert (body["table_preference"], body["allow_tables_of_three"]) == ("", False)
+    refused = api.post(f"{API}/tournaments/", {**NEW, "allow_tables_of_three": True}, format="json")
+    assert refused.status_code == 400 and refused.json()["errors"][0]["field"] == "allow_tables_of_three"

@@ -32,6 +32,10 @@ def test_a_tarot_a_quatre_evening_with_a_table_of_five_and_a_called_partner(brow
     page.fill("input[name=date]", "2026-12-12")
     page.select_option("select[name=game]", "tarot_a_quatre")
     page.locator("select[name=option_primes]").wait_for()
+    # The game's options come with its seating: tables of 4 first, no table of 3.
+    assert page.locator("select[name=table_preference]").input_value() == "four_first"
+    assert not page.get_by_label("Autoriser une table de 3 (tarot à trois) en dernier recours").is_checked()
+    screenshot(page, "tarot-new-tournament-seating")
     page.get_by_role("button", name="Créer le tournoi").click()
     page.get_by_role("button", name="Ouvrir les inscriptions").click()
     for n in range(9):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
@@ -222,6 +224,61 @@ def test_the_director_chooses_what_a_late_arrival_scores_until_the_tournament_ru
     assert Tournament.objects.get(pk=tournament.pk).late_policy == "absent"
     dashboard = organiser_client.get(reverse("manage:dashboard", args=[tournament.pk]), HTTP_ACCEPT_LANGUAGE="fr")
     assert "Rien : une partie perdue avec 0 point" in page(dashboard)
+
+
+def test_the_seating_shows_only_for_tarot_at_four_and_five_with_the_games_own_first(organiser_client, club) -> None:
+    url = reverse("manage:tournament_create", args=[club.pk])
+    for game in ("belote_classique", "tarot_a_trois"):
+        fragment = organiser_client.get(url, {"game": game}, HTTP_HX_REQUEST="true")
+        assert "table_preference" not in fragment.context["form"].fields
+        assert "Placement aux tables" not in page(fragment)
+    for game, usual in (("tarot_a_quatre", "four_first"), ("tarot_a_cinq", "five_first")):
+        # The game's select swaps the options' fieldset: the seating comes with it.
+        fragment = organiser_client.get(url, {"game": game}, HTTP_HX_REQUEST="true")
+        form = fragment.context["form"]
+        assert form["table_preference"].initial == usual and form["allow_tables_of_three"].initial is None
+        assert "Placement aux tables" in page(fragment)
+        assert "Autoriser une table de 3 (tarot à trois) en dernier recours" in page(fragment)
+        assert f'<option value="{usual}" selected>' in page(fragment)
+
+
+def test_creating_a_tarot_evening_stores_the_seating_chosen(organiser_client, club) -> None:
+    url = reverse("manage:tournament_create", args=[club.pk])
+    data = tournament_post("tarot_a_quatre", table_preference="five_first", allow_tables_of_three="on")
+    assert organiser_client.post(url, data).status_code == 302
+    tournament = Tournament.objects.get()
+    assert (tournament.table_preference, tournament.allow_tables_of_three) == ("five_first", True)
+    dashboard = page(organiser_client.get(reverse("manage:dashboard", args=[tournament.pk])))
+    assert "Tables de 5, et de 4 quand le nombre l’exige ; une table de 3 en dernier recours" in dashboard
+
+
+def test_the_seating_is_shown_disabled_with_its_reason_once_the_first_round_is_drawn(
+    organiser_client, running, organiser
+) -> None:
+    tournament, _ = running(9, game="tarot_a_quatre")
+    url = reverse("manage:tournament_edit", args=[tournament.pk])
+    form = organiser_client.get(url).context["form"]
+    assert not form.fields["table_preference"].disabled
+    round_draw(by=organiser, tournament=tournament)
+    response = organiser_client.get(url)
+    form = response.context["form"]
+    assert form.fields["table_preference"].disabled and form.fields["allow_tables_of_three"].disabled
+    assert page(response).count("Figé une fois la première ronde tirée.") == 2
+    assert re.search(r'<select name="table_preference"[^>]* disabled', page(response))
+    assert re.search(r'<input type="checkbox" name="allow_tables_of_three"[^>]* disabled', page(response))
+    # A forged change is not taken: the disabled fields keep the tournament's seating.
+    data = tournament_post(
+        "tarot_a_quatre",
+        name="Soirée tarot",
+        separate_clubs_rounds="0",
+        criteria="points,wins",
+        table_preference="five_first",
+        allow_tables_of_three="on",
+    )
+    assert organiser_client.post(url, data).status_code == 302
+    tournament = Tournament.objects.get(pk=tournament.pk)
+    assert tournament.name == "Soirée tarot"
+    assert (tournament.table_preference, tournament.allow_tables_of_three) == ("four_first", False)
 
 
 # -- the night ---------------------------------------------------------------------------

@@ -172,6 +172,68 @@ def test_a_finished_tournament_only_changes_its_name_date_and_visibility(running
     assert Tournament.objects.get(pk=tournament.pk).is_public is False
 
 
+# -- the seating of tarot à 4 and à 5 ------------------------------------------------------
+
+
+def test_each_tarot_at_four_or_five_takes_its_own_seating_and_no_table_of_3(club, organiser) -> None:
+    quatre = new_tournament(club, organiser, game="tarot_a_quatre")
+    cinq = new_tournament(club, organiser, game="tarot_a_cinq")
+    assert (quatre.table_preference, quatre.allow_tables_of_three) == ("four_first", False)
+    assert (cinq.table_preference, cinq.allow_tables_of_three) == ("five_first", False)
+    chosen = new_tournament(
+        club, organiser, game="tarot_a_quatre", table_preference="five_first", allow_tables_of_three=True
+    )
+    assert (chosen.table_preference, chosen.allow_tables_of_three) == ("five_first", True)
+
+
+def test_games_at_one_table_size_take_no_seating(club, organiser) -> None:
+    assert new_tournament(club, organiser, game="tarot_a_trois").table_preference == ""
+    for seating in ({"table_preference": "four_first"}, {"allow_tables_of_three": True}):
+        with pytest.raises(ValidationError) as error:
+            new_tournament(club, organiser, game="belote_classique", **seating)
+        assert list(messages_of(error)) == list(seating)
+        assert "tarot à quatre" in messages_of(error)[next(iter(seating))][0]
+    with pytest.raises(ValidationError) as error:
+        new_tournament(club, organiser, game="tarot_a_cinq", table_preference="six_first")
+    assert "table_preference" in messages_of(error)
+
+
+def test_another_game_starts_from_its_own_seating(club, organiser) -> None:
+    tournament = new_tournament(club, organiser, game="tarot_a_quatre", allow_tables_of_three=True)
+    tournament = services.tournament_update(by=organiser, tournament=tournament, game="tarot_a_cinq")
+    assert (tournament.table_preference, tournament.allow_tables_of_three) == ("five_first", False)
+    tournament = services.tournament_update(by=organiser, tournament=tournament, game="belote_classique", format="")
+    assert (tournament.table_preference, tournament.allow_tables_of_three) == ("", False)
+
+
+def test_the_seating_is_fixed_once_the_first_round_is_drawn(running, organiser) -> None:
+    tournament, _ = running(9, game="tarot_a_quatre")
+    # Running, no round drawn yet: the director may still change it.
+    tournament = services.tournament_update(
+        by=organiser, tournament=tournament, table_preference="five_first", allow_tables_of_three=True
+    )
+    round_draw(by=organiser, tournament=tournament)
+    for change in ({"table_preference": "four_first"}, {"allow_tables_of_three": False}):
+        with pytest.raises(ValidationError) as error:
+            services.tournament_update(by=organiser, tournament=tournament, **change)
+        assert messages_of(error) == {next(iter(change)): ["Figé une fois la première ronde tirée."]}
+    tournament = Tournament.objects.get(pk=tournament.pk)
+    assert (tournament.table_preference, tournament.allow_tables_of_three) == ("five_first", True)
+    # Saving the same seating with other settings is no change.
+    services.tournament_update(by=organiser, tournament=tournament, name="Soirée tarot", table_preference="five_first")
+    assert Tournament.objects.get(pk=tournament.pk).name == "Soirée tarot"
+
+
+def test_a_seating_left_empty_reads_as_the_games_own_and_does_not_block_the_settings(running, organiser) -> None:
+    tournament, _ = running(8, game="tarot_a_cinq")
+    round_draw(by=organiser, tournament=tournament)
+    # As a tournament imported from an archive written before the setting holds it.
+    Tournament.objects.filter(pk=tournament.pk).update(table_preference="")
+    services.tournament_update(by=organiser, tournament=tournament, name="Soirée du jeudi")
+    with pytest.raises(ValidationError):
+        services.tournament_update(by=organiser, tournament=tournament, table_preference="four_first")
+
+
 # -- status transitions ------------------------------------------------------------------
 
 

@@ -16,7 +16,9 @@ What may change when, by tournament status:
 - *draft*: everything; nobody can register yet.
 - *registration*: everything; players register and check in (*pointage*).
 - *running*: rounds are drawn and played; the game, format, end of a partie, rule options
-  and ranking criteria are fixed; late arrivals may still join before round 2.
+  and ranking criteria are fixed; late arrivals may still join before round 2. Once the
+  first round is drawn, the seating of tarot à 4 and à 5 (tables of 4 or of 5 first,
+  tables of 3 allowed or not) is fixed too.
 - *finished*: only the name, date and visibility.
 
 Terms (late arrival): docs/glossary.md. The rounds a late arrival missed are recorded as
@@ -35,6 +37,7 @@ from tournaments.services.registration import (
 )
 from tournaments.services.tournament import (
     EDITABLE_WHEN_FINISHED,
+    FIXED_ONCE_DRAWN,
     LOCKED_WHEN_RUNNING,
     TRANSITIONS,
     tournament_create,
@@ -44,6 +47,7 @@ from tournaments.services.tournament import (
 
 __all__ = [
     "EDITABLE_WHEN_FINISHED",
+    "FIXED_ONCE_DRAWN",
     "LOCKED_WHEN_RUNNING",
     "TRANSITIONS",
     "NewPlayer",

@@ -6,16 +6,15 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import transaction
 from django.db.models import Max
 
+from tournaments import games
 from tournaments.models import Tournament
 from tournaments.signals import standings_refresh_requested
 
 Status = Tournament.Status
 Errors = dict[str, list[str]]
-# Competitors per table, by tournament format (a team is one competitor).
+# Competitors per table, by tournament format (a team is one competitor), for the games
+# played at one table size.
 TABLE_SIZES = {"teams": 2, "melee": 4, "individual": 3}
-# The games played at tables of several sizes, the sizes in order of preference: a tarot
-# à 4 evening seats tables of 4, and of 5 where the count does not divide by 4.
-GAME_TABLE_SIZES = {"tarot_a_quatre": (4, 5), "tarot_a_cinq": (5, 4)}
 
 
 def raise_errors(errors: Errors) -> None:
@@ -33,9 +32,16 @@ def refresh_standings_after_commit(tournament: Tournament) -> None:
     transaction.on_commit(lambda: standings_refresh_requested.send(sender=Tournament, tournament_id=tournament_id))
 
 
+def table_sizes(tournament: Tournament) -> tuple[int, ...]:
+    """The table sizes the draw may seat, the first preferred first; empty for a game at
+    one table size. Tarot à 4 and à 5: tables of 4 then 5, or 5 then 4, as the
+    tournament's seating says, and 3 last when it allows tables of 3."""
+    return games.table_sizes(tournament.game, tournament.table_preference, tournament.allow_tables_of_three)
+
+
 def table_size(tournament: Tournament) -> int:
     """The fewest competitors that fill one table of the tournament."""
-    return min(GAME_TABLE_SIZES.get(tournament.game, (TABLE_SIZES[tournament.format],)))
+    return min(table_sizes(tournament) or (TABLE_SIZES[tournament.format],))
 
 
 def status_label(status: str) -> str:

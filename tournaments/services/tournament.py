@@ -27,6 +27,8 @@ from tournaments.services.common import (
 # Fixed once rounds are drawn: changing them would change every score already entered.
 # The late policy too: a late arrival's missed rounds are scored as it said when they came.
 LOCKED_WHEN_RUNNING = ("game", "format", "end_rule", "end_value", "rule_options", "criteria", "late_policy")
+# Fixed once the first round is drawn: the rounds of one tournament seat alike.
+FIXED_ONCE_DRAWN = ("table_preference", "allow_tables_of_three")
 EDITABLE_WHEN_FINISHED = ("name", "date", "is_public")
 TOURNAMENT_FIELDS = (
     "name",
@@ -42,6 +44,8 @@ TOURNAMENT_FIELDS = (
     "bye_points",
     "late_policy",
     "separate_clubs_rounds",
+    "table_preference",
+    "allow_tables_of_three",
     "rule_options",
     "is_public",
     "confirmation_required",
@@ -84,6 +88,7 @@ def _clean_tournament(values: dict[str, Any]) -> dict[str, Any]:
     values["separate_clubs_rounds"] = int(values.get("separate_clubs_rounds") or 0)
     if not 0 <= values["separate_clubs_rounds"] <= int(values.get("rounds_planned") or 0):
         errors["separate_clubs_rounds"] = [_("Between 0 and the number of rounds.")]
+    errors.update(_seating_errors(values, game))
     raise_errors(errors)
     assert rules is not None
     values.update(
@@ -108,6 +113,25 @@ def _end_errors(values: dict[str, Any], game: str) -> Errors:
     low, high = (1, 100) if end_rule == Tournament.EndRule.DONNES else (100, 10_000)
     if not low <= int(values["end_value"]) <= high:
         return {"end_value": [_("Between %(low)s and %(high)s.") % {"low": low, "high": high}]}
+    return {}
+
+
+def _seating_errors(values: dict[str, Any], game: str) -> Errors:
+    """Tarot à 4 and à 5: the seating, the game's own when none is given. Other games seat
+    one table size: they take no seating."""
+    preference = values.get("table_preference") or ""
+    allow_three = values.get("allow_tables_of_three") or False
+    if not games.has_table_choice(game):
+        if preference or allow_three:
+            field = "table_preference" if preference else "allow_tables_of_three"
+            return {field: [_("Only tarot for four and tarot for five seat tables of several sizes.")]}
+        values.update(table_preference="", allow_tables_of_three=False)
+        return {}
+    values["table_preference"] = preference or games.usual_table_preference(game)
+    if values["table_preference"] not in Tournament.TablePreference.values:
+        return {"table_preference": [_("Choose how the tables are filled.")]}
+    if not isinstance(allow_three, bool):
+        return {"allow_tables_of_three": [_("Tables of 3 are allowed or not: yes or no.")]}
     return {}
 
 
@@ -138,6 +162,8 @@ def tournament_create(
     bye_points: int = 0,
     late_policy: str = Tournament.LatePolicy.ABSENT,
     separate_clubs_rounds: int = 0,
+    table_preference: str = "",
+    allow_tables_of_three: bool = False,
     rule_options: Mapping[str, Any] | None = None,
     is_public: bool = True,
     confirmation_required: bool = False,
@@ -159,6 +185,8 @@ def tournament_create(
             "bye_points": bye_points,
             "late_policy": late_policy,
             "separate_clubs_rounds": separate_clubs_rounds,
+            "table_preference": table_preference,
+            "allow_tables_of_three": allow_tables_of_three,
             "rule_options": dict(rule_options or {}),
             "is_public": is_public,
             "confirmation_required": confirmation_required,
@@ -177,9 +205,12 @@ def tournament_update(*, by: AbstractBaseUser, tournament: Tournament, **changes
     if unknown:
         raise TypeError(f"tournament_update: unknown fields {sorted(unknown)}")
     current = {field: getattr(tournament, field) for field in TOURNAMENT_FIELDS}
-    if "game" in changes and changes["game"] != tournament.game and "rule_options" not in changes:
-        # Options belong to a game: another game starts from its own defaults.
-        changes["rule_options"] = {}
+    # A seating left empty (a tournament imported from an older archive) is the game's own.
+    current["table_preference"] = current["table_preference"] or games.usual_table_preference(tournament.game)
+    if "game" in changes and changes["game"] != tournament.game:
+        # Options and seating belong to a game: another game starts from its own defaults.
+        for field, default in (("rule_options", {}), ("table_preference", ""), ("allow_tables_of_three", False)):
+            changes.setdefault(field, default)
     values = _clean_tournament({**current, **changes})
     changed = [field for field in TOURNAMENT_FIELDS if values[field] != current[field]]
     errors: Errors = {}
@@ -192,6 +223,10 @@ def tournament_update(*, by: AbstractBaseUser, tournament: Tournament, **changes
             if field not in EDITABLE_WHEN_FINISHED:
                 errors.setdefault(field, [_("The tournament is finished.")])
     drawn = tournament.rounds.count()
+    if drawn:
+        for field in changed:
+            if field in FIXED_ONCE_DRAWN:
+                errors.setdefault(field, [_("Fixed once the first round is drawn.")])
     if values["rounds_planned"] < drawn:
         errors["rounds_planned"] = [_("%(count)s rounds are already drawn.") % {"count": drawn}]
     raise_errors(errors)
