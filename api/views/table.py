@@ -29,7 +29,7 @@ from rest_framework.response import Response
 from api import selectors
 from api.access import HasTableToken, TableTokenAuthentication, table_of
 from api.errors import ErrorItemSerializer, hand_refusal_error, item, refusals
-from api.serializers import HandSerializer, StorableJSONField, TableDetailSerializer, TableResultSerializer
+from api.serializers import HandField, HandSerializer, TableDetailSerializer, TableResultSerializer
 from api.views.base import ApiView, errors
 from scoring import services
 from scoring.models import Hand
@@ -61,7 +61,7 @@ class TableInfoSerializer(serializers.Serializer):
 
 
 class EntrySerializer(serializers.Serializer):
-    raw = StorableJSONField(help_text="The hand, as the engine reads it (see docs/rules.md and docs/engine-cli.md).")
+    raw = HandField(help_text="The hand, as the engine reads it (see docs/rules.md and docs/engine-cli.md).")
     expected_number = serializers.IntegerField(
         required=False, min_value=1, max_value=32_767, help_text="The donne the app means to enter."
     )
@@ -173,7 +173,7 @@ class HandEntryView(TableView):
 
 
 class LastDonneCorrectionSerializer(serializers.Serializer):
-    raw = StorableJSONField(help_text="The corrected donne, as the engine reads it.")
+    raw = HandField(help_text="The corrected donne, as the engine reads it.")
     entered_side = serializers.IntegerField(
         required=False, min_value=0, max_value=2, help_text="The side that typed it (for confirmation)."
     )
