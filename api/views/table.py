@@ -42,6 +42,15 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     required=False,
     description="One key per entry (a UUID): sending the same entry again returns the stored hand.",
 )
+# A side is an index into the sides of the table's game, and the table decides how many:
+# scoring.services refuses one it does not have (400, code bad_side, naming the range).
+# The schema bounds a side only by its storage's small integer.
+SIDE_STORAGE_MAX = 32_767
+SIDES = (
+    "0 or 1 for the two teams of belote at four, one side per player elsewhere (0 to 2 at the games for "
+    "three, 0 to 3 at tarot à 4, 0 to 4 at tarot à 5); a side the table does not have is refused "
+    "(400, code bad_side)"
+)
 # What a hand's history shows as the author of an entry or confirmation made here.
 AUTHOR_LABEL = "API"
 
@@ -66,7 +75,10 @@ class EntrySerializer(serializers.Serializer):
         required=False, min_value=1, max_value=32_767, help_text="The donne the app means to enter."
     )
     entered_side = serializers.IntegerField(
-        required=False, min_value=0, max_value=2, help_text="The side that typed it (for confirmation)."
+        required=False,
+        min_value=0,
+        max_value=SIDE_STORAGE_MAX,
+        help_text=f"The side that typed it (for confirmation): {SIDES}.",
     )
 
 
@@ -83,7 +95,7 @@ class EntryConflictSerializer(serializers.Serializer):
 
 class ConfirmSerializer(serializers.Serializer):
     side = serializers.IntegerField(
-        min_value=0, max_value=2, help_text="The side that agrees (not the one that typed it)."
+        min_value=0, max_value=SIDE_STORAGE_MAX, help_text=f"The side that agrees (not the one that typed it): {SIDES}."
     )
 
 
@@ -175,7 +187,10 @@ class HandEntryView(TableView):
 class LastDonneCorrectionSerializer(serializers.Serializer):
     raw = HandField(help_text="The corrected donne, as the engine reads it.")
     entered_side = serializers.IntegerField(
-        required=False, min_value=0, max_value=2, help_text="The side that typed it (for confirmation)."
+        required=False,
+        min_value=0,
+        max_value=SIDE_STORAGE_MAX,
+        help_text=f"The side that typed it (for confirmation): {SIDES}.",
     )
 
 

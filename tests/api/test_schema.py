@@ -169,3 +169,8 @@ def test_a_minimal_hand_from_a_variants_required_fields_is_valid_for_the_engine(
         without = {key: value for key, value in minimal.items() if key != name}
         assert not variant.is_valid(without), name
         assert "required" in {error.code for error in game.validate(without, options) if error.field == name}, name
+
+
+def test_the_sides_a_table_takes_are_documented_beyond_three(schema) -> None:
+    confirm = schema["components"]["schemas"]["ConfirmRequest"]["properties"]["side"]
+    assert confirm["maximum"] >= 4 and "tarot à 5" in confirm["description"]
