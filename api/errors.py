@@ -126,7 +126,7 @@ def hand_refusal_error(refused: HandRefused, prefix: str = "raw") -> ApiError:
     or 422 (the idempotency key stands for another entry)."""
     items = []
     for error in refused.errors:
-        if error.code in STATE_CODES or error.field in ("reason", "side"):
+        if error.code in STATE_CODES or error.field in ("reason", "side", "entered_side"):
             field = error.field or None
         else:
             field = f"{prefix}.{error.field}" if error.field else prefix

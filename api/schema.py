@@ -1,4 +1,5 @@
-"""How the OpenAPI schema describes the table secret (the `X-Table-Token` header)."""
+"""What the OpenAPI schema adds to what drf-spectacular reads from the views: the table
+secret (the `X-Table-Token` header), the API's description, and the hand of each game."""
 
 from __future__ import annotations
 
@@ -6,7 +7,20 @@ from typing import Any
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 
+import engine
 from api.access import TABLE_TOKEN_HEADER
+
+# The component every hand a request carries refers to (api.serializers.HandField).
+HAND_COMPONENT = "GameHand"
+HAND_REF = f"#/components/schemas/{HAND_COMPONENT}"
+HAND_DESCRIPTION = """\
+A donne as the rules engine reads it (docs/rules.md): one of the games' hands, the one of
+the game the table plays (the table's secret says which; a tarot table plays the tarot of
+its seat count). The schema gives each field's type, range and choices, and which fields
+a played donne needs; what ties fields together (card points adding up to the
+contract's total, a capot team holding them all...) the engine checks and refuses with
+its own codes, field by field (400, fields under `raw.`).
+"""
 
 
 class TableTokenScheme(OpenApiAuthenticationExtension):
@@ -83,4 +97,57 @@ def describe(result: dict[str, Any], generator: Any, request: Any, public: bool)
             responses = operation.setdefault("responses", {})
             for code, text in BODY_ERRORS.items():
                 responses.setdefault(code, {"content": error, "description": text})
+    return result
+
+
+def hand_component_name(code: str) -> str:
+    """`belote_classique` -> `BeloteClassiqueHand`."""
+    return "".join(part.capitalize() for part in code.split("_")) + "Hand"
+
+
+def openapi_30(schema: Any) -> Any:
+    """A JSON Schema from the engine in OpenAPI 3.0's dialect: `null` as `nullable`.
+
+    The engine writes a null-allowing field as `"type": [t, "null"]`, or with a
+    `{"type": "null"}` branch among several shapes; OpenAPI 3.0 has neither and says
+    `nullable: true` instead.
+    """
+    if isinstance(schema, list):
+        return [openapi_30(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    converted = {key: openapi_30(value) for key, value in schema.items()}
+    kind = converted.get("type")
+    if isinstance(kind, list) and "null" in kind:
+        (converted["type"],) = [each for each in kind if each != "null"]
+        converted["nullable"] = True
+    shapes = converted.get("anyOf")
+    if isinstance(shapes, list) and {"type": "null"} in shapes:
+        rest = [shape for shape in shapes if shape != {"type": "null"}]
+        converted["nullable"] = True
+        if len(rest) == 1:
+            del converted["anyOf"]
+            converted = {**rest[0], **converted}
+        else:
+            converted["anyOf"] = rest
+    return converted
+
+
+def hand_schemas(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
+    """drf-spectacular post-processing hook: one component per game's hand, from the
+    engine (`Game.hand_schema`), and `GameHand`, any of them.
+
+    `anyOf`, not `oneOf`: the game comes from the table, not from the body, and some hands
+    fit two games (a hand of belote classique is one of belote moderne too; a hand of
+    tarot à 3 one of tarot à 4), which `oneOf` would refuse. Added after the enum hook,
+    which would otherwise pull the hands' choices out into shared, colliding enums.
+    """
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    variants = []
+    for code, game in engine.GAMES.items():
+        name = hand_component_name(code)
+        schemas[name] = openapi_30(game.hand_schema())
+        variants.append({"$ref": f"#/components/schemas/{name}"})
+    schemas[HAND_COMPONENT] = {"description": HAND_DESCRIPTION, "anyOf": variants}
+    result["components"]["schemas"] = dict(sorted(schemas.items()))
     return result

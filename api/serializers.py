@@ -19,6 +19,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from api.schema import HAND_REF
 from scoring.models import Hand
 from tournaments.models import Competitor, Round, Tournament
 
@@ -51,6 +52,12 @@ class StorableJSONField(serializers.JSONField):
         if _has_nul(value):
             self.fail("nul")
         return value
+
+
+@extend_schema_field({"$ref": HAND_REF})
+class HandField(StorableJSONField):
+    """A hand as a request carries it: documented as one of the games' hands (api.schema),
+    read as any JSON the database can store, and judged by the engine for the table's game."""
 
 
 class ClubSerializer(serializers.Serializer):

@@ -196,7 +196,12 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     # The API's description (errors, authentication, ETags) is written beside its code.
-    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "api.schema.describe"],
+    # The games' hands come after the enum hook, which must not pull their choices out.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "api.schema.describe",
+        "api.schema.hand_schemas",
+    ],
     # Separate request and response components: a field the server fills is not asked for.
     "COMPONENT_SPLIT_REQUEST": True,
     # Swagger UI and Redoc served from the installed sidecar package: no CDN.

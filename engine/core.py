@@ -161,6 +161,15 @@ class Game(ABC):
     def random_hand(self, rng: random.Random) -> dict[str, Any]:
         """A valid, plausible hand drawn from `rng` (for demos, simulations, benchmarks)."""
 
+    @abstractmethod
+    def hand_schema(self) -> dict[str, Any]:
+        """The JSON Schema of a hand (engine.games.hand_schema), titled by the game's code.
+
+        It gives each field's type, range and choices and the fields a played donne needs;
+        what ties fields together is left to `validate`, so a hand the schema accepts may
+        still be refused, never the other way round.
+        """
+
     def describe(self) -> dict[str, Any]:
         return {
             "code": self.code,

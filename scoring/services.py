@@ -78,6 +78,22 @@ def _refusal(code: str, template: str, field_path: str = "", **params: Any) -> H
     return HandRefused([RuleError(field_path, code, template, params)])
 
 
+def _require_side(table: Table, side: int | None, field_path: str) -> None:
+    """Refuse a side the table does not have: its game's sides are 0 to n - 1 (two teams at
+    belote at four, each player at the games for three and at tarot's four or five)."""
+    if side is None:
+        return
+    count = len(table_game(table).sides)
+    if not 0 <= side < count:
+        raise _refusal(
+            "bad_side",
+            gettext_noop("There is no side {side} at this table: its sides are 0 to {last}."),
+            field_path,
+            side=side,
+            last=count - 1,
+        )
+
+
 def _lock_table(table: Table) -> Table:
     """Lock the table's row for this transaction; return the table, its round as it is now.
 
@@ -314,6 +330,7 @@ def hand_submit(
             gettext_noop("The table sheet has changed: donne {number} is the next one. Check and send again."),
             number=number,
         )
+    _require_side(locked, entered_side, "entered_side")
     result = _play(locked, [hand.raw for hand in hands] + [raw])
     _check_entry(result, len(hands))
     score = result.scores[len(hands)]
@@ -397,6 +414,7 @@ def hand_correct_last(
     locked = _lock_table(table)
     hands, last = _last_hand_for_referee(locked, expected_number)
     tournament = locked.round.tournament
+    _require_side(locked, entered_side, "entered_side")
     result = _play(locked, [hand.raw for hand in hands[:-1]] + [raw])
     _check_entry(result, len(hands) - 1)
     before = _snapshot(last)
@@ -432,8 +450,7 @@ def hand_confirm(*, hand: Hand, side: int, author_label: str = "") -> Hand:
     current = Hand.objects.filter(pk=hand.pk, table=locked).first()
     if current is None:
         raise _refusal("hand_gone", gettext_noop("This donne is no longer on the sheet."))
-    if not 0 <= side < len(table_game(locked).sides):
-        raise _refusal("bad_side", gettext_noop("Choose the side that confirms."), "side")
+    _require_side(locked, side, "side")
     if current.status == Hand.Status.CONFIRMED:
         return current
     if current.entered_side is not None and current.entered_side == side:

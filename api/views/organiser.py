@@ -26,6 +26,7 @@ from api.errors import ApiError, item, refusals
 from api.etags import CONDITIONAL, conditional_responses
 from api.serializers import (
     CompetitorSerializer,
+    HandField,
     HandSerializer,
     RoundDetailSerializer,
     StorableJSONField,
@@ -399,7 +400,7 @@ class RoundCloseView(OrganiserView):
 
 
 class CorrectionSerializer(serializers.Serializer):
-    raw = StorableJSONField(help_text="The corrected hand, as the engine reads it.")
+    raw = HandField(help_text="The corrected hand, as the engine reads it.")
     reason = serializers.CharField(allow_blank=True, max_length=2000, help_text="Why: kept in the hand's history.")
 
 

@@ -29,7 +29,7 @@ from rest_framework.response import Response
 from api import selectors
 from api.access import HasTableToken, TableTokenAuthentication, table_of
 from api.errors import ErrorItemSerializer, hand_refusal_error, item, refusals
-from api.serializers import HandSerializer, StorableJSONField, TableDetailSerializer, TableResultSerializer
+from api.serializers import HandField, HandSerializer, TableDetailSerializer, TableResultSerializer
 from api.views.base import ApiView, errors
 from scoring import services
 from scoring.models import Hand
@@ -41,6 +41,15 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     location=OpenApiParameter.HEADER,
     required=False,
     description="One key per entry (a UUID): sending the same entry again returns the stored hand.",
+)
+# A side is an index into the sides of the table's game, and the table decides how many:
+# scoring.services refuses one it does not have (400, code bad_side, naming the range).
+# The schema bounds a side only by its storage's small integer.
+SIDE_STORAGE_MAX = 32_767
+SIDES = (
+    "0 or 1 for the two teams of belote at four, one side per player elsewhere (0 to 2 at the games for "
+    "three, 0 to 3 at tarot à 4, 0 to 4 at tarot à 5); a side the table does not have is refused "
+    "(400, code bad_side)"
 )
 # What a hand's history shows as the author of an entry or confirmation made here.
 AUTHOR_LABEL = "API"
@@ -61,12 +70,15 @@ class TableInfoSerializer(serializers.Serializer):
 
 
 class EntrySerializer(serializers.Serializer):
-    raw = StorableJSONField(help_text="The hand, as the engine reads it (see docs/rules.md and docs/engine-cli.md).")
+    raw = HandField(help_text="The hand, as the engine reads it (see docs/rules.md and docs/engine-cli.md).")
     expected_number = serializers.IntegerField(
         required=False, min_value=1, max_value=32_767, help_text="The donne the app means to enter."
     )
     entered_side = serializers.IntegerField(
-        required=False, min_value=0, max_value=2, help_text="The side that typed it (for confirmation)."
+        required=False,
+        min_value=0,
+        max_value=SIDE_STORAGE_MAX,
+        help_text=f"The side that typed it (for confirmation): {SIDES}.",
     )
 
 
@@ -83,7 +95,7 @@ class EntryConflictSerializer(serializers.Serializer):
 
 class ConfirmSerializer(serializers.Serializer):
     side = serializers.IntegerField(
-        min_value=0, max_value=2, help_text="The side that agrees (not the one that typed it)."
+        min_value=0, max_value=SIDE_STORAGE_MAX, help_text=f"The side that agrees (not the one that typed it): {SIDES}."
     )
 
 
@@ -173,9 +185,12 @@ class HandEntryView(TableView):
 
 
 class LastDonneCorrectionSerializer(serializers.Serializer):
-    raw = StorableJSONField(help_text="The corrected donne, as the engine reads it.")
+    raw = HandField(help_text="The corrected donne, as the engine reads it.")
     entered_side = serializers.IntegerField(
-        required=False, min_value=0, max_value=2, help_text="The side that typed it (for confirmation)."
+        required=False,
+        min_value=0,
+        max_value=SIDE_STORAGE_MAX,
+        help_text=f"The side that typed it (for confirmation): {SIDES}.",
     )
 
 

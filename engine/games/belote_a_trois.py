@@ -32,6 +32,7 @@ from typing import Any, ClassVar
 
 from engine.core import Game, HandScore, Number, OptionSpec, RuleError, gettext_noop, rule_error
 from engine.games import announcements as ann
+from engine.games import hand_schema as js
 from engine.games.checks import (
     check_bool,
     check_choice,
@@ -87,6 +88,52 @@ class BeloteATrois(Game):
         OptionSpec("rounding", ("none", "nearest_ten"), "Round each final score to the nearest ten, 5 up."),
     )
     card_values: ClassVar[Mapping[str, Mapping[str, Number]]] = {"trump": TRUMP_VALUES, "plain": PLAIN_VALUES}
+
+    # -- the hand's schema ----------------------------------------------------------------
+
+    def hand_schema(self) -> dict[str, Any]:
+        player = js.integer(0, len(PLAYERS) - 1)
+        properties = {
+            "taker": js.integer(0, len(PLAYERS) - 1, "The taking player."),
+            "contract": js.choice(ann.SUITS, "The trump suit."),
+            "points": js.array(
+                js.integer(0, MAX_TOTAL),
+                f"Each player's card points, the dix de der included for whoever took the last trick; "
+                f"with five cards unplayed they add up to {MIN_TOTAL} to {MAX_TOTAL}.",
+                min_items=len(PLAYERS),
+                max_items=len(PLAYERS),
+            ),
+            "last_trick": js.nullable(
+                js.integer(0, len(PLAYERS) - 1, "The player who took the last trick: needed when someone is capot.")
+            ),
+            "capot": js.nullable(
+                js.array(player, "The players who took no trick.", max_items=len(PLAYERS) - 1, unique=True)
+            ),
+            "belote": js.nullable(js.array(player, "The player who held belote-rebelote.", max_items=1)),
+            "announcements": js.nullable(
+                js.array(
+                    js.announcements(),
+                    "Each player's announcements, one list per player.",
+                    min_items=len(PLAYERS),
+                    max_items=len(PLAYERS),
+                )
+            ),
+            "order": js.nullable(
+                js.integer(
+                    0,
+                    len(PLAYERS) - 1,
+                    "With announcement_tie: first_in_play, the tied player who announced first.",
+                )
+            ),
+            "cancelled": js.nullable(js.boolean("true for a redealt donne: it needs no other field.")),
+        }
+        return js.hand(
+            self.code,
+            f'One donne of {self.code}, players 0, 1 and 2. A redealt donne is {{"cancelled": true}}.',
+            properties,
+            ("taker", "contract", "points"),
+            cancellable=True,
+        )
 
     # -- validation ---------------------------------------------------------------------
 

@@ -41,6 +41,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from engine.core import HandScore, OptionSpec, RuleError, gettext_noop, rule_error
+from engine.games import hand_schema as js
 from engine.games.belote_common import (
     HAND_FIELDS,
     OTHER,
@@ -135,6 +136,8 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     ),
 )
 
+OPTION_SPECS_BY_NAME: Mapping[str, OptionSpec] = {spec.name: spec for spec in OPTION_SPECS}
+
 # Bids as a concours sees them: mostly low, capot rare (random hands only).
 _BIDS: tuple[int | str, ...] = (80, 90, 100, 110, 120, 130, 140, 150, 160, CAPOT)
 _BID_WEIGHTS: tuple[int, ...] = (24, 20, 17, 12, 9, 6, 4, 3, 3, 2)
@@ -156,6 +159,23 @@ class BeloteContree(TeamBelote):
 
     def allowed_contracts(self, options: Mapping[str, Any]) -> Mapping[str, Contract]:
         return ALL_CONTRACTS if options["sans_atout_tout_atout"] == "on" else SUIT_CONTRACTS
+
+    # -- the hand's schema -------------------------------------------------------------
+
+    def _contract_description(self) -> str:
+        return "The trump suit; sans_atout and tout_atout only with the option sans_atout_tout_atout: on."
+
+    def _bidding_schema(self) -> tuple[dict[str, Any], tuple[str, ...]]:
+        bid = js.one_of_shapes(
+            js.integer(MIN_BID, None, multiple_of=10),
+            js.choice((CAPOT,)),
+            description=f"The bid: {MIN_BID} points or more in tens, up to the tournament's max_bid "
+            f'({OPTION_SPECS_BY_NAME["max_bid"].default} by default), or "{CAPOT}" (worth {CAPOT_BID}).',
+        )
+        coinche = js.nullable(
+            js.integer(0, len(COINCHE_FACTORS) - 1, "0 not coinché, 1 coinché (x 2), 2 surcoinché (x 4).")
+        )
+        return {"bid": bid, "coinche": coinche}, ("bid",)
 
     # -- validation -------------------------------------------------------------------
 

@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from engine.core import Game, HandScore, RuleError, gettext_noop, rule_error
 from engine.games import announcements as annonces
+from engine.games import hand_schema as js
 from engine.games.belote_common import (
     HAND_FIELDS,
     OTHER,
@@ -64,6 +65,65 @@ class TeamBelote(Game):
     def allowed_contracts(self, options: Mapping[str, Any]) -> Mapping[str, Contract]:
         """The contracts a tournament with these options plays (all of `contracts` here)."""
         return self.contracts
+
+    # -- the hand's schema -------------------------------------------------------------
+
+    def hand_schema(self) -> dict[str, Any]:
+        contracts = tuple(self.contracts.values())
+        totals = sorted({contract.total for contract in contracts})
+        most_belotes = max(contract.max_belote for contract in contracts)
+        bidding, bidding_required = self._bidding_schema()
+        properties = {
+            "taker": js.choice(TEAMS, "The taking team."),
+            "contract": js.choice(self.contracts, self._contract_description()),
+            **bidding,
+            "points": js.record(
+                {team: js.integer(0, totals[-1]) for team in TEAMS},
+                required=TEAMS,
+                description="Each team's card points, dix de der included; they add up to the contract's total ("
+                + ", ".join(str(total) for total in totals)
+                + "), a capot team holding them all.",
+            ),
+            "capot": js.nullable(js.choice(TEAMS, "The team that took every trick.")),
+            "belote": js.nullable(
+                js.array(
+                    js.choice(TEAMS),
+                    "The team that held belote-rebelote, once per belote (at most one at a suit).",
+                    max_items=most_belotes,
+                )
+            ),
+            "announcements": js.nullable(
+                js.record(
+                    {team: js.nullable(js.announcements()) for team in TEAMS},
+                    description="Each team's announcements.",
+                )
+            ),
+            "order": js.nullable(
+                js.choice(
+                    TEAMS,
+                    "The team that announced first: needed on equal best announcements when the tournament "
+                    "plays announcement_tie: first_in_play.",
+                )
+            ),
+            "reserve_in": js.nullable(
+                js.integer(0, None, "Litige points held from earlier donnes (a partie fills this in itself).")
+            ),
+            "cancelled": js.nullable(js.boolean("true for a redealt donne: it needs no other field.")),
+        }
+        return js.hand(
+            self.code,
+            f'One donne of {self.code}, teams A and B. A redealt donne is {{"cancelled": true}}.',
+            properties,
+            ("taker", "contract", *bidding_required, "points"),
+            cancellable=True,
+        )
+
+    def _contract_description(self) -> str:
+        return "The trump suit, or the contract."
+
+    def _bidding_schema(self) -> tuple[dict[str, Any], tuple[str, ...]]:
+        """The schema of the fields `_check_bidding` checks, and which of them a played donne needs."""
+        return {}, ()
 
     # -- validation -------------------------------------------------------------------
 

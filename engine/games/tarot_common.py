@@ -44,6 +44,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from engine.core import Game, HandScore, Number, OptionSpec, RuleError, gettext_noop, rule_error
+from engine.games import hand_schema as js
 from engine.games.checks import (
     check_bool,
     check_choice,
@@ -197,6 +198,57 @@ class TarotGame(Game):
     def max_poignees(self) -> int:
         """How many poignées one donne can show: as many of the smallest as the trumps allow."""
         return TRUMPS // min(self.poignee_trumps.values())
+
+    # -- the hand's schema ----------------------------------------------------------------
+
+    def hand_schema(self) -> dict[str, Any]:
+        last = self.players_per_table - 1
+        seats = {
+            "taker": js.integer(0, last, "The taking player."),
+            "partner": js.integer(
+                0, last, "The player holding the called king; the taker's own number when it plays alone."
+            ),
+        }
+        sizes = ", ".join(f"{size} {self.poignee_trumps[size]}" for size in POIGNEE_SIZES)
+        poignee = js.record(
+            {
+                "by": js.choice(CAMPS, "The side that showed it."),
+                "size": js.choice(POIGNEE_SIZES, f"Trumps shown: {sizes}."),
+            },
+            required=("by", "size"),
+            description="A poignée, whose prime goes to the side that wins the donne.",
+        )
+        if self.max_poignees > 1:
+            poignee = js.one_of_shapes(
+                poignee,
+                js.array(poignee, "Two poignées, when the trumps allow.", max_items=self.max_poignees),
+                description="A poignée, or a list of them.",
+            )
+        properties = {
+            **{seat: seats[seat] for seat in self.seats},
+            "contract": js.choice(CONTRACTS, "petite x 1, garde x 2, garde_sans x 4, garde_contre x 6."),
+            "oudlers": js.integer(0, 3, "The attack's oudlers (the petit, the 21, the Excuse)."),
+            "points": js.number(0, TOTAL, "The attack's card points, by halves.", multiple_of=0.5),
+            "petit_au_bout": js.nullable(js.choice(CAMPS, "The side that took the petit in the last trick.")),
+            "poignee": js.nullable(poignee),
+            "chelem": js.nullable(
+                js.record(
+                    {
+                        "announced": js.nullable(js.boolean("Whether the taker announced a chelem.")),
+                        "made_by": js.nullable(js.choice(CAMPS, "The side that took every trick, if any.")),
+                    },
+                    description="A chelem announced, made, or both.",
+                )
+            ),
+        }
+        players = ", ".join(str(player) for player in self.sides)
+        return js.hand(
+            self.code,
+            f"One donne of {self.code}, players {players}.",
+            properties,
+            (*self.seats, "contract", "oudlers", "points"),
+            cancellable=False,
+        )
 
     # -- validation ---------------------------------------------------------------------
 

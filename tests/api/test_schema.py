@@ -1,14 +1,21 @@
 """The OpenAPI schema at /api/schema/ and its browsable docs at /api/docs/: complete, valid,
-and served without any CDN."""
+served without any CDN, and describing each game's hand as the engine reads it."""
 
 from __future__ import annotations
 
+import json
+import random
 import re
+from typing import Any
 
+import jsonschema
 import pytest
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from drf_spectacular.validation import validate_schema
+
+import engine
+from engine.games.hand_schema import required_fields
 
 pytestmark = pytest.mark.django_db
 
@@ -96,3 +103,74 @@ def test_the_docs_load_their_scripts_from_this_site_not_a_cdn(client, url: str) 
     # Installed with the project (drf-spectacular-sidecar), found by collectstatic.
     for src in scripts:
         assert finders.find(src.removeprefix("/" + settings.STATIC_URL.lstrip("/"))), src
+
+
+# -- the hands ----------------------------------------------------------------------------
+
+HAND_BODIES = [
+    ("/api/v1/table/hands/", "post"),
+    ("/api/v1/table/hands/{donne}/", "put"),
+    ("/api/v1/tournaments/{slug}/rounds/{number}/tables/{table}/hands/{donne}/", "put"),
+]
+
+
+def component(schema: dict, ref: str) -> dict:
+    return schema["components"]["schemas"][ref.rsplit("/", 1)[-1]]
+
+
+def as_json_schema(openapi: Any) -> Any:
+    """An OpenAPI 3.0 schema as plain JSON Schema (`nullable` as a null type), to validate with."""
+    if isinstance(openapi, list):
+        return [as_json_schema(each) for each in openapi]
+    if not isinstance(openapi, dict):
+        return openapi
+    plain = {key: as_json_schema(value) for key, value in openapi.items() if key != "nullable"}
+    if openapi.get("nullable"):
+        return {"anyOf": [plain, {"type": "null"}]}
+    return plain
+
+
+def hand_variants(schema: dict) -> dict[str, dict]:
+    union = schema["components"]["schemas"]["GameHand"]
+    return {component(schema, ref["$ref"])["title"]: component(schema, ref["$ref"]) for ref in union["anyOf"]}
+
+
+def test_every_hand_a_request_carries_is_one_of_the_games_hands(schema) -> None:
+    for path, method in HAND_BODIES:
+        body = schema["paths"][path][method]["requestBody"]["content"]["application/json"]["schema"]
+        raw = component(schema, body["$ref"])["properties"]["raw"]
+        assert raw["allOf"] == [{"$ref": "#/components/schemas/GameHand"}], path
+    union = schema["components"]["schemas"]["GameHand"]
+    assert "discriminator" not in union and "oneOf" not in union
+    assert sorted(hand_variants(schema)) == sorted(engine.GAMES)
+
+
+@pytest.mark.parametrize("code", sorted(engine.GAMES))
+def test_each_games_hand_is_the_engines_with_its_fields_types_and_required_fields(schema, code: str) -> None:
+    served = hand_variants(schema)[code]
+    own = engine.GAMES[code].hand_schema()
+    assert served["title"] == code and served["additionalProperties"] is False
+    assert list(served["properties"]) == list(own["properties"])
+    assert required_fields(served) == required_fields(own)
+    assert "nullable" not in json.dumps(own) and '"null"' not in json.dumps(served)
+
+
+@pytest.mark.parametrize("code", sorted(engine.GAMES))
+def test_a_minimal_hand_from_a_variants_required_fields_is_valid_for_the_engine(schema, code: str) -> None:
+    game = engine.GAMES[code]
+    options = game.resolve_options({})
+    variant = jsonschema.Draft4Validator(as_json_schema(hand_variants(schema)[code]))
+    drawn = (game.random_hand(random.Random(seed)) for seed in range(100))
+    played = next(hand for hand in drawn if not hand.get("cancelled") and not game.validate(hand, options))
+    assert variant.is_valid(played)
+    minimal = {name: played[name] for name in required_fields(hand_variants(schema)[code])}
+    assert variant.is_valid(minimal) and game.validate(minimal, options) == []
+    for name in minimal:
+        without = {key: value for key, value in minimal.items() if key != name}
+        assert not variant.is_valid(without), name
+        assert "required" in {error.code for error in game.validate(without, options) if error.field == name}, name
+
+
+def test_the_sides_a_table_takes_are_documented_beyond_three(schema) -> None:
+    confirm = schema["components"]["schemas"]["ConfirmRequest"]["properties"]["side"]
+    assert confirm["maximum"] >= 4 and "tarot à 5" in confirm["description"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from rest_framework.test import APIClient
 
@@ -208,6 +210,75 @@ def test_another_side_confirms_a_pending_donne_and_then_it_counts(played) -> Non
     assert referee(table).get(f"{API}/table/").json()["table"]["result"]["totals"] == [102, 60]
     missing = referee(table).post(f"{API}/table/hands/9/confirm/", {"side": 1}, format="json")
     assert missing.status_code == 404 and missing.json()["errors"][0]["code"] == "not_found"
+
+
+CALLED_KING = {"taker": 2, "partner": 4, "contract": "garde", "oudlers": 2, "points": 45.5}
+
+
+def confirm(table, side: object, language: str = "fr") -> Any:
+    return referee(table).post(
+        f"{API}/table/hands/1/confirm/", {"side": side}, format="json", HTTP_ACCEPT_LANGUAGE=language
+    )
+
+
+def test_at_a_tarot_a_cinq_table_any_of_the_five_seats_confirms_and_no_sixth(played) -> None:
+    _tournament, rnd = played(5, game="tarot_a_cinq", confirmation_required=True)
+    table = rnd.tables.get(number=1)
+    stored = enter(table, CALLED_KING, entered_side=3)
+    assert stored.status_code == 201 and stored.json()["hand"]["status"] == "pending"
+    outside = confirm(table, 5)
+    assert outside.status_code == 400
+    assert outside.json() == {
+        "errors": [
+            {
+                "field": "side",
+                "code": "bad_side",
+                "message": "Il n’y a pas de camp 5 à cette table : ses camps vont de 0 à 4.",
+            }
+        ]
+    }
+    assert Hand.objects.get(table=table).status == "pending"
+    last_seat = confirm(table, 4)
+    assert last_seat.status_code == 200 and last_seat.json()["status"] == "confirmed"
+
+
+def test_a_tarot_a_cinq_donne_is_entered_from_seat_4_but_not_from_seat_5(played) -> None:
+    _tournament, rnd = played(5, game="tarot_a_cinq", confirmation_required=True)
+    table = rnd.tables.get(number=1)
+    refused = referee(table).post(
+        f"{API}/table/hands/", {"raw": CALLED_KING, "entered_side": 5}, format="json", HTTP_ACCEPT_LANGUAGE="en"
+    )
+    assert refused.status_code == 400
+    assert refused.json()["errors"] == [
+        {
+            "field": "entered_side",
+            "code": "bad_side",
+            "message": "There is no side 5 at this table: its sides are 0 to 4.",
+        }
+    ]
+    assert not Hand.objects.filter(table=table).exists()
+    assert enter(table, CALLED_KING, entered_side=4).status_code == 201
+    corrected = referee(table).put(
+        f"{API}/table/hands/1/", {"raw": CALLED_KING, "entered_side": 7}, format="json", HTTP_ACCEPT_LANGUAGE="en"
+    )
+    assert corrected.status_code == 400 and corrected.json()["errors"][0]["field"] == "entered_side"
+    assert Hand.objects.get(table=table).entered_side == 4
+
+
+def test_a_belote_table_has_two_sides_to_confirm_from(played) -> None:
+    _tournament, rnd = played(4, confirmation_required=True)
+    table = rnd.tables.get(number=1)
+    assert enter(table, sound_hand(), entered_side=0).status_code == 201
+    for side in (2, 4, 32_767):
+        outside = confirm(table, side)
+        assert outside.status_code == 400, side
+        [error] = outside.json()["errors"]
+        assert (error["field"], error["code"]) == ("side", "bad_side")
+        assert error["message"].endswith("ses camps vont de 0 à 1."), error
+    # Out of the storage's range or not a number: refused on the field too, never a 500.
+    for side in (-1, 40_000, "deux"):
+        assert confirm(table, side).status_code == 400, side
+    assert confirm(table, 1).status_code == 200
 
 
 def test_the_table_corrects_its_last_donne_and_only_its_last(played) -> None:

@@ -397,6 +397,95 @@ def test_a_coinched_litige_multiplies_both_sides() -> None:
     }
 
 
+# -- the litige, sentence by sentence (docs/rules.md, belote contrée, "A litige") --------
+
+
+def test_a_litige_scores_neither_the_bid_nor_the_160_even_coinched() -> None:
+    tie = hand(bid=80, points=pts(81, 81))
+    assert result(tie, tie="litige", rounding="none")["scores"] == {"A": 0, "B": 81}
+    # Coinché, it is the totals that are doubled, not a (160 + 80) x 2 lump sum.
+    assert result({**tie, "coinche": 1}, tie="litige", rounding="none")["scores"] == {"A": 0, "B": 162}
+
+
+def test_a_coinched_litige_is_rounded_after_the_multiplier_the_reserve_on_its_own() -> None:
+    coinched = hand(bid=80, points=pts(81, 81), coinche=1)
+    assert result(coinched, tie="litige") == {"scores": {"A": 0, "B": 160}, "outcome": "litige", "reserve_out": 160}
+    surcoinched = {**coinched, "coinche": 2}
+    assert result(surcoinched, tie="litige") == {"scores": {"A": 0, "B": 320}, "outcome": "litige", "reserve_out": 320}
+
+
+def test_a_litige_holds_the_takers_announcements_multiplied_with_the_rest() -> None:
+    # 71 + a tierce (20) = 91 against 91.
+    tie = hand(bid=90, points=pts(71, 91), announcements={"A": [{"kind": "tierce", "high": "K"}], "B": []})
+    assert result(tie, tie="litige", announcements="on", rounding="none")["reserve_out"] == 91
+    assert result({**tie, "coinche": 1}, tie="litige", announcements="on", rounding="none")["reserve_out"] == 182
+
+
+def test_under_a_coinche_a_litiges_belotes_are_multiplied_only_with_belote_multiplied() -> None:
+    # The taker's belote, held with its total: 71 + 20 = 91 against 91.
+    taker_belote = hand(bid=90, points=pts(71, 91), belote=["A"], coinche=1)
+    held = {
+        multiplied: result(taker_belote, tie="litige", rounding="none", belote_multiplied=multiplied)["reserve_out"]
+        for multiplied in ("no", "yes")
+    }
+    assert held == {"no": 71 * 2 + 20, "yes": (71 + 20) * 2}
+    # The defence's belote, scored at once: 91 against 71 + 20.
+    defence_belote = hand(bid=90, points=pts(91, 71), belote=["B"], coinche=1)
+    scored = {
+        multiplied: scores(defence_belote, tie="litige", rounding="none", belote_multiplied=multiplied)
+        for multiplied in ("no", "yes")
+    }
+    assert scored == {"no": (0, 71 * 2 + 20), "yes": (0, (71 + 20) * 2)}
+
+
+def test_a_taker_belote_that_does_not_count_is_scored_at_once_never_multiplied() -> None:
+    tie = hand(bid=80, points=pts(81, 81), belote=["A"], coinche=1)
+    assert result(tie, tie="litige", belote_counts="no", belote_multiplied="yes", rounding="none") == {
+        "scores": {"A": 20, "B": 162},
+        "outcome": "litige",
+        "reserve_out": 162,
+    }
+
+
+def test_a_reserve_is_paid_as_it_was_held_after_the_rounding_and_never_multiplied() -> None:
+    # Coinché and made, then coinché and failed: the lump sum doubles, the 80 brought in does not.
+    assert scores(hand(coinche=1), carry=80, tie="litige") == ((160 + 110) * 2 + 80, 0)
+    assert scores(hand(bid=120, points=pts(110, 52), coinche=1), carry=80, tie="litige") == (0, (160 + 120) * 2 + 80)
+    # Added after this donne's rounding: 223 rounds to 220, then the 85 comes in whole.
+    assert scores(hand(), carry=85, tie="litige") == (220 + 85, 50)
+
+
+def test_a_litige_after_a_litige_pays_nobody_and_adds_to_the_reserve() -> None:
+    again = hand(taker="B", bid=80, points=pts(81, 81))
+    assert result(again, carry=80, tie="litige") == {
+        "scores": {"A": 80, "B": 0},
+        "outcome": "litige",
+        "reserve_out": 160,
+    }
+
+
+def test_marque_does_not_change_a_litige() -> None:
+    # 91 against 71 + the defence's belote.
+    tie = hand(bid=90, points=pts(91, 71), belote=["B"])
+    results = {
+        marque: result(tie, tie="litige", marque=marque)
+        for marque in ("faits_et_contrat", "contrat_seul", "faits_seuls")
+    }
+    assert len({repr(each) for each in results.values()}) == 1
+    assert results["contrat_seul"] == {"scores": {"A": 0, "B": 90}, "outcome": "litige", "reserve_out": 90}
+
+
+def test_a_capot_bid_has_no_litige() -> None:
+    # Not every trick: a capot bid fails, whatever the totals.
+    assert outcome(hand(bid="capot", points=pts(81, 81)), tie="litige") == "dedans"
+
+
+def test_a_reserve_still_held_when_the_partie_ends_is_lost() -> None:
+    partie = play(GAME, [hand(), hand(bid=80, points=pts(81, 81))], {"donnes": 2}, {"tie": "litige"})
+    assert partie.finished and partie.totals == (220, 50 + 80)
+    assert partie.reserve_lost == 80 and partie.reserve == 0
+
+
 def test_a_tie_short_of_the_bid_fails_whatever_the_tie_option() -> None:
     for tie in ("dedans", "litige", "made"):
         assert outcome(hand(bid=90, points=pts(81, 81)), tie=tie) == "dedans"

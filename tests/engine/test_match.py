@@ -51,6 +51,9 @@ class Points3(Game):
     def random_hand(self, rng: random.Random) -> dict[str, Any]:
         return {}
 
+    def hand_schema(self) -> dict[str, Any]:
+        return {"title": self.code, "type": "array", "items": {"type": "integer"}, "minItems": 3, "maxItems": 3}
+
 
 POINTS3 = Points3()
 
