@@ -2,8 +2,10 @@
 
 Input: `{"format": "teams" | "melee" | "individual", "method": "random" | "swiss",
 "seed": 7, "competitors": [{"id": "t1", "score": 3, "club": "c1", "opponents": ["t4"],
-"partners": [], "byes": 0}], "forbidden": [["t1", "t9"]], "avoid_same_club": false}`;
-only `format`, `method`, `seed` and each competitor's `id` are required.
+"partners": [], "byes": 0}], "forbidden": [["t1", "t9"]], "avoid_same_club": false,
+"table_sizes": [4, 5]}`; only `format`, `method`, `seed` and each competitor's `id` are
+required. `table_sizes` (format `individual` only) lists the allowed table sizes in order
+of preference, as tarot à 4 and à 5 seat their players.
 
 Output: `{"tables": [{"number": 1, "sides": [["t1"], ["t2"]]}], "byes": ["t5"],
 "repeats": [["t1", "t4"]]}`. On bad input: exit status 2, one line on stderr, nothing on
@@ -18,7 +20,7 @@ from typing import Any, TextIO
 from engine.pairing.draw import pair
 from engine.pairing.model import Competitor, PairingRequest
 
-REQUEST_FIELDS = {"format", "method", "seed", "competitors", "forbidden", "avoid_same_club"}
+REQUEST_FIELDS = {"format", "method", "seed", "competitors", "forbidden", "avoid_same_club", "table_sizes"}
 COMPETITOR_FIELDS = {"id", "score", "club", "opponents", "partners", "byes"}
 
 
@@ -57,6 +59,9 @@ def parse_request(data: Any) -> PairingRequest:
     forbidden = data.get("forbidden", [])
     if not isinstance(forbidden, list) or not all(isinstance(p, list) for p in forbidden):
         raise ValueError("'forbidden' must be a list of pairs of ids")
+    sizes = data.get("table_sizes", [])
+    if not isinstance(sizes, list):
+        raise ValueError(f"'table_sizes' must be a list of table sizes, got {sizes!r}")
     return PairingRequest(
         format=data["format"],
         method=data["method"],
@@ -64,6 +69,7 @@ def parse_request(data: Any) -> PairingRequest:
         competitors=tuple(_parse_competitor(c, k) for k, c in enumerate(competitors)),
         forbidden=tuple(tuple(p) for p in forbidden),
         avoid_same_club=avoid,
+        table_sizes=tuple(sizes),
     )
 
 

@@ -517,6 +517,23 @@ def test_the_pair_command_prints_the_draw_as_json() -> None:
     }
 
 
+def test_the_pair_command_seats_a_tarot_evening_at_the_table_sizes_asked_for() -> None:
+    players = [{"id": f"p{n}"} for n in range(1, 23)]
+    request = {"format": "individual", "method": "random", "seed": 3, "competitors": players}
+    for sizes, expected in (([4, 5], [4, 4, 4, 5, 5]), ([5, 4], [4, 4, 4, 5, 5]), ([5, 4, 3], [4, 4, 4, 5, 5])):
+        code, out, err = run_command(json.dumps({**request, "table_sizes": sizes}))
+        assert (code, err) == (0, "")
+        draw = json.loads(out)
+        assert sorted(len(table["sides"]) for table in draw["tables"]) == expected
+        assert draw["byes"] == []
+    # Seven players: a table of 5 and two sitting out, unless a table of 3 is allowed.
+    seven = {**request, "competitors": players[:7]}
+    crowded = json.loads(run_command(json.dumps({**seven, "table_sizes": [4, 5]}))[1])
+    assert ([len(t["sides"]) for t in crowded["tables"]], len(crowded["byes"])) == ([5], 2)
+    allowed = json.loads(run_command(json.dumps({**seven, "table_sizes": [4, 5, 3]}))[1])
+    assert (sorted(len(t["sides"]) for t in allowed["tables"]), allowed["byes"]) == ([3, 4], [])
+
+
 @pytest.mark.parametrize(
     ("payload", "words"),
     [
@@ -528,6 +545,9 @@ def test_the_pair_command_prints_the_draw_as_json() -> None:
         (json.dumps({**REQUEST, "avoid_same_clubs": True}), "unknown field 'avoid_same_clubs'"),
         (json.dumps({**REQUEST, "seed": "7"}), "seed must be an integer"),
         (json.dumps({k: v for k, v in REQUEST.items() if k != "method"}), "no 'method'"),
+        (json.dumps({**REQUEST, "table_sizes": 4}), "'table_sizes' must be a list"),
+        (json.dumps({**REQUEST, "table_sizes": [2]}), "table_sizes is for the"),
+        (json.dumps({**REQUEST, "format": "individual", "table_sizes": [4, 6]}), "6 is not a table size"),
     ],
 )
 def test_the_pair_command_refuses_bad_input_with_exit_2_and_one_line(payload: str, words: str) -> None:
