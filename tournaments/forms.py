@@ -7,7 +7,7 @@ director reads every problem at once, in their language.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from django import forms
@@ -67,10 +67,21 @@ class TournamentForm(forms.Form):
     `options_for` records the game whose options the page showed: when the director
     changes the game without JavaScript, the form shows the new game's options again
     instead of saving options chosen for another game.
+
+    `frozen` maps the settings the tournament's status fixes to the reason
+    (`services.tournament_frozen_fields`): their fields are disabled, shown with the
+    reason, and keep the tournament's value whatever is posted (pass `initial`).
     """
 
     name = forms.CharField(label=_("Name"), max_length=200)
-    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    # An <input type=date> holds ISO dates only, whatever the page's language: a French
+    # 14/03/2026 would show empty and be sent as nothing. Typed by hand (a browser without
+    # a date picker), the French form is understood too.
+    date = forms.DateField(
+        label=_("Date"),
+        input_formats=["%Y-%m-%d", "%d/%m/%Y"],
+        widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"}),
+    )
     game = forms.ChoiceField(label=_("Game"), choices=Tournament.Game.choices)
     format = forms.ChoiceField(
         label=_("Format"),
@@ -98,7 +109,14 @@ class TournamentForm(forms.Form):
     confirmation_required = forms.BooleanField(label=_("Hands confirmed by the other side"), required=False)
     options_for = forms.CharField(widget=forms.HiddenInput, required=False)
 
-    def __init__(self, *args: Any, game: str, criteria: Sequence[str] = (), **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        game: str,
+        criteria: Sequence[str] = (),
+        frozen: Mapping[str, str] | None = None,
+        **kwargs: Any,
+    ) -> None:
         """`criteria`: the tournament's own order, when editing one."""
         super().__init__(*args, **kwargs)
         self.game_code = game
@@ -113,6 +131,11 @@ class TournamentForm(forms.Form):
                 coerce=lambda text, by_text=by_text: by_text[text],
                 initial=str(option.default),
             )
+        for name, reason in (frozen or {}).items():
+            names = [f.name for f in self.option_bound_fields()] if name == "rule_options" else [name]
+            for bound in (self[n] for n in names if n in self.fields):
+                bound.field.disabled = True
+                bound.field.frozen_reason = reason  # type: ignore[attr-defined]  # shown beside it
 
     def option_bound_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in self.fields if name.startswith("option_")]

@@ -201,9 +201,18 @@ def tournament_create(request: HttpRequest, club: Club) -> HttpResponse:
 
 @tournament_view
 def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    game = _chosen_game(request, tournament.game)
+    # What the status fixes is shown disabled with its reason, and what is posted for it
+    # is ignored: the form keeps the tournament's value (Django's disabled fields).
+    frozen = services.tournament_frozen_fields(tournament=tournament)
+    game = tournament.game if "game" in frozen else _chosen_game(request, tournament.game)
     if request.method == "POST":
-        form = TournamentForm(request.POST, game=game, criteria=tournament.criteria)
+        form = TournamentForm(
+            request.POST,
+            initial=TournamentForm.initial_from(tournament),
+            game=game,
+            criteria=tournament.criteria,
+            frozen=frozen,
+        )
         if form.is_valid():
             try:
                 services.tournament_update(by=request.user, tournament=tournament, **form.service_values())
@@ -216,7 +225,7 @@ def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpRespons
         initial = TournamentForm.initial_from(tournament)
         if game != tournament.game:
             initial.update(game=game, options_for=game)
-        form = TournamentForm(initial=initial, game=game, criteria=tournament.criteria)
+        form = TournamentForm(initial=initial, game=game, criteria=tournament.criteria, frozen=frozen)
     if request.htmx and request.method == "GET":
         return render(request, "tournaments/tournament_form_options.html", {"form": form})
     context = {"club": tournament.club, "form": form, "tournament": tournament}

@@ -38,6 +38,7 @@ from tournaments.services.tournament import (
     LOCKED_WHEN_RUNNING,
     TRANSITIONS,
     tournament_create,
+    tournament_frozen_fields,
     tournament_set_status,
     tournament_update,
 )
@@ -59,6 +60,7 @@ __all__ = [
     "players_import",
     "players_import_preview",
     "tournament_create",
+    "tournament_frozen_fields",
     "tournament_set_status",
     "tournament_update",
 ]

@@ -47,6 +47,24 @@ TOURNAMENT_FIELDS = (
 MAX_ROUNDS = 30
 
 
+def tournament_frozen_fields(*, tournament: Tournament) -> dict[str, str]:
+    """The settings the tournament's status fixes, each with the reason the page shows.
+
+    The settings page shows them disabled with their reason; `tournament_update` refuses
+    to change them with the same reason.
+    """
+    if tournament.status == Status.FINISHED:
+        reason = _("Fixed: the tournament is finished.")
+        return {field: reason for field in TOURNAMENT_FIELDS if field not in EDITABLE_WHEN_FINISHED}
+    if tournament.status == Status.RUNNING:
+        if tournament.rounds.exists():
+            reason = _("Fixed: round 1 is drawn.")
+        else:
+            reason = _("Fixed: the tournament has started.")
+        return dict.fromkeys(LOCKED_WHEN_RUNNING, reason)
+    return {}
+
+
 def _clean_tournament(values: dict[str, Any]) -> dict[str, Any]:
     """Fill the game's defaults in `values` and check every field; raises ValidationError."""
     errors: Errors = {}
@@ -176,15 +194,8 @@ def tournament_update(*, by: AbstractBaseUser, tournament: Tournament, **changes
         changes["rule_options"] = {}
     values = _clean_tournament({**current, **changes})
     changed = [field for field in TOURNAMENT_FIELDS if values[field] != current[field]]
-    errors: Errors = {}
-    if tournament.status in (Status.RUNNING, Status.FINISHED):
-        for field in changed:
-            if field in LOCKED_WHEN_RUNNING:
-                errors[field] = [_("Fixed once the tournament is running.")]
-    if tournament.status == Status.FINISHED:
-        for field in changed:
-            if field not in EDITABLE_WHEN_FINISHED:
-                errors.setdefault(field, [_("The tournament is finished.")])
+    frozen = tournament_frozen_fields(tournament=tournament)
+    errors: Errors = {field: [frozen[field]] for field in changed if field in frozen}
     drawn = tournament.rounds.count()
     if values["rounds_planned"] < drawn:
         errors["rounds_planned"] = [_("%(count)s rounds are already drawn.") % {"count": drawn}]
