@@ -264,6 +264,9 @@ def _round_context(tournament: Tournament, rnd: Round | None) -> dict[str, Any]:
         "round": rnd,
         "tables": tables,
         "finished_count": sum(1 for t in tables if t.finished),
+        # Donnes waiting for the other side's confirmation: a table can look idle for them.
+        "pending_count": sum(t.pending for t in tables),
+        "pending_tables": [t.number for t in tables if t.pending],
         "byes": selectors.round_byes(rnd),
         "repeats": selectors.explained_repeats(rnd),
         "conflicts": selectors.named_pairs(rnd, rnd.conflicts),
