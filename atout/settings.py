@@ -15,7 +15,7 @@ from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
-from kit.env import env_bool, env_database, env_int, env_list, env_networks, env_str
+from kit.env import env_bool, env_database, env_int, env_list, env_networks, env_str, env_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -25,6 +25,11 @@ _DEV_SECRET = "dev-only-insecure-secret-key-never-use-in-production"
 SECRET_KEY = env_str("SECRET_KEY", _DEV_SECRET if DEBUG else "")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+# The address phones open the site at (http://192.168.1.20:8000): every QR code, printed
+# link and poster carries it. Empty: the address the director's browser used, which is
+# this computer itself when that is 127.0.0.1 (the table sheets and the poster then say
+# so). Venue mode sets it to the room's address it found (atout.venue).
+ATOUT_PUBLIC_URL = env_url("ATOUT_PUBLIC_URL")
 
 if not DEBUG:
     if not SECRET_KEY or SECRET_KEY == _DEV_SECRET or len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5:

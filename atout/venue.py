@@ -160,10 +160,14 @@ def venue_environment(
     services: Services,
     backup_dir: Path | None = None,
     backup_keep: int = backups.DEFAULT_KEEP,
+    public_url: str = "",
 ) -> dict[str, str]:
     """The settings variables of a venue: production, but plain HTTP on a local network.
 
     With `backup_dir`, the web processes copy the database there when a round closes.
+    `public_url`: the address phones open (ATOUT_PUBLIC_URL) when the environment gives
+    one; else the room's address found, so that every QR code and printed link carries it
+    even when the director's browser opens the site at 127.0.0.1.
     """
     hosts = list(dict.fromkeys([host, "127.0.0.1", "localhost", *host_names()]))
     binds = list(dict.fromkeys([f"{host}:{port}", f"127.0.0.1:{port}"]))
@@ -179,6 +183,7 @@ def venue_environment(
         "SESSION_COOKIE_SECURE": "false",
         "CSRF_COOKIE_SECURE": "false",
         "BEHIND_TLS_PROXY": "false",
+        "ATOUT_PUBLIC_URL": public_url or room_url(host, port),
         "DATABASE_URL": services.database_url,
         "CELERY_BROKER_URL": services.broker_url,
         "CACHE_URL": services.cache_url,
@@ -192,10 +197,22 @@ def venue_environment(
     }
 
 
+def room_url(host: str, port: int) -> str:
+    """The address phones on the room's network open: `http://host:port`."""
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
 def print_banner(
-    url: str, others: Sequence[str], services: Services, log_file: Path, out: TextIO, backed_up: str = ""
+    url: str,
+    others: Sequence[str],
+    services: Services,
+    log_file: Path,
+    out: TextIO,
+    backed_up: str = "",
+    public_url: str = "",
 ) -> None:
-    """The address in words and as a QR code a phone's camera opens."""
+    """The address in words and as a QR code a phone's camera opens (and, when
+    ATOUT_PUBLIC_URL names another one, the address the QR codes of the pages carry)."""
     import segno
 
     out.write(f"\nAtout is open on this room's network: {url}\n")
@@ -205,6 +222,8 @@ def print_banner(
         out.write(
             "\nAlso reachable at: " + ", ".join(f"http://{address}:{url.rsplit(':', 1)[1]}" for address in others)
         )
+    if public_url and public_url.rstrip("/") != url.rstrip("/"):
+        out.write(f"\nQR codes and printed links carry ATOUT_PUBLIC_URL: {public_url}")
     out.write(f"\nData: {services.describe()}.\n{backed_up}Logs: {log_file}\nStop with Ctrl+C.\n\n")
     out.flush()
 
@@ -470,6 +489,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     env = venue_environment(
         host=host, port=args.port, secret=load_or_create_secret(args.secret_file), services=services,
         backup_dir=args.backup_dir if copies else None, backup_keep=args.backup_keep,
+        public_url=os.environ.get("ATOUT_PUBLIC_URL", "").strip(),
     )  # fmt: skip
     os.environ.update(env)
     out.write(f"==> Venue mode on {host}:{args.port} ({services.describe()})\n")
@@ -507,7 +527,10 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
             )  # fmt: skip
         venue.spawn([sys.executable, "-m", "gunicorn", "-c", "python:atout.gunicorn_conf", "atout.wsgi"], child_env)
         venue.wait_until_healthy(args.port)
-        print_banner(f"http://{host}:{args.port}/", others, services, args.log_file, out, backed_up)
+        print_banner(
+            f"http://{host}:{args.port}/", others, services, args.log_file, out, backed_up,
+            public_url=env["ATOUT_PUBLIC_URL"],
+        )  # fmt: skip
         return venue.watch()
     except VenueError as exc:
         sys.stderr.write(f"{exc}\n")

@@ -58,6 +58,24 @@ def env_list(name: str, default: list[str] | None = None) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
+def env_url(name: str, default: str = "") -> str:
+    """A site's address, `http(s)://host[:port]`, without a path; given back without a
+    trailing slash, so that a path from `reverse()` can follow it."""
+    value = _raw(name)
+    if value is None:
+        return default
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ImproperlyConfigured(f"{name} must be an address like http://192.168.1.20:8000, not {value!r}")
+    if parts.path not in ("", "/") or parts.query or parts.fragment:
+        raise ImproperlyConfigured(f"{name} must be a scheme, a host and a port only, not {value!r}")
+    try:
+        parts.port  # noqa: B018  (reading it checks it)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}: the port of {value!r} is not a number") from None
+    return f"{parts.scheme}://{parts.netloc}"
+
+
 def env_networks(name: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
     """Comma-separated IP addresses or networks (`127.0.0.1, 10.0.0.0/8, fd00::/8`)."""
     networks = []

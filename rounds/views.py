@@ -87,5 +87,14 @@ def _forced_close_consequences(rnd: Round) -> list[str]:
             )
         else:
             lines.append(_("Table %(number)s: not started, counts 0 – 0 with no winner.") % {"number": table.number})
+        if table.pending:
+            lines.append(
+                ngettext(
+                    "Table %(number)s: %(count)s donne waits for the other side’s confirmation and will not count.",
+                    "Table %(number)s: %(count)s donnes wait for the other side’s confirmation and will not count.",
+                    table.pending,
+                )
+                % {"number": table.number, "count": table.pending}
+            )
     lines.append(_("No donne can be entered at these tables any more; the next round can be drawn."))
     return lines

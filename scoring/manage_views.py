@@ -27,6 +27,7 @@ from scoring.partie import table_game, tournament_options_or_defaults
 from scoring.services import HandRefused, hand_correct, hand_delete, table_token_renew, table_token_revoke
 from scoring.table_selectors import hand_check_replacing, round_tables, table_sheet, table_sides
 from tournaments.models import Round, Table, Tournament
+from tournaments.qr import only_this_computer, public_url
 
 
 def _round(tournament: Tournament, request: HttpRequest) -> Round | None:
@@ -64,8 +65,14 @@ def index(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 @organiser_tournament
 def table_hands(request: HttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
     table = _table(tournament, table_id)
-    referee_url = request.build_absolute_uri(reverse("referee:table", args=[table.token]))
-    context = _base(tournament, table=table, sheet=table_sheet(table), referee_url=referee_url)
+    referee_url = public_url(request, reverse("referee:table", args=[table.token]))
+    context = _base(
+        tournament,
+        table=table,
+        sheet=table_sheet(table),
+        referee_url=referee_url,
+        only_this_computer=only_this_computer(request),
+    )
     return render(request, "scoring/hands_table.html", context)
 
 
@@ -181,19 +188,21 @@ def qr_svg(url: str) -> str:
 def sheets(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """One printable sheet per table: who sits where, the QR code of its link, blank rows."""
     rnd = _round(tournament, request)
+    # Codes of 127.0.0.1 open on no phone: the sheets say so instead of printing them.
+    unreachable = only_this_computer(request)
     printable = []
     if rnd is not None:
         for table in Table.objects.filter(round=rnd).order_by("number"):
-            url = request.build_absolute_uri(reverse("referee:table", args=[table.token]))
+            url = public_url(request, reverse("referee:table", args=[table.token]))
             printable.append(
                 {
                     "table": table,
                     "sides": table_sides(table),
                     "url": url,
                     # segno's own output: no user text reaches the SVG but the URL's QR matrix.
-                    "qr": mark_safe(qr_svg(url)),
+                    "qr": "" if unreachable else mark_safe(qr_svg(url)),
                 }
             )
     blank_rows = range(tournament.end_value if tournament.end_rule == Tournament.EndRule.DONNES else 16)
-    context = _base(tournament, round=rnd, sheets=printable, blank_rows=blank_rows)
+    context = _base(tournament, round=rnd, sheets=printable, blank_rows=blank_rows, only_this_computer=unreachable)
     return render(request, "scoring/hands_sheets.html", context)

@@ -31,7 +31,7 @@ from scoring import standings_selectors as selectors
 from scoring.models import StandingsSnapshot
 from scoring.standings import columns_for
 from tournaments.models import Bye, Tournament
-from tournaments.qr import qr_svg_response
+from tournaments.qr import only_this_computer, public_url, qr_svg_response
 
 # Seconds between two polls of a live partial; slower once the tournament is over.
 POLL_SECONDS = 3
@@ -232,7 +232,7 @@ def competitor(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 def _public_url(request: HttpRequest, tournament: Tournament) -> str:
-    return request.build_absolute_uri(tournament.get_absolute_url())
+    return public_url(request, tournament.get_absolute_url())
 
 
 @require_safe
@@ -249,7 +249,9 @@ def poster(request: HttpRequest, slug: str) -> HttpResponse:
     context = {
         "tournament": tournament,
         "url": _public_url(request, tournament),
-        "seat_url": request.build_absolute_uri(reverse("draw:seat", kwargs={"slug": tournament.slug})),
+        "seat_url": public_url(request, reverse("draw:seat", kwargs={"slug": tournament.slug})),
+        # Codes of 127.0.0.1 open on no phone: the poster says so instead of showing them.
+        "only_this_computer": only_this_computer(request),
     }
     return render(request, "scoring/public/poster.html", context)
 

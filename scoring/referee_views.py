@@ -336,5 +336,6 @@ def confirm(request: HttpRequest, table: Table, number: int) -> HttpResponse:
             messages.success(request, _("Donne %(number)s is confirmed.") % {"number": number})
         return redirect("referee:table", token=table.token)
     context = _context(request, table, table_sheet(table), form=None)
-    context["sheet_error"] = error
+    # Said where the button was, right under the donne just sent.
+    context.update(confirm_error=error, confirmed_number=None if error else number)
     return render(request, "scoring/referee_sheet_swap.html", context)

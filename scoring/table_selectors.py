@@ -240,7 +240,18 @@ def hand_check_replacing(table: Table, hand: Hand, raw: Any) -> HandCheck:
     return _check(table, raws, index)
 
 
-def round_tables(tournament: Tournament, round_number: int) -> list[tuple[Table, TableResult | None, int]]:
+@dataclass(frozen=True)
+class RoundTable:
+    """A table of the director's list of hands: its result (what counts), how many donnes
+    were entered, and how many of them wait for the other side's confirmation."""
+
+    table: Table
+    result: TableResult | None
+    entered: int
+    pending: int
+
+
+def round_tables(tournament: Tournament, round_number: int) -> list[RoundTable]:
     """The tables of a round with their results and how many donnes each has."""
     tables = list(
         Table.objects.filter(round__tournament=tournament, round__number=round_number)
@@ -248,6 +259,12 @@ def round_tables(tournament: Tournament, round_number: int) -> list[tuple[Table,
         .order_by("number")
     )
     counts: dict[int, int] = {}
-    for table_id in Hand.objects.filter(table__in=tables).values_list("table_id", flat=True):
+    pending: dict[int, int] = {}
+    for table_id, status in Hand.objects.filter(table__in=tables).values_list("table_id", "status"):
         counts[table_id] = counts.get(table_id, 0) + 1
-    return [(table, getattr(table, "result", None), counts.get(table.pk, 0)) for table in tables]
+        if status == Hand.Status.PENDING:
+            pending[table_id] = pending.get(table_id, 0) + 1
+    return [
+        RoundTable(table, getattr(table, "result", None), counts.get(table.pk, 0), pending.get(table.pk, 0))
+        for table in tables
+    ]

@@ -7,7 +7,7 @@ director reads every problem at once, in their language.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from django import forms
@@ -71,10 +71,21 @@ class TournamentForm(forms.Form):
     `options_for` records the game whose options the page showed: when the director
     changes the game without JavaScript, the form shows the new game's options again
     instead of saving options chosen for another game.
+
+    `frozen` maps the settings the tournament's status fixes to the reason
+    (`services.tournament_frozen_fields`): their fields are disabled, shown with the
+    reason, and keep the tournament's value whatever is posted (pass `initial`).
     """
 
     name = forms.CharField(label=_("Name"), max_length=200)
-    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    # An <input type=date> holds ISO dates only, whatever the page's language: a French
+    # 14/03/2026 would show empty and be sent as nothing. Typed by hand (a browser without
+    # a date picker), the French form is understood too.
+    date = forms.DateField(
+        label=_("Date"),
+        input_formats=["%Y-%m-%d", "%d/%m/%Y"],
+        widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"}),
+    )
     game = forms.ChoiceField(label=_("Game"), choices=Tournament.Game.choices)
     format = forms.ChoiceField(
         label=_("Format"),
@@ -108,10 +119,14 @@ class TournamentForm(forms.Form):
     options_for = forms.CharField(widget=forms.HiddenInput, required=False)
 
     def __init__(
-        self, *args: Any, game: str, criteria: Sequence[str] = (), seating_fixed: bool = False, **kwargs: Any
+        self,
+        *args: Any,
+        game: str,
+        criteria: Sequence[str] = (),
+        frozen: Mapping[str, str] | None = None,
+        **kwargs: Any,
     ) -> None:
-        """`criteria`: the tournament's own order, when editing one; `seating_fixed`: its
-        first round is drawn, so its seating shows as it is, disabled (give `initial`)."""
+        """`criteria`: the tournament's own order, when editing one."""
         super().__init__(*args, **kwargs)
         self.game_code = game
         self.fields["options_for"].initial = game
@@ -126,9 +141,14 @@ class TournamentForm(forms.Form):
                 initial=str(option.default),
             )
         if games.has_table_choice(game):
-            self._add_seating_fields(game, seating_fixed)
+            self._add_seating_fields(game)
+        for name, reason in (frozen or {}).items():
+            names = [f.name for f in self.option_bound_fields()] if name == "rule_options" else [name]
+            for bound in (self[n] for n in names if n in self.fields):
+                bound.field.disabled = True
+                bound.field.frozen_reason = reason  # type: ignore[attr-defined]  # shown beside it
 
-    def _add_seating_fields(self, game: str, fixed: bool) -> None:
+    def _add_seating_fields(self, game: str) -> None:
         self.fields["table_preference"] = forms.ChoiceField(
             label=_("Seating"),
             choices=Tournament.TablePreference.choices,
@@ -139,11 +159,6 @@ class TournamentForm(forms.Form):
             required=False,
             help_text=_("Otherwise the players who fit no table of 4 or 5 sit out the round (exempt)."),
         )
-        if fixed:
-            for name in SEATING_FIELDS:
-                # A disabled field keeps its initial value, whatever the request says.
-                self.fields[name].disabled = True
-                self.fields[name].help_text = _("Fixed once the first round is drawn.")
 
     def option_bound_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in self.fields if name.startswith("option_")]

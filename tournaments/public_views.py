@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from tournaments import access, selectors
 from tournaments.models import Round, Tournament
-from tournaments.qr import qr_svg_response
+from tournaments.qr import public_url, qr_svg_response
 from tournaments.text import matches
 
 
@@ -66,4 +66,4 @@ def seat_finder(request: HttpRequest, slug: str) -> HttpResponse:
 def seat_finder_qr(request: HttpRequest, slug: str) -> HttpResponse:
     """The QR code of "where do I sit", for the poster and the draw on the projector."""
     tournament = _visible_tournament(request, slug)
-    return qr_svg_response(request.build_absolute_uri(reverse("draw:seat", kwargs={"slug": tournament.slug})))
+    return qr_svg_response(public_url(request, reverse("draw:seat", kwargs={"slug": tournament.slug})))

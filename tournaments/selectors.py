@@ -83,6 +83,8 @@ class TableProgress(Protocol):
     forced: bool
     donnes_played: int
     totals: list[int]
+    # Donnes entered and waiting for the other side's confirmation: not counted yet.
+    pending: int
 
 
 @dataclass(slots=True)
@@ -111,6 +113,11 @@ class TableView:
     @property
     def donnes_played(self) -> int:
         return self.result.donnes_played if self.result is not None else 0
+
+    @property
+    def pending(self) -> int:
+        """Donnes entered at the table that wait for the other side's confirmation."""
+        return self.result.pending if self.result is not None else 0
 
 
 def drawn_tables(rnd: Round) -> list[TableView]:

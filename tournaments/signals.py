@@ -9,8 +9,8 @@ connects its receivers in `ScoringConfig.ready`.
 - `standings_refresh_requested` (keyword `tournament_id`): a round drawn or closed, a bye,
   a forfeit, a withdrawal or its reversal; the live ranking should catch up.
 - `table_results_wanted` (keyword `round`): each receiver answers a mapping of table id to
-  that table's result, for the tables of the round whose partie started (see
-  `tournaments.selectors.TableProgress`).
+  that table's result, for the tables of the round whose partie started, a donne waiting
+  for confirmation included (see `tournaments.selectors.TableProgress`).
 - `round_closed` (sender `Round`; keywords `round_id`, `tournament_id`, `number`): a round
   was closed, sent once the close has committed, robustly (a failing receiver is logged,
   the close stands). Venue mode keeps a copy of the database at each one (atout.backups).

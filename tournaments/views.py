@@ -201,11 +201,18 @@ def tournament_create(request: HttpRequest, club: Club) -> HttpResponse:
 
 @tournament_view
 def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    game = _chosen_game(request, tournament.game)
-    # The seating is fixed once the first round is drawn: the form shows it disabled.
-    fixed = {"criteria": tournament.criteria, "seating_fixed": tournament.rounds.exists()}
+    # What the status fixes is shown disabled with its reason, and what is posted for it
+    # is ignored: the form keeps the tournament's value (Django's disabled fields).
+    frozen = services.tournament_frozen_fields(tournament=tournament)
+    game = tournament.game if "game" in frozen else _chosen_game(request, tournament.game)
     if request.method == "POST":
-        form = TournamentForm(request.POST, initial=TournamentForm.initial_from(tournament), game=game, **fixed)
+        form = TournamentForm(
+            request.POST,
+            initial=TournamentForm.initial_from(tournament),
+            game=game,
+            criteria=tournament.criteria,
+            frozen=frozen,
+        )
         if form.is_valid():
             try:
                 services.tournament_update(by=request.user, tournament=tournament, **form.service_values())
@@ -218,7 +225,7 @@ def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpRespons
         initial = TournamentForm.initial_from(tournament)
         if game != tournament.game:
             initial.update(game=game, options_for=game, table_preference=games.usual_table_preference(game))
-        form = TournamentForm(initial=initial, game=game, **fixed)
+        form = TournamentForm(initial=initial, game=game, criteria=tournament.criteria, frozen=frozen)
     if request.htmx and request.method == "GET":
         return render(request, "tournaments/tournament_form_options.html", {"form": form})
     context = {"club": tournament.club, "form": form, "tournament": tournament}
@@ -258,6 +265,9 @@ def _round_context(tournament: Tournament, rnd: Round | None) -> dict[str, Any]:
         "round": rnd,
         "tables": tables,
         "finished_count": sum(1 for t in tables if t.finished),
+        # Donnes waiting for the other side's confirmation: a table can look idle for them.
+        "pending_count": sum(t.pending for t in tables),
+        "pending_tables": [t.number for t in tables if t.pending],
         "byes": selectors.round_byes(rnd),
         "repeats": selectors.explained_repeats(rnd),
         "conflicts": selectors.named_pairs(rnd, rnd.conflicts),

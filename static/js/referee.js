@@ -8,7 +8,10 @@
  *   "queued" and sent again when the connection comes back; the same key makes the
  *   server answer with the stored donne instead of storing it twice;
  * - the defence's card points are filled in from the contract's total as the taker's
- *   are typed (belote at four), and the defence's share shown in tarot.
+ *   are typed (belote at four), and the defence's share shown in tarot;
+ * - the answer to a sent donne is brought on screen: its summary, and right under it the
+ *   "Confirm for …" buttons when the other side must confirm it (the Send button the
+ *   thumb pressed is at the bottom of a form taller than a phone's screen).
  */
 (function () {
   "use strict";
@@ -190,9 +193,20 @@
     if (event.detail.xhr && event.detail.xhr.status >= 500) { queue(event); }
   });
 
+  function showSummary() {
+    var notice = document.querySelector("#entry .notice");
+    if (!notice) { return; }
+    var pending = document.getElementById("pending");
+    var last = pending && pending.querySelector("form") ? pending : notice;
+    var top = notice.getBoundingClientRect().top;
+    var bottom = last.getBoundingClientRect().bottom;
+    if (top < 0 || bottom > window.innerHeight) { notice.scrollIntoView({ block: "start" }); }
+  }
+
   document.addEventListener("htmx:afterSwap", function (event) {
     if (!event.detail.target || event.detail.target.id !== "entry") { return; }
     say(null);
+    showSummary();
     var f = form();
     var key = f && f.elements.namedItem("idempotency_key");
     // A sent entry went in when the form comes back fresh (a new key), in another mode,

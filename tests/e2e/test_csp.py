@@ -42,7 +42,10 @@ def visit(page, url: str, settle_ms: int = 500) -> None:
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_no_page_of_the_site_logs_a_content_security_policy_violation(browser, live_server) -> None:
+def test_no_page_of_the_site_logs_a_content_security_policy_violation(browser, live_server, settings) -> None:
+    # The address phones use: the poster and the table sheets show their QR codes (opened at
+    # localhost without it, they show a warning instead).
+    settings.ATOUT_PUBLIC_URL = live_server.url
     table = make_table()
     tournament = table.round.tournament
     standings_rebuild(tournament_id=tournament.pk)

@@ -140,6 +140,23 @@ def test_the_generated_settings_are_production_over_plain_http_on_the_lan() -> N
     assert storage == "whitenoise.storage.CompressedManifestStaticFilesStorage"
 
 
+def test_the_venue_s_codes_carry_the_room_s_address_unless_the_environment_names_one() -> None:
+    services = venue.Services("sqlite:///db.sqlite3")
+    secret = "s" * 40 + "abcdefghijklmnop"
+    found = venue.venue_environment(host="192.168.1.23", port=8000, secret=secret, services=services)
+    assert found["ATOUT_PUBLIC_URL"] == "http://192.168.1.23:8000"
+    chosen = venue.venue_environment(
+        host="192.168.1.23", port=8000, secret=secret, services=services, public_url="http://atout.local:8000"
+    )
+    assert chosen["ATOUT_PUBLIC_URL"] == "http://atout.local:8000"
+    probe = "import django; django.setup(); from django.conf import settings as s; print(s.ATOUT_PUBLIC_URL)"
+    result = subprocess.run(
+        [sys.executable, "-c", probe], cwd=ROOT, env=clean_env(**found), capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "http://192.168.1.23:8000"
+
+
 def test_the_banner_prints_the_address_and_a_qr_code() -> None:
     out = io.StringIO()
     services = venue.Services("sqlite:///db.sqlite3")

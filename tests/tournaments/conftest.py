@@ -4,6 +4,7 @@
 - *outsider*: a user who organises another club, and nothing of Rodez.
 - `running(...)`: a tournament of the club, created, filled and started through the
   services, as a director would on the night.
+- `tournament_in(state, ...)`: a tournament brought to one of `STATES` the same way.
 """
 
 from __future__ import annotations
@@ -14,9 +15,11 @@ from collections.abc import Callable
 import pytest
 from django.test import Client
 
+from rounds.services import round_close, round_draw
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from tournaments import services
 from tournaments.models import Club, Competitor, Tournament
+from tournaments.services.common import table_size
 
 
 @pytest.fixture
@@ -93,3 +96,25 @@ def running(club: Club, organiser) -> Callable[..., tuple[Tournament, list[Compe
         return tournament, competitors
 
     return build
+
+
+# Every status, and the running tournament both before and after its first draw.
+STATES = ["draft", "registration", "running", "running-drawn", "finished"]
+
+
+def tournament_in(state: str, club, organiser, game: str = "belote_classique", **values) -> Tournament:
+    """A tournament of `game` brought to `state` through the services, as on the night."""
+    tournament = new_tournament(club, organiser, game=game, **values)
+    if state == "draft":
+        return tournament
+    services.tournament_set_status(by=organiser, tournament=tournament, status="registration")
+    register_many(tournament, organiser, 2 * table_size(tournament), checked_in=state != "registration")
+    if state != "registration":
+        services.tournament_set_status(by=organiser, tournament=tournament, status="running")
+    if state in ("running-drawn", "finished"):
+        rnd = round_draw(by=organiser, tournament=tournament)
+        if state == "finished":
+            round_close(by=organiser, round=rnd, force=True)
+            services.tournament_set_status(by=organiser, tournament=tournament, status="finished")
+    tournament.refresh_from_db()
+    return tournament

@@ -60,21 +60,25 @@ class Progress:
     forced: bool
     donnes_played: int
     totals: list[int]
+    pending: int
 
 
 def test_the_drawn_tables_show_what_the_keeper_of_the_results_answers(running) -> None:
     tournament, competitors = running(4)
     rnd = round_with_tables(tournament, competitors)
-    first = rnd.tables.get(number=1)
+    first, second = rnd.tables.get(number=1), rnd.tables.get(number=2)
 
     def answer(*, round: Round, **_kwargs: Any) -> dict[int, Progress]:
         if round != rnd:
             return {}
-        return {first.pk: Progress(finished=True, forced=True, donnes_played=7, totals=[500, 300])}
+        return {
+            first.pk: Progress(finished=True, forced=True, donnes_played=7, totals=[500, 300], pending=0),
+            second.pk: Progress(finished=False, forced=False, donnes_played=0, totals=[], pending=1),
+        }
 
     table_results_wanted.connect(answer)
     try:
         tables = selectors.drawn_tables(rnd)
     finally:
         table_results_wanted.disconnect(answer)
-    assert [(t.number, t.finished, t.donnes_played) for t in tables] == [(1, True, 7), (2, False, 0)]
+    assert [(t.number, t.finished, t.donnes_played, t.pending) for t in tables] == [(1, True, 7, 0), (2, False, 0, 1)]

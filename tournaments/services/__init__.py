@@ -41,6 +41,7 @@ from tournaments.services.tournament import (
     LOCKED_WHEN_RUNNING,
     TRANSITIONS,
     tournament_create,
+    tournament_frozen_fields,
     tournament_set_status,
     tournament_update,
 )
@@ -63,6 +64,7 @@ __all__ = [
     "players_import",
     "players_import_preview",
     "tournament_create",
+    "tournament_frozen_fields",
     "tournament_set_status",
     "tournament_update",
 ]

@@ -53,6 +53,31 @@ TOURNAMENT_FIELDS = (
 MAX_ROUNDS = 30
 
 
+def tournament_frozen_fields(*, tournament: Tournament) -> dict[str, str]:
+    """The settings the tournament's status fixes, each with the reason the page shows.
+
+    The settings page shows them disabled with their reason; `tournament_update` refuses
+    to change them with the same reason.
+    """
+    if tournament.status == Status.FINISHED:
+        reason = _("Fixed: the tournament is finished.")
+        return {field: reason for field in TOURNAMENT_FIELDS if field not in EDITABLE_WHEN_FINISHED}
+    if tournament.status == Status.RUNNING:
+        if tournament.rounds.exists():
+            reason = _("Fixed: round 1 is drawn.")
+        else:
+            reason = _("Fixed: the tournament has started.")
+        return dict.fromkeys(LOCKED_WHEN_RUNNING, reason) | _seating_frozen(tournament)
+    return _seating_frozen(tournament)
+
+
+def _seating_frozen(tournament: Tournament) -> dict[str, str]:
+    """The seating, once a round is drawn: the rounds of one tournament seat alike."""
+    if not tournament.rounds.exists():
+        return {}
+    return dict.fromkeys(FIXED_ONCE_DRAWN, str(_("Fixed once the first round is drawn.")))
+
+
 def _clean_tournament(values: dict[str, Any]) -> dict[str, Any]:
     """Fill the game's defaults in `values` and check every field; raises ValidationError."""
     errors: Errors = {}
@@ -213,20 +238,9 @@ def tournament_update(*, by: AbstractBaseUser, tournament: Tournament, **changes
             changes.setdefault(field, default)
     values = _clean_tournament({**current, **changes})
     changed = [field for field in TOURNAMENT_FIELDS if values[field] != current[field]]
-    errors: Errors = {}
-    if tournament.status in (Status.RUNNING, Status.FINISHED):
-        for field in changed:
-            if field in LOCKED_WHEN_RUNNING:
-                errors[field] = [_("Fixed once the tournament is running.")]
-    if tournament.status == Status.FINISHED:
-        for field in changed:
-            if field not in EDITABLE_WHEN_FINISHED:
-                errors.setdefault(field, [_("The tournament is finished.")])
+    frozen = tournament_frozen_fields(tournament=tournament)
+    errors: Errors = {field: [frozen[field]] for field in changed if field in frozen}
     drawn = tournament.rounds.count()
-    if drawn:
-        for field in changed:
-            if field in FIXED_ONCE_DRAWN:
-                errors.setdefault(field, [_("Fixed once the first round is drawn.")])
     if values["rounds_planned"] < drawn:
         errors["rounds_planned"] = [_("%(count)s rounds are already drawn.") % {"count": drawn}]
     raise_errors(errors)
