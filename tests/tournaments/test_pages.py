@@ -219,9 +219,11 @@ def test_the_director_chooses_what_a_late_arrival_scores_until_the_tournament_ru
     organiser_client.post(reverse("manage:tournament_create", args=[club.pk]), tournament_post(late_policy="bye"))
     assert Tournament.objects.get().late_policy == "bye"
     tournament, _ = running(2)
+    edit = reverse("manage:tournament_edit", args=[tournament.pk])
+    # Once running, the setting shows disabled with its reason, and a forged change is ignored.
+    assert organiser_client.get(edit).context["form"].fields["late_policy"].disabled
     data = tournament_post(name=tournament.name, separate_clubs_rounds="0", late_policy="bye")
-    response = organiser_client.post(reverse("manage:tournament_edit", args=[tournament.pk]), data)
-    assert response.status_code == 200 and response.context["form"].errors["late_policy"]
+    assert organiser_client.post(edit, data).status_code == 302
     assert Tournament.objects.get(pk=tournament.pk).late_policy == "absent"
     dashboard = organiser_client.get(reverse("manage:dashboard", args=[tournament.pk]), HTTP_ACCEPT_LANGUAGE="fr")
     assert "Rien : une partie perdue avec 0 point" in page(dashboard)
