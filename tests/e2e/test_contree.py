@@ -1,6 +1,7 @@
 """A belote contrée concours in the browser: the director creates it with an option,
 registers four teams and draws; a referee on a phone taps a bid and a coinche, sees a bad
-hand refused beside its field, and the ranking moves."""
+hand refused beside its field, and the ranking moves; then the director changes a rule
+option (rounding) on the standings page and the concours is re-scored by it."""
 
 from __future__ import annotations
 
@@ -76,3 +77,28 @@ def test_a_contree_concours_from_creation_to_a_coinched_donne_on_a_phone(browser
         timeout=20_000,
     )
     screenshot(viewer, "contree-ranking")
+
+    # A second donne, not coinché: bid 110 at hearts made with 113 against 49, each side
+    # rounded to the ten: 113 + 110 = 223 → 220, 49 → 50.
+    other = table.seats.order_by("side").last().competitor.name
+    tap(referee, "taker", other)
+    tap(referee, "bid", "110")
+    tap(referee, "contract", "cœur")
+    referee.locator("#id_points_taker").fill("113")
+    referee.locator("#hand-form button[type=submit]").click()
+    referee.get_by_text("La donne 2 est enregistrée.").wait_for(timeout=STORED_TIMEOUT)
+    assert Hand.objects.get(table=table, number=2).scores == [50, 220]
+
+    # The club scores exactly: the director turns rounding off and the concours is re-scored.
+    page.goto(f"{live_server.url}/manage/t/{tournament.slug}/standings/")
+    page.select_option("select[name=option_rounding]", '"none"')
+    page.get_by_role("button", name="Enregistrer et recalculer").click()
+    page.wait_for_load_state()
+    screenshot(page, "contree-rescored")
+    assert Hand.objects.get(table=table, number=2).scores == [49, 223]
+    assert Hand.objects.get(table=table, number=1).scores == [560, 0]
+    # The ranking follows: 560 + 49 for the first team.
+    viewer.wait_for_function(
+        "() => [...document.querySelectorAll('#ranking tbody tr')].some(r => r.innerText.includes('609'))",
+        timeout=20_000,
+    )
