@@ -345,6 +345,8 @@ def plainly_sound(sides: Sequence[object], max_cards: int) -> bool:
     for raw in sides:
         if type(raw) is not list and type(raw) is not tuple:
             return False
+        if not raw:
+            continue
         cards = 0
         for item in raw:
             if type(item) is not dict or not item.keys() <= FIELDS:
