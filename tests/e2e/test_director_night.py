@@ -121,7 +121,7 @@ def test_a_directors_saturday_night_from_the_draw_to_the_ranking_on_a_phone(
     assert "23 pointés" in director.locator("#competitors").inner_text()
     screenshot(director, "director-night-01-dashboard-before-the-draw")
     director.get_by_role("button", name="Tirage de la ronde 1", exact=True).click()
-    director.wait_for_load_state()
+    director.get_by_text("Ronde 1 tirée.").wait_for()
     # 23 teams present: 11 tables and one team exempt.
     assert director.locator("#round table.tables tbody tr").count() == 11
     assert "Exempt" in director.locator("#round").inner_text()
@@ -226,7 +226,7 @@ def test_a_directors_saturday_night_from_the_draw_to_the_ranking_on_a_phone(
     director.locator("[name=reason]").fill("Points mal recopiés : 10 de trop au preneur")
     screenshot(director, "director-night-09-correcting-table-2")
     director.get_by_role("button", name="Enregistrer la correction").click()
-    director.wait_for_load_state()
+    director.get_by_text("La donne 1 est corrigée.").wait_for()
     screenshot(director, "director-night-10-table-2-corrected")
     director.get_by_role("link", name="Historique de toutes les modifications").click()
     director.wait_for_load_state()
@@ -252,7 +252,7 @@ def test_a_directors_saturday_night_from_the_draw_to_the_ranking_on_a_phone(
     director.get_by_role("button", name="Clore la ronde 1", exact=True).click()
     director.wait_for_load_state()
     director.get_by_role("button", name="Tirage de la ronde 2", exact=True).click()
-    director.wait_for_load_state()
+    director.get_by_text("Ronde 2 tirée.").wait_for()
     assert director.locator("#round h2").inner_text().startswith("Ronde 2")
     assert director.locator("#round table.tables tbody tr").count() == 12
     assert LATE in director.locator("#round table.tables").inner_text()
