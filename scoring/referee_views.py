@@ -235,9 +235,9 @@ def submit(request: HttpRequest, table: Table) -> HttpResponse:
         form = _renumbered(table, sheet, form, request.POST)
         return _respond(request, _context(request, table, sheet, form=form, notice=notice))
     text = _("Donne %(number)s is stored.") % {"number": hand.number}
-    if hand.status == Hand.Status.PENDING:
-        text += " " + _("It counts once a player of another side confirms it below.")
     if not request.htmx:
+        if hand.status == Hand.Status.PENDING:
+            text += " " + _("It counts once a player of another side confirms it below.")
         messages.success(request, text)
         return redirect("referee:table", token=table.token)
     notice = _stored_notice(hand, sheet, text)

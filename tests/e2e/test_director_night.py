@@ -118,7 +118,7 @@ def test_a_directors_saturday_night_from_the_draw_to_the_ranking_on_a_phone(
     director.set_default_timeout(15_000)
     log_in(director, base)
     director.goto(dashboard_url)
-    assert "23 pointés" in director.locator("#competitors").inner_text()
+    assert "23 au pointage" in director.locator("#competitors").inner_text()
     screenshot(director, "director-night-01-dashboard-before-the-draw")
     director.get_by_role("button", name="Tirage de la ronde 1", exact=True).click()
     director.get_by_text("Ronde 1 tirée.").wait_for()
@@ -202,7 +202,7 @@ def test_a_directors_saturday_night_from_the_draw_to_the_ranking_on_a_phone(
         f".some(r => r.innerText.includes('{LATE}') && r.querySelector('button[aria-pressed=true]'))"
     )
     assert "arrive à la ronde 2" in late_row.inner_text()
-    assert "24 pointés" in director.locator("#competitors").inner_text()
+    assert "24 au pointage" in director.locator("#competitors").inner_text()
     late = Competitor.objects.get(pk=teams[-1].pk)
     assert late.status == Competitor.Status.CHECKED_IN and late.joined_round == 2
     late_row.scroll_into_view_if_needed()
