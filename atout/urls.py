@@ -2,9 +2,7 @@
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.templatetags.static import static
 from django.urls import include, path
-from django.views.generic import RedirectView
 
 from atout import views
 from rounds import urls as rounds_urls
@@ -14,7 +12,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     # Browsers ask for /favicon.ico whatever the page names: send them to the icon.
-    path("favicon.ico", RedirectView.as_view(url=static("img/favicon.svg"), permanent=True)),
+    path("favicon.ico", views.favicon, name="favicon"),
     # The director's pages: the tournaments' and the rounds' actions (above scoring), one namespace.
     path("manage/", include((tournaments_urls.urlpatterns + rounds_urls.urlpatterns, "manage"))),
     # Before any other /t/<slug>/ include: the draw's paths must win over theirs.
