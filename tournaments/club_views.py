@@ -270,8 +270,8 @@ def player_anonymise(request: HttpRequest, club: Club, player_id: int) -> HttpRe
             club,
             title=_("Anonymise %(player)s") % {"player": player.full_name},
             consequences=[
-                _("Their name becomes “Anonymised player %(number)s” in every tournament of the club.")
-                % {"number": player.pk},
+                _("Their name becomes “%(name)s” in every tournament of the club.")
+                % {"name": services.anonymous_name(player)},
                 _("Their licence number, e-mail and phone are erased."),
                 _("Their results stay, under that name, in the rankings of every round and season."),
                 _("A team’s name is rebuilt from its players’ names."),

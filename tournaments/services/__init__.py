@@ -37,7 +37,7 @@ from tournaments.services.clubs import (
     member_set_role,
 )
 from tournaments.services.players import NewPlayer, player_create, player_update, players_import, players_import_preview
-from tournaments.services.privacy import player_anonymise
+from tournaments.services.privacy import anonymous_name, player_anonymise
 from tournaments.services.registration import (
     competitor_check_in,
     competitor_register,
@@ -62,6 +62,7 @@ __all__ = [
     "LOCKED_WHEN_RUNNING",
     "TRANSITIONS",
     "NewPlayer",
+    "anonymous_name",
     "club_create",
     "club_update",
     "competitor_check_in",

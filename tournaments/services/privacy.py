@@ -1,6 +1,7 @@
 """The players' data rights: a club administrator anonymises a player on request.
 
-The player's name becomes "Joueur anonymisé <n>" (in the administrator's language) and
+The player's name becomes "Joueur anonymisé <n>" (in the site's language, LANGUAGE_CODE,
+whatever the administrator's: it is data every reader shares) and
 their licence, e-mail and phone are erased; the club they played for stays, and so do
 their results: every competitor they played in keeps its id, its hands and its places,
 under a name rebuilt from its players' names (a team's own name may have named them).
@@ -11,15 +12,22 @@ the privacy page (templates/privacy.html).
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from tournaments.access import require_club_admin
 from tournaments.models import Competitor, Player, Tournament
 from tournaments.services.registration import competitor_default_name
 from tournaments.signals import names_erased
+
+
+def anonymous_name(player: Player) -> str:
+    """The name an anonymised player gets, in the site's language."""
+    with translation.override(settings.LANGUAGE_CODE):
+        return _("Anonymised player %(number)s") % {"number": player.pk}
 
 
 @transaction.atomic
@@ -30,7 +38,7 @@ def player_anonymise(*, by: AbstractBaseUser, player: Player) -> Player:
     if player.anonymised_at is not None:
         return player
     now = timezone.now()
-    player.last_name = _("Anonymised player %(number)s") % {"number": player.pk}
+    player.last_name = anonymous_name(player)
     player.first_name = ""
     player.licence = player.email = player.phone = ""
     player.anonymised_at = now
