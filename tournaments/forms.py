@@ -15,7 +15,8 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import games
-from tournaments.models import Competitor, Player, Tournament
+from tournaments.logos import LogoImage, read_logo
+from tournaments.models import Competitor, Membership, Player, Tournament
 from tournaments.services import NewPlayer
 
 
@@ -291,3 +292,38 @@ class ForbiddenPairForm(forms.Form):
 
 class StatusForm(forms.Form):
     status = forms.ChoiceField(choices=Tournament.Status.choices)
+
+
+# -- clubs and their people ----------------------------------------------------------------
+
+
+class ClubForm(forms.Form):
+    """A club's name, town and logo; the logo is checked and re-encoded here (tournaments.logos)."""
+
+    name = forms.CharField(label=_("Name"), max_length=200)
+    town = forms.CharField(label=_("Town"), max_length=120, required=False)
+    logo = forms.FileField(
+        label=_("Logo"),
+        required=False,
+        help_text=_("A PNG or JPEG image, at most 2 MB; shown at most 512 pixels wide."),
+        widget=forms.FileInput(attrs={"accept": "image/png,image/jpeg"}),
+    )
+    remove_logo = forms.BooleanField(label=_("Remove the logo"), required=False)
+
+    def clean_logo(self) -> LogoImage | None:
+        upload = self.cleaned_data.get("logo")
+        if not upload:
+            return None
+        try:
+            return read_logo(upload, upload.size)
+        except ValidationError as error:
+            raise ValidationError(error.message_dict["logo"]) from None
+
+
+class InvitationForm(forms.Form):
+    email = forms.EmailField(label=_("Their e-mail"), max_length=254)
+    role = forms.ChoiceField(label=_("Role"), choices=Membership.Role.choices, initial=Membership.Role.ORGANISER)
+
+
+class RoleForm(forms.Form):
+    role = forms.ChoiceField(label=_("Role"), choices=Membership.Role.choices)

@@ -44,6 +44,15 @@ def public_tournaments(limit: int = 50) -> QuerySet[Tournament]:
     )
 
 
+def club_public_tournaments(club: Club, limit: int = 100) -> QuerySet[Tournament]:
+    """The club's tournaments anyone may follow, newest first."""
+    return (
+        Tournament.objects.filter(club=club, is_public=True)
+        .exclude(status=Tournament.Status.DRAFT)
+        .order_by("-date", "name")[:limit]
+    )
+
+
 def public_tournament(slug: str) -> Tournament | None:
     return (
         Tournament.objects.filter(slug=slug, is_public=True)

@@ -96,12 +96,23 @@ def confirm_page(
 
 @login_required
 def clubs(request: HttpRequest) -> HttpResponse:
-    return render(request, "tournaments/clubs.html", {"clubs": access.clubs_of(request.user)})
+    site_admin = access.is_site_admin(request.user)
+    context = {
+        "clubs": access.clubs_of(request.user),
+        "site_admin": site_admin,
+        "all_clubs": Club.objects.all() if site_admin else Club.objects.none(),
+    }
+    return render(request, "tournaments/clubs.html", context)
 
 
 @club_view
 def club(request: HttpRequest, club: Club) -> HttpResponse:
-    context = {"club": club, "tournaments": selectors.club_tournaments(club), "player_count": club.players.count()}
+    context = {
+        "club": club,
+        "tournaments": selectors.club_tournaments(club),
+        "player_count": club.players.count(),
+        "is_club_admin": access.is_club_admin(request.user, club),
+    }
     return render(request, "tournaments/club.html", context)
 
 
@@ -139,7 +150,13 @@ def player_edit(request: HttpRequest, club: Club, player_id: int) -> HttpRespons
         else:
             messages.success(request, _("%(player)s saved.") % {"player": player.full_name})
             return redirect("manage:players", club_id=club.pk)
-    return render(request, "tournaments/player_form.html", {"club": club, "form": form, "player": player})
+    context = {
+        "club": club,
+        "form": form,
+        "player": player,
+        "can_anonymise": player.anonymised_at is None and access.is_club_admin(request.user, club),
+    }
+    return render(request, "tournaments/player_form.html", context)
 
 
 @club_view
