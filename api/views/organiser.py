@@ -415,6 +415,10 @@ class ClockSerializer(serializers.Serializer):
     def validate(self, data: dict[str, Any]) -> dict[str, Any]:
         if data["action"] != "stop" and "minutes" not in data:
             raise serializers.ValidationError({"minutes": _("Give a number of minutes.")})
+        if data["action"] == "start" and data["minutes"] < 1:
+            raise serializers.ValidationError(
+                {"minutes": _("A round lasts between 1 and %(max)s minutes.") % {"max": CLOCK_MINUTES_MAX}}
+            )
         return data
 
 
@@ -422,8 +426,9 @@ class RoundClockView(OrganiserView):
     @extend_schema(
         operation_id="round_clock",
         summary="Start, adjust or stop a round's clock",
-        description="409 when the round is closed, when no clock runs to adjust, or when the round "
-        f"would last less than 1 or more than {CLOCK_MINUTES_MAX} minutes.",
+        description=f"400 when a clock would start for less than 1 or more than {CLOCK_MINUTES_MAX} minutes; "
+        "409 when the round is closed, when no clock runs to adjust, or when the time added or taken off "
+        f"would make the round last less than 1 or more than {CLOCK_MINUTES_MAX} minutes.",
         request=ClockSerializer,
         responses={200: RoundDetailSerializer, **errors(*WRITE_ERRORS, 409)},
         tags=["rounds"],
