@@ -116,13 +116,21 @@ def round_clock(request: HttpRequest, tournament: Tournament, number: int) -> Ht
         try:
             if action == CLOCK_START:
                 rnd = services.round_clock_start(by=request.user, round=rnd, minutes=minutes)
-                done = _("Clock of round %(number)s started: %(minutes)s minutes.") % {
+                done = ngettext(
+                    "Clock of round %(number)s started: %(minutes)s minute.",
+                    "Clock of round %(number)s started: %(minutes)s minutes.",
+                    minutes,
+                ) % {
                     "number": number,
                     "minutes": minutes,
                 }
             elif action == CLOCK_ADJUST:
                 rnd = services.round_clock_adjust(by=request.user, round=rnd, minutes=minutes)
-                done = _("Round %(number)s now lasts %(minutes)s minutes.") % {
+                done = ngettext(
+                    "Round %(number)s now lasts %(minutes)s minute.",
+                    "Round %(number)s now lasts %(minutes)s minutes.",
+                    rnd.clock_minutes or 0,
+                ) % {
                     "number": number,
                     "minutes": rnd.clock_minutes,
                 }
