@@ -38,6 +38,7 @@ from scoring.services import (
     hand_undo_last,
 )
 from scoring.table_selectors import HandCheck, SideInfo, TableSheet, hand_check, table_sheet, table_sides
+from tournaments import selectors as tournament_selectors
 from tournaments.models import Table
 
 NEW, CORRECT = "new", "correct"
@@ -170,6 +171,14 @@ def sheet_part(request: HttpRequest, table: Table) -> HttpResponse:
     """The sheet alone (polled by the page, so that two phones at a table agree)."""
     sheet = table_sheet(table)
     return render(request, "scoring/referee_sheet_swap.html", _context(request, table, sheet, form=None))
+
+
+@never_cache
+@require_GET
+@referee_table
+def clock_part(request: HttpRequest, table: Table) -> HttpResponse:
+    """The time left in the table's round (polled by the page; static/js/clock.js counts down)."""
+    return render(request, "tournaments/clock.html", {"clock": tournament_selectors.round_clock(table.round)})
 
 
 @require_POST

@@ -327,3 +327,31 @@ class InvitationForm(forms.Form):
 
 class RoleForm(forms.Form):
     role = forms.ChoiceField(label=_("Role"), choices=Membership.Role.choices)
+
+
+# The round clock's form (the director's dashboard; the actions are in rounds/).
+CLOCK_START, CLOCK_ADJUST, CLOCK_STOP = "start", "adjust", "stop"
+CLOCK_LABELS = {
+    CLOCK_START: _("Duration of the round (minutes)"),
+    CLOCK_ADJUST: _("Minutes to add (negative: to take off)"),
+    CLOCK_STOP: "",
+}
+
+
+class ClockForm(forms.Form):
+    """One form for the three actions; the limits on the minutes are the service's."""
+
+    action = forms.ChoiceField(choices=[(a, a) for a in CLOCK_LABELS], widget=forms.HiddenInput)
+    minutes = forms.IntegerField(required=False, min_value=-10_000, max_value=10_000)
+
+    def __init__(self, *args: Any, action: str = CLOCK_START, **kwargs: Any) -> None:
+        super().__init__(*args, prefix="clock", **kwargs)
+        self.fields["minutes"].label = CLOCK_LABELS.get(action, "")
+        self.fields["minutes"].widget.attrs.update({"min": -600 if action == CLOCK_ADJUST else 1, "max": 600})
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        wanted = data.get("action") in (CLOCK_START, CLOCK_ADJUST)
+        if wanted and data.get("minutes") is None and "minutes" not in self.errors:
+            self.add_error("minutes", _("Give a number of minutes."))
+        return data

@@ -9,6 +9,7 @@ Rules about what may change when live in `tournaments/services/`, not here.
 
 from __future__ import annotations
 
+import datetime
 import secrets
 
 from django.conf import settings
@@ -336,6 +337,10 @@ class Round(models.Model):
     drawn_at = models.DateTimeField(auto_now_add=True)
     closed_at = models.DateTimeField(null=True, blank=True)
     forced = models.BooleanField(default=False)
+    # The round's clock: started by the director with a duration, time added or taken
+    # off by changing the minutes; both empty when no clock runs (rounds/services.py).
+    clock_started_at = models.DateTimeField(_("clock started at"), null=True, blank=True)
+    clock_minutes = models.PositiveSmallIntegerField(_("round duration (minutes)"), null=True, blank=True)
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -345,6 +350,13 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} · {self.number}"
+
+    @property
+    def clock_ends_at(self) -> datetime.datetime | None:
+        """When the round's time is up, or None when no clock runs."""
+        if self.clock_started_at is None or self.clock_minutes is None:
+            return None
+        return self.clock_started_at + datetime.timedelta(minutes=self.clock_minutes)
 
 
 def new_table_token() -> str:

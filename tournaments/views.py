@@ -22,6 +22,9 @@ from django.views.decorators.http import require_POST
 
 from tournaments import access, csv_import, games, selectors, services
 from tournaments.forms import (
+    CLOCK_ADJUST,
+    CLOCK_START,
+    ClockForm,
     CsvConfirmForm,
     CsvUploadForm,
     ForbiddenPairForm,
@@ -263,6 +266,7 @@ def _dashboard_context(tournament: Tournament) -> dict[str, Any]:
         # A withdrawal can be taken back until a round is drawn without them.
         "last_round": rnd.number if rnd is not None else 0,
         **_round_context(tournament, rnd),
+        **clock_context(tournament, rnd),
         "next_statuses": [
             (status, Tournament.Status(status).label) for status in services.TRANSITIONS[tournament.status]
         ],
@@ -278,9 +282,14 @@ def _round_context(tournament: Tournament, rnd: Round | None) -> dict[str, Any]:
     if rnd is None:
         return {"round": None, "tables": [], "byes": [], "repeats": [], "conflicts": []}
     tables = selectors.drawn_tables(rnd)
+    clock = selectors.round_clock(rnd)
     return {
         "round": rnd,
         "tables": tables,
+        "clock": clock,
+        # When the round's time is up, the tables still playing; before, those far behind.
+        "late_tables": selectors.late_tables(tournament, tables, clock),
+        "tables_behind": selectors.tables_behind(tournament, tables, clock),
         "finished_count": sum(1 for t in tables if t.finished),
         # Donnes waiting for the other side's confirmation: a table can look idle for them.
         "pending_count": sum(t.pending for t in tables),
@@ -290,6 +299,19 @@ def _round_context(tournament: Tournament, rnd: Round | None) -> dict[str, Any]:
         "conflicts": selectors.named_pairs(rnd, rnd.conflicts),
         "can_draw_next": rnd.status == Round.Status.CLOSED and rnd.number < tournament.rounds_planned,
     }
+
+
+def clock_context(tournament: Tournament, rnd: Round | None, form: ClockForm | None = None) -> dict[str, Any]:
+    """The dashboard's clock panel: the time left and the form that fits (start, or change).
+
+    `form` is a refused form to show again with its errors beside the field.
+    """
+    clock = selectors.round_clock(rnd)
+    action = CLOCK_ADJUST if clock is not None else CLOCK_START
+    if form is None or form.data.get("clock-action") != action:
+        initial = {"action": action, "minutes": 5 if clock else selectors.default_clock_minutes(tournament)}
+        form = ClockForm(action=action, initial=initial)
+    return {"tournament": tournament, "round": rnd, "clock": clock, "clock_form": form}
 
 
 @tournament_view
