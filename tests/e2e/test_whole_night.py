@@ -62,7 +62,11 @@ def projector_points(page) -> dict[str, int]:
     shown: dict[str, int] = {}
     for row in page.locator("#ranking tbody tr").all():
         cells = [c.strip() for c in row.locator("td").all_text_contents()]
-        shown[cells[2]] = int(cells[points_column])
+        # The name without the partie's mark under it ("en cours, 3 donnes").
+        name = cells[2]
+        for mark in row.locator("td .in-play").all_text_contents():
+            name = name.replace(mark, "")
+        shown[name.strip()] = int(cells[points_column])
     return shown
 
 
