@@ -98,7 +98,12 @@ def _prize_values(
 ) -> dict[str, Any]:
     errors: Errors = {}
     ranks: dict[str, int] = {}
-    for field, given in (("rank_from", rank_from), ("rank_to", rank_to if rank_to not in (None, "") else rank_from)):
+    for field, given in (("rank_from", rank_from), ("rank_to", rank_to)):
+        if field == "rank_to" and given in (None, ""):
+            # One rank: the lot's last rank is its first (whose errors are said once).
+            if "rank_from" in ranks:
+                ranks["rank_to"] = ranks["rank_from"]
+            continue
         try:
             ranks[field] = int(given)
         except (TypeError, ValueError):
