@@ -92,7 +92,10 @@ class Ranking:
     @cached_property
     def prizes(self) -> list[Prize]:
         """The lots shown beside the ranks (*palmarès*): the live ranking only, not a past round's."""
-        return list(self.tournament.prizes.order_by("rank_from")) if self.with_prizes else []
+        # `has_prizes` comes with the tournament's row (standings_selectors.visible_tournament).
+        if not self.with_prizes or not getattr(self.tournament, "has_prizes", True):
+            return []
+        return list(self.tournament.prizes.order_by("rank_from"))
 
     @cached_property
     def snapshot(self) -> StandingsSnapshot | None:
