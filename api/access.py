@@ -5,8 +5,9 @@
   its own organisers).
 - An *organiser* (tournaments.access) writes to their club's tournaments, logged in by
   session (the site's cookie, with its CSRF token) or by an API token
-  (`Authorization: Token <key>`, from DRF's authtoken). The services check the club
-  again; `organiser_tournament` checks it before anything is loaded further.
+  (`Authorization: Token <key>`: a named token of the account page,
+  api.authentication). The services check the club again; `organiser_tournament`
+  checks it before anything is loaded further.
 - A *referee* holds a table's secret and sends it in the `X-Table-Token` header. The
   decision is the referee pages' own (`scoring.access.referee_table`): the same shape
   check, the same revocation and closed-round refusals, and the same limiter of wrong

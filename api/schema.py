@@ -53,7 +53,8 @@ and `results`.
 `304 Not Modified` and no body while nothing changed: poll every few seconds freely.
 
 **Organisers** write to their own club's tournaments with an API token
-(`Authorization: Token <key>`) or the site's session (with its CSRF token). Another
+(`Authorization: Token <key>`, made on the account page, `/manage/account/`) or the
+site's session (with its CSRF token). Another
 club's organiser gets 403; nobody logged in gets 401.
 
 **At the table**, a scoring app sends each donne with the table's secret in the

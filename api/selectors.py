@@ -14,7 +14,7 @@ import datetime
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, Max, Prefetch, Q, QuerySet
+from django.db.models import Count, Max, Prefetch, Q, QuerySet, Sum
 from django.http import Http404
 
 from scoring.models import Hand, Season, SeasonSnapshot, StandingsSnapshot, TableResult
@@ -59,9 +59,15 @@ def tournament_list_version(found: QuerySet[Tournament]) -> tuple[Any, ...]:
 
 def _round_state(tournament: Tournament) -> tuple[Any, ...]:
     summary = tournament.rounds.aggregate(
-        count=Count("pk"), closed=Count("pk", filter=Q(status=Round.Status.CLOSED)), drawn=Max("drawn_at")
+        count=Count("pk"),
+        closed=Count("pk", filter=Q(status=Round.Status.CLOSED)),
+        drawn=Max("drawn_at"),
+        # The rounds' clocks: started, stopped, or given more or less time.
+        clocks=Count("clock_started_at"),
+        clock_started=Max("clock_started_at"),
+        clock_minutes=Sum("clock_minutes"),
     )
-    return summary["count"], summary["closed"], summary["drawn"]
+    return tuple(summary.values())
 
 
 def tournament_version(tournament: Tournament) -> tuple[Any, ...]:
@@ -114,11 +120,22 @@ def round_of(tournament: Tournament, number: int) -> Round:
 def round_version(rnd: Round) -> tuple[Any, ...]:
     """Changes with the draw (seed, time, status) and with every table result of the round."""
     latest = TableResult.objects.filter(table__round=rnd).aggregate(changed=Max("updated_at"), count=Count("pk"))
-    return rnd.pk, rnd.seed, rnd.drawn_at, rnd.status, rnd.closed_at, latest["changed"], latest["count"]
+    return (
+        *(rnd.pk, rnd.seed, rnd.drawn_at, rnd.status, rnd.closed_at, rnd.clock_started_at, rnd.clock_minutes),
+        *(latest["changed"], latest["count"]),
+    )
 
 
 def _ref(competitor_id: int, number: int, name: str) -> dict[str, Any]:
     return {"id": competitor_id, "number": number, "name": name}
+
+
+def round_clock_data(rnd: Round) -> dict[str, Any] | None:
+    """A round's clock as the API shows it, or None when the director started none."""
+    ends_at = rnd.clock_ends_at
+    if ends_at is None:
+        return None
+    return {"started_at": rnd.clock_started_at, "minutes": rnd.clock_minutes, "ends_at": ends_at}
 
 
 def round_draw(rnd: Round) -> dict[str, Any]:
@@ -143,7 +160,14 @@ def round_draw(rnd: Round) -> dict[str, Any]:
         .values_list("competitor_id", "competitor__number", "competitor__name", "reason")
     ]
     values = {name: getattr(rnd, name) for name in ("number", "status", "method", "seed", "drawn_at", "closed_at")}
-    return {**values, "forced": rnd.forced, "tables": list(tables.values()), "byes": byes, "repeats": rnd.repeats}
+    return {
+        **values,
+        "forced": rnd.forced,
+        "round": rnd,
+        "tables": list(tables.values()),
+        "byes": byes,
+        "repeats": rnd.repeats,
+    }
 
 
 def table_of(rnd: Round, number: int) -> Table:
@@ -157,7 +181,8 @@ def table_version(table: Table) -> tuple[Any, ...]:
     """Changes with every hand written, corrected, confirmed or deleted, and with the result."""
     hands = Hand.objects.filter(table=table).aggregate(count=Count("pk"), changed=Max("updated_at"))
     result = TableResult.objects.filter(table=table).values_list("updated_at", flat=True).first()
-    return table.pk, hands["count"], hands["changed"], result
+    clock = Round.objects.filter(pk=table.round_id).values_list("clock_started_at", "clock_minutes").first()
+    return table.pk, hands["count"], hands["changed"], result, clock
 
 
 def table_detail(tournament: Tournament, rnd: Round, table: Table) -> dict[str, Any]:
@@ -177,7 +202,14 @@ def table_detail(tournament: Tournament, rnd: Round, table: Table) -> dict[str, 
         }
         for side in sheet["sides"]
     ]
-    return {"round": rnd.number, "number": table.number, "sides": sides, "hands": hands, "result": sheet["result"]}
+    return {
+        "round": rnd.number,
+        "number": table.number,
+        "sides": sides,
+        "hands": hands,
+        "result": sheet["result"],
+        "clock": round_clock_data(rnd),
+    }
 
 
 _HAND_FIELDS = [

@@ -20,6 +20,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from api.schema import HAND_REF
+from api.selectors import round_clock_data
 from scoring.models import Hand
 from tournaments.models import Competitor, Round, Tournament
 
@@ -77,6 +78,12 @@ class TournamentSummarySerializer(serializers.Serializer):
     updated_at = serializers.DateTimeField()
 
 
+class RoundClockSerializer(serializers.Serializer):
+    started_at = serializers.DateTimeField()
+    minutes = serializers.IntegerField(help_text="The round's duration, time added or taken off included.")
+    ends_at = serializers.DateTimeField(help_text="When the round's time is up (the server's time).")
+
+
 class RoundSummarySerializer(serializers.Serializer):
     number = serializers.IntegerField()
     status = serializers.ChoiceField(choices=Round.Status.choices)
@@ -85,6 +92,14 @@ class RoundSummarySerializer(serializers.Serializer):
     drawn_at = serializers.DateTimeField()
     closed_at = serializers.DateTimeField(allow_null=True)
     forced = serializers.BooleanField(help_text="Closed with tables still playing (their results forced).")
+    clock = serializers.SerializerMethodField(help_text="The round's clock, null when none runs.")
+
+    @extend_schema_field(RoundClockSerializer(allow_null=True))
+    def get_clock(self, rnd: Round | dict[str, Any]) -> dict[str, Any] | None:
+        # The round itself, or the selectors' dict of it that carries the round.
+        found = rnd["round"] if isinstance(rnd, dict) else rnd
+        clock = round_clock_data(found)
+        return RoundClockSerializer(clock).data if clock is not None else None
 
 
 class PrizeSerializer(serializers.Serializer):
@@ -225,6 +240,7 @@ class TableDetailSerializer(serializers.Serializer):
     sides = TableSideSerializer(many=True)
     hands = TableHandSerializer(many=True)
     result = TableResultSerializer(allow_null=True)
+    clock = RoundClockSerializer(allow_null=True, help_text="The round's clock, null when none runs.")
 
 
 class ColumnSerializer(serializers.Serializer):

@@ -54,6 +54,7 @@ v1 = [
     path(tournament + "rounds/", organiser.RoundsView.as_view(), name="rounds"),
     path(round_, public.RoundDetailView.as_view(), name="round"),
     path(round_ + "close/", organiser.RoundCloseView.as_view(), name="round-close"),
+    path(round_ + "clock/", organiser.RoundClockView.as_view(), name="round-clock"),
     path(round_ + "secrets/", organiser.RoundSecretsView.as_view(), name="round-secrets"),
     path(table_, public.TableDetailView.as_view(), name="table"),
     path(table_ + "hands/<int:donne>/", organiser.HandCorrectView.as_view(), name="hand"),

@@ -2,21 +2,25 @@
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.templatetags.static import static
-from django.urls import include, path
-from django.views.generic import RedirectView
+from django.urls import include, path, reverse_lazy
+from django.views.generic import TemplateView
 
 from atout import views
 from rounds import urls as rounds_urls
+from tournaments import club_urls
 from tournaments import urls as tournaments_urls
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     # Browsers ask for /favicon.ico whatever the page names: send them to the icon.
-    path("favicon.ico", RedirectView.as_view(url=static("img/favicon.svg"), permanent=True)),
+    path("favicon.ico", views.favicon, name="favicon"),
+    # The organiser's own account: API tokens, password.
+    path("manage/account/", include("accounts.urls")),
     # The director's pages: the tournaments' and the rounds' actions (above scoring), one namespace.
     path("manage/", include((tournaments_urls.urlpatterns + rounds_urls.urlpatterns, "manage"))),
+    # A club's public page and logo; the links of invitations to join a club.
+    path("", include(club_urls.urlpatterns)),
     # Before any other /t/<slug>/ include: the draw's paths must win over theirs.
     path("t/<slug:slug>/", include("tournaments.public_urls")),
     # After the draw's include: the live ranking, rounds, tables and exports (scoring).
@@ -29,6 +33,16 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # A forgotten password: a link by e-mail, then a new password (Django's views, our pages).
+    path("login/reset/", auth_views.PasswordResetView.as_view(), name="password_reset"),
+    path("login/reset/sent/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),
+    path(
+        "login/reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(success_url=reverse_lazy("password_reset_complete")),
+        name="password_reset_confirm",
+    ),
+    path("login/reset/done/", auth_views.PasswordResetCompleteView.as_view(), name="password_reset_complete"),
+    path("confidentialite/", TemplateView.as_view(template_name="privacy.html"), name="privacy"),
     path("admin/", admin.site.urls),
 ]
 

@@ -9,9 +9,10 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import RequestDataTooBig
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
 from django.template import loader
+from django.templatetags.static import static
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views import defaults
@@ -93,3 +94,12 @@ def server_error(request: HttpRequest) -> HttpResponse:
         response = HttpResponse(loader.render_to_string("503.html", {"message": items[0]["message"]}), status=503)
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
     return response
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico whatever the page names: send them to the icon.
+
+    Its address is asked for here, at the request, not when the URLs load: with the
+    hashed static files of production it exists only once collectstatic has run.
+    """
+    return HttpResponsePermanentRedirect(static("img/favicon.svg"))

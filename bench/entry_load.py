@@ -29,6 +29,7 @@ tests; `--help` for the knobs). Exit status 0 when every hand is stored exactly 
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
 import http.client
 import os
@@ -56,6 +57,7 @@ from benchkit import (
     drop_database,
     free_port,
     loopback_production_env,
+    machine_load,
     recreate_database,
     redis_answers,
 )
@@ -296,6 +298,9 @@ def main() -> int:
     parser.add_argument("--deadline", type=float, default=600, help="seconds before everything is stopped")
     parser.add_argument("--keep", action="store_true", help="keep the bench database afterwards")
     args = parser.parse_args()
+    # The machine as the run starts; again at the end (figures move with the load).
+    print(f"==> {machine_load()}")
+    atexit.register(lambda: print(f"==> at the end: {machine_load()}"))
     if not args.postgres.startswith("postgres"):
         print("entry_load needs PostgreSQL: set DATABASE_URL or --postgres", file=sys.stderr)
         return 2

@@ -23,6 +23,7 @@ tests; `--help` for the knobs).
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
 import http.client
 import multiprocessing
@@ -50,6 +51,7 @@ from benchkit import (  # noqa: E402
     drop_database,
     free_port,
     loopback_production_env,
+    machine_load,
     recreate_database,
 )
 
@@ -131,6 +133,9 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds of the three runs")
     parser.add_argument("--deadline", type=float, default=600)
     args = parser.parse_args()
+    # The machine as the run starts; again at the end (figures move with the load).
+    print(f"==> {machine_load()}")
+    atexit.register(lambda: print(f"==> at the end: {machine_load()}"))
 
     def out_of_time(*_: Any) -> None:
         raise standings_bench.Deadline(f"stopped after {args.deadline:.0f} s (--deadline)")

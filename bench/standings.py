@@ -28,6 +28,7 @@ starts is stopped at the end, and a deadline (`--deadline`) stops it in any case
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
 import datetime
 import json
@@ -52,6 +53,7 @@ from benchkit import (
     database_url,
     drop_database,
     loopback_production_env,
+    machine_load,
     recreate_database,
     redis_answers,
 )
@@ -518,6 +520,9 @@ def main() -> int:
     parser.add_argument("--deadline", type=float, default=1500, help="seconds before everything is stopped")
     parser.add_argument("--keep", action="store_true", help="keep the bench database afterwards")
     args = parser.parse_args()
+    # The machine as the run starts; again at the end (figures move with the load).
+    print(f"==> {machine_load()}")
+    atexit.register(lambda: print(f"==> at the end: {machine_load()}"))
     if not args.postgres.startswith("postgres"):
         print("bench/standings.py needs PostgreSQL: set DATABASE_URL or --postgres", file=sys.stderr)
         return 2

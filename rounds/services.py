@@ -1,7 +1,8 @@
-"""Rounds: draw (through the bridge, `rounds.pairing`), draw again, close."""
+"""Rounds: draw (through the bridge, `rounds.pairing`), draw again, close; the round's clock."""
 
 from __future__ import annotations
 
+import datetime
 import secrets
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -121,4 +122,69 @@ def round_close(*, by: AbstractBaseUser, round: Round, force: bool = False) -> R
     refresh_standings_after_commit(rnd.tournament)
     closed = {"round_id": rnd.pk, "tournament_id": rnd.tournament_id, "number": rnd.number}
     transaction.on_commit(lambda: round_closed.send_robust(sender=Round, **closed))
+    return rnd
+
+
+# -- the round's clock ---------------------------------------------------------------------
+
+CLOCK_MINUTES_MAX = 600
+
+
+def _open_round_for_clock(by: AbstractBaseUser, round: Round) -> Round:
+    require_organiser(by, round.tournament.club)
+    _lock_running(round.tournament)
+    rnd = Round.objects.select_for_update().get(pk=round.pk)
+    if rnd.status != Round.Status.OPEN:
+        raise refusal(_("Round %(number)s is closed: its clock no longer runs.") % {"number": rnd.number})
+    return rnd
+
+
+def _check_clock_minutes(minutes: int) -> None:
+    if not 1 <= minutes <= CLOCK_MINUTES_MAX:
+        raise refusal(
+            _("A round lasts between 1 and %(max)s minutes.") % {"max": CLOCK_MINUTES_MAX},
+            field="minutes",
+        )
+
+
+@transaction.atomic
+def round_clock_start(
+    *, by: AbstractBaseUser, round: Round, minutes: int, now: datetime.datetime | None = None
+) -> Round:
+    """Start the round's clock for `minutes` from now (a clock already running starts again)."""
+    _check_clock_minutes(minutes)
+    rnd = _open_round_for_clock(by, round)
+    rnd.clock_started_at = now or timezone.now()
+    rnd.clock_minutes = minutes
+    rnd.save(update_fields=["clock_started_at", "clock_minutes"])
+    return rnd
+
+
+@transaction.atomic
+def round_clock_adjust(*, by: AbstractBaseUser, round: Round, minutes: int) -> Round:
+    """Give the round `minutes` more (or fewer, when negative) than its clock said."""
+    rnd = _open_round_for_clock(by, round)
+    if rnd.clock_started_at is None or rnd.clock_minutes is None:
+        raise refusal(_("The clock of round %(number)s is not running: start it first.") % {"number": rnd.number})
+    if minutes == 0:
+        raise refusal(_("Give a number of minutes to add or to take off."), field="minutes")
+    total = rnd.clock_minutes + minutes
+    if not 1 <= total <= CLOCK_MINUTES_MAX:
+        raise refusal(
+            _("The round would last %(total)s minutes: it lasts between 1 and %(max)s minutes.")
+            % {"total": total, "max": CLOCK_MINUTES_MAX},
+            field="minutes",
+        )
+    rnd.clock_minutes = total
+    rnd.save(update_fields=["clock_minutes"])
+    return rnd
+
+
+@transaction.atomic
+def round_clock_stop(*, by: AbstractBaseUser, round: Round) -> Round:
+    """Stop the round's clock: the pages show no time left any more."""
+    rnd = _open_round_for_clock(by, round)
+    rnd.clock_started_at = None
+    rnd.clock_minutes = None
+    rnd.save(update_fields=["clock_started_at", "clock_minutes"])
     return rnd

@@ -1,4 +1,5 @@
-"""The director's round actions under /manage/: draw the next round, draw one again, close one.
+"""The director's round actions under /manage/: draw the next round, draw one again, close
+one, and run the round's clock.
 
 They sit above tournaments/ and scoring/, as their services do (drawing reads the ranking,
 closing writes the results of the tables still playing). Each one comes back to the
@@ -10,15 +11,16 @@ from __future__ import annotations
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from rounds import services
 from tournaments import access, selectors
+from tournaments.forms import CLOCK_ADJUST, CLOCK_START, ClockForm, add_service_errors
 from tournaments.models import Round, Tournament
-from tournaments.views import confirm_page, confirmed, refused, tournament_view
+from tournaments.views import clock_context, confirm_page, confirmed, refused, tournament_view
 
 
 @require_POST
@@ -98,3 +100,51 @@ def _forced_close_consequences(rnd: Round) -> list[str]:
             )
     lines.append(_("No donne can be entered at these tables any more; the next round can be drawn."))
     return lines
+
+
+@require_POST
+@tournament_view
+def round_clock(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    """Start, change or stop the round's clock. From htmx the clock panel comes back in
+    place, a refusal beside the minutes; without it, the dashboard with a message."""
+    rnd = access.round_of(tournament, number)
+    action = request.POST.get("clock-action", "")
+    form = ClockForm(request.POST, action=action)
+    done = ""
+    if form.is_valid():
+        minutes = form.cleaned_data["minutes"]
+        try:
+            if action == CLOCK_START:
+                rnd = services.round_clock_start(by=request.user, round=rnd, minutes=minutes)
+                done = ngettext(
+                    "Clock of round %(number)s started: %(minutes)s minute.",
+                    "Clock of round %(number)s started: %(minutes)s minutes.",
+                    minutes,
+                ) % {
+                    "number": number,
+                    "minutes": minutes,
+                }
+            elif action == CLOCK_ADJUST:
+                rnd = services.round_clock_adjust(by=request.user, round=rnd, minutes=minutes)
+                done = ngettext(
+                    "Round %(number)s now lasts %(minutes)s minute.",
+                    "Round %(number)s now lasts %(minutes)s minutes.",
+                    rnd.clock_minutes or 0,
+                ) % {
+                    "number": number,
+                    "minutes": rnd.clock_minutes,
+                }
+            else:
+                rnd = services.round_clock_stop(by=request.user, round=rnd)
+                done = _("Clock of round %(number)s stopped.") % {"number": number}
+        except ValidationError as error:
+            add_service_errors(form, error)
+    if request.htmx:
+        context = clock_context(tournament, rnd, form=None if done else form)
+        return render(request, "tournaments/dashboard_clock.html", {**context, "clock_done": done})
+    if done:
+        messages.success(request, done)
+    else:
+        for message in [*form.non_field_errors(), *form.errors.get("minutes", [])]:
+            messages.error(request, message)
+    return redirect("manage:dashboard", pk=tournament.pk)

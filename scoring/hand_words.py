@@ -64,6 +64,15 @@ class HandWords:
             return str(CAMP_LABELS[code])
         return str(code)
 
+    def side_at(self, index: Any) -> str:
+        """The side seated at `index` (a seat's side, as a confirmation records it), by name.
+
+        Not `side`: at belote a side's code is "A" or "B", never its index.
+        """
+        if isinstance(index, int) and not isinstance(index, bool) and 0 <= index < len(self.sides):
+            return self.sides[index].label
+        return str(index)
+
     def details(self, raw: Any) -> list[tuple[str, str]]:
         """(label, words) for each field of the entry, in a stable order."""
         if raw is None:
@@ -157,7 +166,7 @@ class DonneWords:
         self.taker = words.side(entry["taker"]) if "taker" in entry else ""
         self.contract = contract_label(entry["contract"]) if "contract" in entry else ""
         self.details = words.details(raw)
-        self.confirmed_by = words.side(snapshot["confirmed_by_side"]) if "confirmed_by_side" in snapshot else ""
+        self.confirmed_by = words.side_at(snapshot["confirmed_by_side"]) if "confirmed_by_side" in snapshot else ""
 
     @property
     def summary(self) -> str:

@@ -1,5 +1,6 @@
-"""The ranking as a PDF (reportlab): A4, the tournament's name on top, the table's header
-repeated on every page, the page number at the foot.
+"""The ranking as a PDF (reportlab): A4, the club's logo (if it has one) and the
+tournament's name on top, the table's header repeated on every page, the page number at
+the foot.
 
 The PDF's standard fonts cover the Western European letters French names use (the
 Windows-1252 set, curly apostrophes and dashes included); a character beyond it (a
@@ -22,14 +23,15 @@ from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import LongTable, Paragraph, SimpleDocTemplate, Spacer, TableStyle
+from reportlab.platypus import Image, LongTable, Paragraph, SimpleDocTemplate, Spacer, TableStyle
 
 from scoring.models import StandingsSnapshot
 from scoring.standings import columns_for
-from tournaments.models import Prize, Tournament
+from tournaments.models import ClubLogo, Prize, Tournament
 from tournaments.selectors import prize_for_rank
 
 MARGIN = 15 * mm
+LOGO_HEIGHT = 16 * mm
 ZEBRA = colors.HexColor("#f1f3f5")
 RULE = colors.HexColor("#495057")
 # Letters whose mark is part of the letter (no decomposition to strip it from).
@@ -116,6 +118,7 @@ def ranking_pdf(
     header, rows = ranking_rows(snapshot, prizes)
     header, rows = [printable(cell) for cell in header], [[printable(cell) for cell in row] for row in rows]
     story: list[Any] = [
+        *_logo(tournament),
         Paragraph(_escape(printable(tournament.name)), title),
         Paragraph(_escape(printable(_subtitle(tournament, snapshot))), subtitle),
         Spacer(1, 5 * mm),
@@ -146,6 +149,20 @@ def ranking_pdf(
     )
     document.build(story, onFirstPage=draw_footer, onLaterPages=draw_footer)
     return buffer.getvalue()
+
+
+def _logo(tournament: Tournament) -> list[Any]:
+    """The club's logo above the title, 16 mm high (a PNG or JPEG Atout re-encoded itself)."""
+    if not tournament.club.logo_version:
+        return []
+    logo = ClubLogo.objects.filter(club_id=tournament.club_id).only("data", "width", "height").first()
+    if logo is None or not logo.height:
+        return []
+    # 16 mm high, or narrower than the page for a very wide logo; never stretched.
+    scale = min(LOGO_HEIGHT / logo.height, (A4[0] - 2 * MARGIN) / logo.width)
+    image = Image(io.BytesIO(bytes(logo.data)), width=logo.width * scale, height=logo.height * scale)
+    image.hAlign = "CENTER"
+    return [image, Spacer(1, 2 * mm)]
 
 
 def _escape(text: str) -> str:

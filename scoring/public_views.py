@@ -290,7 +290,8 @@ def ranking_pdf(request: HttpRequest, slug: str) -> HttpResponse:
     # Drawn once per ranking version and language (a 1,000-team ranking takes ~0.3 s),
     # however many phones download it.
     version = tournament.standings_version or 0
-    key = f"ranking-pdf:{tournament.pk}:{version}:{tournament.updated_at.isoformat()}:{get_language()}"
+    drawn = f"{version}:{tournament.updated_at.isoformat()}:{tournament.club.logo_version}"
+    key = f"ranking-pdf:{tournament.pk}:{drawn}:{get_language()}"
     document = cache.get(key)
     if document is None:
         prizes = list(tournament.prizes.order_by("rank_from"))

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.db.models import Count
 
-from scoring.models import Hand, TableResult
+from scoring.models import Hand, Season, SeasonSnapshot, StandingsSnapshot, TableResult
 from scoring.standings import standings_schedule_refresh
 from tournaments.models import Round
 
@@ -50,3 +50,36 @@ def table_results(*, round: Round, **_kwargs: Any) -> dict[int, TableProgress]:
             pending=waiting.get(table_id, 0),
         )
     return answer
+
+
+def names_erased(
+    *,
+    tournament_ids: list[int],
+    competitor_names: dict[int, str],
+    player_names: dict[int, str],
+    **_kwargs: Any,
+) -> None:
+    """`tournaments.signals.names_erased`: rewrite the names every ranking snapshot copied.
+
+    Every version is rewritten, the past ones too (the ranking after each round): an
+    anonymised name must be nowhere. The results in them are left as they are.
+    """
+    snapshots = StandingsSnapshot.objects.filter(tournament_id__in=tournament_ids).only("pk", "rows")
+    for snapshot in snapshots.iterator(chunk_size=50):
+        if _rename(snapshot.rows, "competitor", competitor_names):
+            snapshot.save(update_fields=["rows"])
+    concerned = Season.objects.filter(tournaments__in=tournament_ids).values("pk")
+    seasons = SeasonSnapshot.objects.filter(season_id__in=concerned).only("pk", "rows")
+    for season in seasons.iterator(chunk_size=50):
+        if _rename(season.rows, "player", player_names):
+            season.save(update_fields=["rows"])
+
+
+def _rename(rows: list[dict[str, Any]], key: str, names: dict[int, str]) -> bool:
+    changed = False
+    for row in rows:
+        name = names.get(row.get(key))  # type: ignore[arg-type]
+        if name is not None and row.get("name") != name:
+            row["name"] = name
+            changed = True
+    return changed

@@ -9,6 +9,7 @@ app_name = "referee"
 urlpatterns = [
     path("<str:token>/", views.table_page, name="table"),
     path("<str:token>/sheet/", views.sheet_part, name="sheet"),
+    path("<str:token>/clock/", views.clock_part, name="clock"),
     path("<str:token>/validate/", views.validate, name="validate"),
     path("<str:token>/hands/", views.submit, name="submit"),
     path("<str:token>/last/", views.correct_last, name="correct_last"),

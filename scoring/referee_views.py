@@ -38,6 +38,7 @@ from scoring.services import (
     hand_undo_last,
 )
 from scoring.table_selectors import HandCheck, SideInfo, TableSheet, hand_check, table_sheet, table_sides
+from tournaments import selectors as tournament_selectors
 from tournaments.models import Table
 
 NEW, CORRECT = "new", "correct"
@@ -172,6 +173,14 @@ def sheet_part(request: HttpRequest, table: Table) -> HttpResponse:
     return render(request, "scoring/referee_sheet_swap.html", _context(request, table, sheet, form=None))
 
 
+@never_cache
+@require_GET
+@referee_table
+def clock_part(request: HttpRequest, table: Table) -> HttpResponse:
+    """The time left in the table's round (polled by the page; static/js/clock.js counts down)."""
+    return render(request, "tournaments/clock.html", {"clock": tournament_selectors.round_clock(table.round)})
+
+
 @require_POST
 @referee_table
 def validate(request: HttpRequest, table: Table) -> HttpResponse:
@@ -235,9 +244,9 @@ def submit(request: HttpRequest, table: Table) -> HttpResponse:
         form = _renumbered(table, sheet, form, request.POST)
         return _respond(request, _context(request, table, sheet, form=form, notice=notice))
     text = _("Donne %(number)s is stored.") % {"number": hand.number}
-    if hand.status == Hand.Status.PENDING:
-        text += " " + _("It counts once a player of another side confirms it below.")
     if not request.htmx:
+        if hand.status == Hand.Status.PENDING:
+            text += " " + _("It counts once a player of another side confirms it below.")
         messages.success(request, text)
         return redirect("referee:table", token=table.token)
     notice = _stored_notice(hand, sheet, text)

@@ -21,6 +21,7 @@ from scoring.labels import bid_and_contract, outcome_label
 from scoring.models import Hand, TableResult
 from scoring.partie import game_for_seats, hand_errors, partie_or_none, table_game
 from tournaments.models import Competitor, Player, Seat, Table, Tournament
+from tournaments.selectors import POSITION_LABELS
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,9 @@ def table_sides(table: Table) -> list[SideInfo]:
         own = [seat for seat in seats if seat[0] == index]
         names = tuple(name for seat in own for name in players.get(seat[2], [])) or tuple(seat[3] for seat in own)
         label = " & ".join(seat[3] for seat in own) if own else str(code)
-        sides.append(SideInfo(index, code, label, names, "–".join(seat[1] for seat in own)))
+        # Where the side sits, in the reader's words: "North–South", never the code "NS".
+        positions = "–".join(str(POSITION_LABELS.get(seat[1], seat[1])) for seat in own)
+        sides.append(SideInfo(index, code, label, names, positions))
     return sides
 
 

@@ -71,6 +71,18 @@ def require_redis() -> str:
 
 
 @pytest.fixture(autouse=True)
+def site_language_restored() -> Iterator[None]:
+    """Each test starts in the site's language: Django's test client answers in this
+    thread, and a request in English leaves English active for whatever runs next."""
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
+@pytest.fixture(autouse=True)
 def atout_celery_app_current() -> Iterator[None]:
     """Every test sends tasks through the project's app, eager unless `celery_worker` says.
 

@@ -1,10 +1,17 @@
 """Who may manage what: the one place where club access is decided.
 
-An *organiser* is a Django user listed in `Club.organisers`; they manage that club's
-players and tournaments and nothing else. Views load objects through the `*_or_403`
-functions here (a missing id is a 404, another club's object a 403), and every service
-that writes calls `require_organiser` again, so an API view or a task that forgets the
-check still cannot touch another club's data.
+An *organiser* is a Django user listed in `Club.organisers` (a Membership of the club,
+whatever its role); they manage that club's players and tournaments and nothing else.
+A *club administrator* (a Membership with the role `admin`) organises too, and besides
+edits the club (name, town, logo), invites people, changes their roles, removes them
+and anonymises players. A *site administrator* (a staff user or a superuser) creates
+clubs and may administer any club (to invite a new club's first administrator), without
+organising its tournaments unless they are a member too.
+
+Views load objects through the `*_or_403` functions here (a missing id is a 404, another
+club's object a 403), and every service that writes calls `require_organiser` (or
+`require_club_admin`) again, so an API view or a task that forgets the check still
+cannot touch another club's data.
 """
 
 from __future__ import annotations
@@ -14,7 +21,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 
-from tournaments.models import Club, Competitor, Player, Round, Tournament
+from tournaments.models import Club, Competitor, Membership, Player, Round, Tournament
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -29,6 +36,35 @@ def require_organiser(user: User | None, club: Club) -> None:
     """Raise PermissionDenied unless `user` organises `club`."""
     if not is_organiser(user, club):
         raise PermissionDenied("not an organiser of this club")
+
+
+def is_site_admin(user: User | None) -> bool:
+    return user is not None and user.is_authenticated and bool(user.is_staff or user.is_superuser)
+
+
+def require_site_admin(user: User | None) -> None:
+    if not is_site_admin(user):
+        raise PermissionDenied("not a site administrator")
+
+
+def is_club_admin(user: User | None, club: Club) -> bool:
+    if user is None or not user.is_authenticated:
+        return False
+    if is_site_admin(user):
+        return True
+    return Membership.objects.filter(club=club, user_id=user.pk, role=Membership.Role.ADMIN).exists()
+
+
+def require_club_admin(user: User | None, club: Club) -> None:
+    """Raise PermissionDenied unless `user` administers `club` (or the site)."""
+    if not is_club_admin(user, club):
+        raise PermissionDenied("not an administrator of this club")
+
+
+def club_admin_or_403(user: User, club_id: int) -> Club:
+    club = get_object_or_404(Club, pk=club_id)
+    require_club_admin(user, club)
+    return club
 
 
 def clubs_of(user: User) -> QuerySet[Club]:

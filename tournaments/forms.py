@@ -15,7 +15,8 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import games
-from tournaments.models import Competitor, Player, Tournament
+from tournaments.logos import LogoImage, read_logo
+from tournaments.models import Competitor, Membership, Player, Tournament
 from tournaments.services import NewPlayer
 
 
@@ -330,3 +331,66 @@ class PrizeForm(forms.Form):
 
 class StatusForm(forms.Form):
     status = forms.ChoiceField(choices=Tournament.Status.choices)
+
+
+# -- clubs and their people ----------------------------------------------------------------
+
+
+class ClubForm(forms.Form):
+    """A club's name, town and logo; the logo is checked and re-encoded here (tournaments.logos)."""
+
+    name = forms.CharField(label=_("Name"), max_length=200)
+    town = forms.CharField(label=_("Town"), max_length=120, required=False)
+    logo = forms.FileField(
+        label=_("Logo"),
+        required=False,
+        help_text=_("A PNG or JPEG image, at most 2 MB; shown at most 512 pixels wide."),
+        widget=forms.FileInput(attrs={"accept": "image/png,image/jpeg"}),
+    )
+    remove_logo = forms.BooleanField(label=_("Remove the logo"), required=False)
+
+    def clean_logo(self) -> LogoImage | None:
+        upload = self.cleaned_data.get("logo")
+        if not upload:
+            return None
+        try:
+            return read_logo(upload, upload.size)
+        except ValidationError as error:
+            raise ValidationError(error.message_dict["logo"]) from None
+
+
+class InvitationForm(forms.Form):
+    email = forms.EmailField(label=_("Their e-mail"), max_length=254)
+    role = forms.ChoiceField(label=_("Role"), choices=Membership.Role.choices, initial=Membership.Role.ORGANISER)
+
+
+class RoleForm(forms.Form):
+    role = forms.ChoiceField(label=_("Role"), choices=Membership.Role.choices)
+
+
+# The round clock's form (the director's dashboard; the actions are in rounds/).
+CLOCK_START, CLOCK_ADJUST, CLOCK_STOP = "start", "adjust", "stop"
+CLOCK_LABELS = {
+    CLOCK_START: _("Duration of the round (minutes)"),
+    CLOCK_ADJUST: _("Minutes to add (negative: to take off)"),
+    CLOCK_STOP: "",
+}
+
+
+class ClockForm(forms.Form):
+    """One form for the three actions; the limits on the minutes are the service's."""
+
+    action = forms.ChoiceField(choices=[(a, a) for a in CLOCK_LABELS], widget=forms.HiddenInput)
+    minutes = forms.IntegerField(required=False, min_value=-10_000, max_value=10_000)
+
+    def __init__(self, *args: Any, action: str = CLOCK_START, **kwargs: Any) -> None:
+        super().__init__(*args, prefix="clock", **kwargs)
+        self.fields["minutes"].label = CLOCK_LABELS.get(action, "")
+        self.fields["minutes"].widget.attrs.update({"min": -600 if action == CLOCK_ADJUST else 1, "max": 600})
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        wanted = data.get("action") in (CLOCK_START, CLOCK_ADJUST)
+        if wanted and data.get("minutes") is None and "minutes" not in self.errors:
+            self.add_error("minutes", _("Give a number of minutes."))
+        return data

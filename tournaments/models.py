@@ -9,6 +9,7 @@ Rules about what may change when live in `tournaments/services/`, not here.
 
 from __future__ import annotations
 
+import datetime
 import secrets
 from decimal import Decimal
 
@@ -25,9 +26,19 @@ from tournaments.text import Fold
 class Club(models.Model):
     name = models.CharField(_("name"), max_length=200, unique=True)
     slug = models.SlugField(_("slug"), max_length=80, unique=True)
+    town = models.CharField(_("town"), max_length=120, blank=True)
+    # Everyone who manages the club, whatever their role (Membership): a club administrator
+    # organises too. tournaments.access decides who may do what.
     organisers = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, related_name="clubs", blank=True, verbose_name=_("organisers")
+        settings.AUTH_USER_MODEL,
+        through="Membership",
+        related_name="clubs",
+        blank=True,
+        verbose_name=_("organisers"),
     )
+    # A short hash of the logo's bytes (ClubLogo), empty without a logo: the logo's URL
+    # carries it, so a browser may keep a logo for good and fetches a new one at once.
+    logo_version = models.CharField(max_length=16, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -37,6 +48,90 @@ class Club(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("club_public", kwargs={"slug": self.slug})
+
+    @property
+    def logo_url(self) -> str:
+        """The logo's address (versioned), or "" when the club has none."""
+        if not self.logo_version:
+            return ""
+        return reverse("club_logo", kwargs={"slug": self.slug}) + f"?v={self.logo_version}"
+
+
+class ClubLogo(models.Model):
+    """A club's logo: a PNG or JPEG, re-encoded on upload (tournaments/logos.py), kept in
+    the database (backed up with it, served by a view) and apart from Club, so that
+    loading a club never loads the image."""
+
+    club = models.OneToOneField(Club, on_delete=models.CASCADE, primary_key=True, related_name="logo")
+    data = models.BinaryField()
+    content_type = models.CharField(max_length=20)
+    width = models.PositiveIntegerField()
+    height = models.PositiveIntegerField()
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.club} ({self.content_type}, {self.width}×{self.height})"
+
+
+class Membership(models.Model):
+    """A user's place in a club: administrator (manages the club and its people, and
+    organises) or organiser (players and tournaments only)."""
+
+    class Role(models.TextChoices):
+        ADMIN = "admin", _("Club administrator")
+        ORGANISER = "organiser", _("Organiser")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(_("role"), max_length=16, choices=Role.choices, default=Role.ORGANISER)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["club", "user__username"]
+        constraints = [models.UniqueConstraint(fields=["club", "user"], name="membership_unique")]
+        verbose_name = _("membership")
+        verbose_name_plural = _("memberships")
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.club} ({self.role})"
+
+    @property
+    def is_admin(self) -> bool:
+        return self.role == self.Role.ADMIN
+
+
+class Invitation(models.Model):
+    """An invitation to join a club with a role, sent by e-mail as a link.
+
+    The link carries a random secret; only its SHA-256 is stored (`token_hash`), so the
+    database alone opens nothing. The link works once (`accepted_at`) and until
+    `expires_at`; a new invitation to the same address replaces the pending one.
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
+    email = models.EmailField(_("email"))
+    role = models.CharField(_("role"), max_length=16, choices=Membership.Role.choices, default="organiser")
+    token_hash = models.CharField(max_length=64, unique=True)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["club", "-created_at"]
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+
+    def __str__(self) -> str:
+        return f"{self.email} → {self.club} ({self.role})"
 
 
 class Player(models.Model):
@@ -53,6 +148,9 @@ class Player(models.Model):
     )
     email = models.EmailField(_("email"), blank=True)
     phone = models.CharField(_("phone"), max_length=30, blank=True)
+    # Set when a club administrator anonymised the player (their name replaced, their
+    # licence and contact details erased, their results kept): docs/architecture.md.
+    anonymised_at = models.DateTimeField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -296,6 +394,10 @@ class Round(models.Model):
     drawn_at = models.DateTimeField(auto_now_add=True)
     closed_at = models.DateTimeField(null=True, blank=True)
     forced = models.BooleanField(default=False)
+    # The round's clock: started by the director with a duration, time added or taken
+    # off by changing the minutes; both empty when no clock runs (rounds/services.py).
+    clock_started_at = models.DateTimeField(_("clock started at"), null=True, blank=True)
+    clock_minutes = models.PositiveSmallIntegerField(_("round duration (minutes)"), null=True, blank=True)
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -305,6 +407,13 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} · {self.number}"
+
+    @property
+    def clock_ends_at(self) -> datetime.datetime | None:
+        """When the round's time is up, or None when no clock runs."""
+        if self.clock_started_at is None or self.clock_minutes is None:
+            return None
+        return self.clock_started_at + datetime.timedelta(minutes=self.clock_minutes)
 
 
 def new_table_token() -> str:

@@ -8,6 +8,7 @@ app_name = "draw"
 
 urlpatterns = [
     path("round/<int:number>/draw/", public_views.round_draw, name="round"),
+    path("clock/", public_views.round_clock, name="clock"),
     path("seat/", public_views.seat_finder, name="seat"),
     path("seat/qr.svg", public_views.seat_finder_qr, name="seat_qr"),
 ]

@@ -1,5 +1,5 @@
 """Public pages of a tournament that need no login: the draw of a round for the projector,
-and "where do I sit", a player's phone finding their table by name.
+"where do I sit", a player's phone finding their table by name, and the round's clock.
 
 A tournament is public when it is marked so and past its draft; its organisers also see
 it when it is not (to check the projector before opening the doors). Anything else is a 404,
@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.views.decorators.cache import never_cache
 
 from tournaments import access, selectors
 from tournaments.models import Round, Tournament
@@ -37,8 +38,17 @@ def round_draw(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "tables": selectors.drawn_tables(rnd),
         "byes": selectors.round_byes(rnd),
         "rounds": list(tournament.rounds.values_list("number", flat=True)),
+        "clock_url": reverse("draw:clock", kwargs={"slug": tournament.slug}),
     }
     return render(request, "tournaments/draw.html", context)
+
+
+@never_cache
+def round_clock(request: HttpRequest, slug: str) -> HttpResponse:
+    """The time left in the current round, the part that the projectors ask for now and then."""
+    tournament = _visible_tournament(request, slug)
+    clock = selectors.round_clock(selectors.current_round(tournament))
+    return render(request, "tournaments/clock.html", {"clock": clock})
 
 
 def seat_finder(request: HttpRequest, slug: str) -> HttpResponse:

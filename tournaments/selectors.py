@@ -8,12 +8,14 @@ answers `tournaments.signals.table_results_wanted`: this app does not import sco
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Protocol
 
 from django.db.models import Count, Prefetch, Q, QuerySet
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Bye, Club, Competitor, Player, Prize, Round, Seat, Table, Tournament
@@ -42,6 +44,15 @@ def public_tournaments(limit: int = 50) -> QuerySet[Tournament]:
         Tournament.objects.filter(is_public=True)
         .exclude(status=Tournament.Status.DRAFT)
         .select_related("club")
+        .order_by("-date", "name")[:limit]
+    )
+
+
+def club_public_tournaments(club: Club, limit: int = 100) -> QuerySet[Tournament]:
+    """The club's tournaments anyone may follow, newest first."""
+    return (
+        Tournament.objects.filter(club=club, is_public=True)
+        .exclude(status=Tournament.Status.DRAFT)
         .order_by("-date", "name")[:limit]
     )
 
@@ -232,6 +243,111 @@ def seats_matching(tables: list[TableView], query: str) -> list[SeatFound]:
     ]
 
 
+# -- the round's clock ---------------------------------------------------------------------
+
+# The duration offered when the tournament's clock never ran yet (minutes).
+DEFAULT_CLOCK_MINUTES = 60
+
+
+@dataclass(frozen=True, slots=True)
+class RoundClock:
+    """A running round clock as the pages show it, read at `now` (the server's time, which
+    the pages send along so that a phone with a wrong clock still counts down right)."""
+
+    started_at: datetime.datetime
+    minutes: int
+    ends_at: datetime.datetime
+    now: datetime.datetime
+
+    @property
+    def ends_at_iso(self) -> str:
+        return _iso(self.ends_at)
+
+    @property
+    def now_iso(self) -> str:
+        return _iso(self.now)
+
+    @property
+    def seconds_left(self) -> int:
+        return max(0, int((self.ends_at - self.now).total_seconds()))
+
+    @property
+    def over(self) -> bool:
+        return self.now >= self.ends_at
+
+    @property
+    def elapsed(self) -> float:
+        """The share of the round's time gone, from 0 to 1."""
+        total = (self.ends_at - self.started_at).total_seconds()
+        return min(1.0, max(0.0, (self.now - self.started_at).total_seconds() / total)) if total > 0 else 1.0
+
+    @property
+    def left_label(self) -> str:
+        """The time left as h:mm:ss or m:ss, as the browser's countdown writes it."""
+        minutes, seconds = divmod(self.seconds_left, 60)
+        hours, minutes = divmod(minutes, 60)
+        return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
+
+
+def _iso(moment: datetime.datetime) -> str:
+    """A UTC timestamp to the millisecond, as every browser's Date.parse reads it."""
+    return moment.astimezone(datetime.UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def round_clock(rnd: Round | None, now: datetime.datetime | None = None) -> RoundClock | None:
+    """The clock of an open round, or None when the round is closed or no clock runs."""
+    if rnd is None or rnd.status != Round.Status.OPEN:
+        return None
+    ends_at = rnd.clock_ends_at
+    if ends_at is None or rnd.clock_started_at is None or rnd.clock_minutes is None:
+        return None
+    return RoundClock(
+        started_at=rnd.clock_started_at, minutes=rnd.clock_minutes, ends_at=ends_at, now=now or timezone.now()
+    )
+
+
+def default_clock_minutes(tournament: Tournament) -> int:
+    """The duration the director is offered: the last one the tournament's clock ran for."""
+    last = tournament.rounds.filter(clock_minutes__isnull=False).order_by("-number").first()
+    return last.clock_minutes if last is not None and last.clock_minutes else DEFAULT_CLOCK_MINUTES
+
+
+@dataclass(frozen=True, slots=True)
+class LateTable:
+    """A table still playing when it should not be: its donnes played and, when the partie
+    ends after a number of donnes, how many it has to play."""
+
+    number: int
+    donnes_played: int
+    donnes_to_play: int | None
+
+
+def donnes_to_play(tournament: Tournament) -> int | None:
+    return tournament.end_value if tournament.end_rule == Tournament.EndRule.DONNES else None
+
+
+def late_tables(tournament: Tournament, tables: list[TableView], clock: RoundClock | None) -> list[LateTable]:
+    """Once the round's time is up, the tables whose partie is not finished."""
+    if clock is None or not clock.over:
+        return []
+    to_play = donnes_to_play(tournament)
+    return [LateTable(t.number, t.donnes_played, to_play) for t in tables if not t.finished]
+
+
+def tables_behind(tournament: Tournament, tables: list[TableView], clock: RoundClock | None) -> list[LateTable]:
+    """Before the time is up, the tables a quarter of their partie or more behind the
+    clock (a partie of a number of donnes only: a target score gives no pace)."""
+    to_play = donnes_to_play(tournament)
+    if clock is None or clock.over or not to_play:
+        return []
+    expected = clock.elapsed * to_play
+    return [
+        LateTable(t.number, t.donnes_played, to_play)
+        for t in tables
+        if not t.finished and t.donnes_played + to_play / 4 <= expected
+    ]
+
+
 # -- entry fees and lots ------------------------------------------------------------------
 
 
@@ -240,8 +356,8 @@ class CashSummary:
     """What the entry fees come to (tournaments/services/money.py).
 
     `expected`: what was paid, plus the fee of every competitor still to pay (a withdrawn
-    competitor who never paid owes nothing). `received`: what was paid, in total and by method. `unpaid`: the
-    competitors (not withdrawn) still to pay.
+    competitor who never paid owes nothing). `received`: what was paid, in total and by
+    method. `unpaid`: the competitors (not withdrawn) still to pay.
     """
 
     fee: Decimal

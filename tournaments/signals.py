@@ -14,6 +14,10 @@ connects its receivers in `ScoringConfig.ready`.
 - `round_closed` (sender `Round`; keywords `round_id`, `tournament_id`, `number`): a round
   was closed, sent once the close has committed, robustly (a failing receiver is logged,
   the close stands). Venue mode keeps a copy of the database at each one (atout.backups).
+- `names_erased` (sender `Player`; keywords `tournament_ids`, `competitor_names`: competitor
+  id -> its new name, `player_names`: player id -> its new name): a player was anonymised,
+  sent inside the anonymisation's transaction; whoever keeps a copy of those names (the
+  rankings' snapshots) rewrites it, and a failure undoes the anonymisation.
 """
 
 from __future__ import annotations
@@ -23,3 +27,4 @@ from django.dispatch import Signal
 standings_refresh_requested = Signal()
 table_results_wanted = Signal()
 round_closed = Signal()
+names_erased = Signal()

@@ -3,15 +3,30 @@ actions (rounds/urls.py; atout/urls.py joins the two lists)."""
 
 from django.urls import path
 
-from tournaments import views
+from tournaments import club_views, views
 
 urlpatterns = [
     path("", views.clubs, name="clubs"),
+    path("clubs/new/", club_views.club_create, name="club_create"),
     path("club/<int:club_id>/", views.club, name="club"),
+    path("club/<int:club_id>/settings/", club_views.club_settings, name="club_settings"),
+    path("club/<int:club_id>/members/", club_views.members, name="members"),
+    path("club/<int:club_id>/members/<int:membership_id>/role/", club_views.member_role, name="member_role"),
+    path("club/<int:club_id>/members/<int:membership_id>/remove/", club_views.member_remove, name="member_remove"),
+    path(
+        "club/<int:club_id>/invitations/<int:invitation_id>/cancel/",
+        club_views.invitation_cancel,
+        name="invitation_cancel",
+    ),
     path("club/<int:club_id>/players/", views.players, name="players"),
     path("club/<int:club_id>/players/add/", views.player_add, name="player_add"),
     path("club/<int:club_id>/players/<int:player_id>/", views.player_edit, name="player_edit"),
     path("club/<int:club_id>/players/import/", views.players_import, name="players_import"),
+    path(
+        "club/<int:club_id>/players/<int:player_id>/anonymise/",
+        club_views.player_anonymise,
+        name="player_anonymise",
+    ),
     path("club/<int:club_id>/tournaments/new/", views.tournament_create, name="tournament_create"),
     path("tournament/<int:pk>/", views.dashboard, name="dashboard"),
     path("tournament/<int:pk>/round-status/", views.dashboard_round, name="dashboard_round"),

@@ -22,6 +22,9 @@ from django.views.decorators.http import require_POST
 
 from tournaments import access, csv_import, games, selectors, services
 from tournaments.forms import (
+    CLOCK_ADJUST,
+    CLOCK_START,
+    ClockForm,
     CsvConfirmForm,
     CsvUploadForm,
     ForbiddenPairForm,
@@ -98,12 +101,23 @@ def confirm_page(
 
 @login_required
 def clubs(request: HttpRequest) -> HttpResponse:
-    return render(request, "tournaments/clubs.html", {"clubs": access.clubs_of(request.user)})
+    site_admin = access.is_site_admin(request.user)
+    context = {
+        "clubs": access.clubs_of(request.user),
+        "site_admin": site_admin,
+        "all_clubs": Club.objects.all() if site_admin else Club.objects.none(),
+    }
+    return render(request, "tournaments/clubs.html", context)
 
 
 @club_view
 def club(request: HttpRequest, club: Club) -> HttpResponse:
-    context = {"club": club, "tournaments": selectors.club_tournaments(club), "player_count": club.players.count()}
+    context = {
+        "club": club,
+        "tournaments": selectors.club_tournaments(club),
+        "player_count": club.players.count(),
+        "is_club_admin": access.is_club_admin(request.user, club),
+    }
     return render(request, "tournaments/club.html", context)
 
 
@@ -141,7 +155,13 @@ def player_edit(request: HttpRequest, club: Club, player_id: int) -> HttpRespons
         else:
             messages.success(request, _("%(player)s saved.") % {"player": player.full_name})
             return redirect("manage:players", club_id=club.pk)
-    return render(request, "tournaments/player_form.html", {"club": club, "form": form, "player": player})
+    context = {
+        "club": club,
+        "form": form,
+        "player": player,
+        "can_anonymise": player.anonymised_at is None and access.is_club_admin(request.user, club),
+    }
+    return render(request, "tournaments/player_form.html", context)
 
 
 @club_view
@@ -250,6 +270,7 @@ def _dashboard_context(tournament: Tournament) -> dict[str, Any]:
         # A withdrawal can be taken back until a round is drawn without them.
         "last_round": rnd.number if rnd is not None else 0,
         **_round_context(tournament, rnd),
+        **clock_context(tournament, rnd),
         "next_statuses": [
             (status, Tournament.Status(status).label) for status in services.TRANSITIONS[tournament.status]
         ],
@@ -265,9 +286,14 @@ def _round_context(tournament: Tournament, rnd: Round | None) -> dict[str, Any]:
     if rnd is None:
         return {"round": None, "tables": [], "byes": [], "repeats": [], "conflicts": []}
     tables = selectors.drawn_tables(rnd)
+    clock = selectors.round_clock(rnd)
     return {
         "round": rnd,
         "tables": tables,
+        "clock": clock,
+        # When the round's time is up, the tables still playing; before, those far behind.
+        "late_tables": selectors.late_tables(tournament, tables, clock),
+        "tables_behind": selectors.tables_behind(tournament, tables, clock),
         "finished_count": sum(1 for t in tables if t.finished),
         # Donnes waiting for the other side's confirmation: a table can look idle for them.
         "pending_count": sum(t.pending for t in tables),
@@ -277,6 +303,19 @@ def _round_context(tournament: Tournament, rnd: Round | None) -> dict[str, Any]:
         "conflicts": selectors.named_pairs(rnd, rnd.conflicts),
         "can_draw_next": rnd.status == Round.Status.CLOSED and rnd.number < tournament.rounds_planned,
     }
+
+
+def clock_context(tournament: Tournament, rnd: Round | None, form: ClockForm | None = None) -> dict[str, Any]:
+    """The dashboard's clock panel: the time left and the form that fits (start, or change).
+
+    `form` is a refused form to show again with its errors beside the field.
+    """
+    clock = selectors.round_clock(rnd)
+    action = CLOCK_ADJUST if clock is not None else CLOCK_START
+    if form is None or form.data.get("clock-action") != action:
+        initial = {"action": action, "minutes": 5 if clock else selectors.default_clock_minutes(tournament)}
+        form = ClockForm(action=action, initial=initial)
+    return {"tournament": tournament, "round": rnd, "clock": clock, "clock_form": form}
 
 
 @tournament_view

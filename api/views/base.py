@@ -1,7 +1,7 @@
 """What every API view shares: JSON in and out, the error shape, the authentication order.
 
-Authentication: an API token (`Authorization: Token <key>`) first, then the site's
-session. The token comes first so that an anonymous write is told 401 with
+Authentication: an API token (`Authorization: Token <key>`, api.authentication) first,
+then the site's session. The token comes first so that an anonymous write is told 401 with
 `WWW-Authenticate: Token` (DRF takes that header from the first authenticator; the
 session's has none, and would turn the 401 into a 403).
 """
@@ -15,6 +15,7 @@ from drf_spectacular.utils import OpenApiResponse
 from rest_framework import authentication, pagination, renderers
 from rest_framework.views import APIView
 
+from api.authentication import ApiTokenAuthentication
 from api.errors import ErrorSerializer, exception_handler
 from api.parsers import BoundedJSONParser
 
@@ -30,7 +31,7 @@ class ApiPagination(pagination.PageNumberPagination):
 class ApiView(APIView):
     renderer_classes = [renderers.JSONRenderer]
     parser_classes = [BoundedJSONParser]
-    authentication_classes = [authentication.TokenAuthentication, authentication.SessionAuthentication]
+    authentication_classes = [ApiTokenAuthentication, authentication.SessionAuthentication]
 
     def get_exception_handler(self) -> Callable[[Exception, dict[str, Any]], Any]:
         return exception_handler

@@ -44,7 +44,14 @@ from api.views.public import (
     TournamentQuerySerializer,
     tournament_list_response,
 )
-from rounds.services import round_close, round_draw
+from rounds.services import (
+    CLOCK_MINUTES_MAX,
+    round_clock_adjust,
+    round_clock_start,
+    round_clock_stop,
+    round_close,
+    round_draw,
+)
 from scoring import services as scoring_services
 from scoring.models import Hand
 from tournaments import services
@@ -397,6 +404,50 @@ class RoundCloseView(OrganiserView):
         data = _valid(CloseSerializer, request)
         with refusals(conflict=True):
             rnd = round_close(by=_user(request), round=rnd, force=data["force"])
+        return Response(RoundDetailSerializer(selectors.round_draw(rnd)).data)
+
+
+class ClockSerializer(serializers.Serializer):
+    action = serializers.ChoiceField(
+        choices=[("start", "start"), ("adjust", "adjust"), ("stop", "stop")],
+        help_text="start: the clock runs `minutes` from now; adjust: `minutes` more (fewer when negative); stop.",
+    )
+    minutes = serializers.IntegerField(
+        required=False, min_value=-CLOCK_MINUTES_MAX, max_value=CLOCK_MINUTES_MAX, help_text="For start and adjust."
+    )
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        if data["action"] != "stop" and "minutes" not in data:
+            raise serializers.ValidationError({"minutes": _("Give a number of minutes.")})
+        if data["action"] == "start" and data["minutes"] < 1:
+            raise serializers.ValidationError(
+                {"minutes": _("A round lasts between 1 and %(max)s minutes.") % {"max": CLOCK_MINUTES_MAX}}
+            )
+        return data
+
+
+class RoundClockView(OrganiserView):
+    @extend_schema(
+        operation_id="round_clock",
+        summary="Start, adjust or stop a round's clock",
+        description=f"400 when a clock would start for less than 1 or more than {CLOCK_MINUTES_MAX} minutes; "
+        "409 when the round is closed, when no clock runs to adjust, or when the time added or taken off "
+        f"would make the round last less than 1 or more than {CLOCK_MINUTES_MAX} minutes.",
+        request=ClockSerializer,
+        responses={200: RoundDetailSerializer, **errors(*WRITE_ERRORS, 409)},
+        tags=["rounds"],
+    )
+    def post(self, request: Request, slug: str, number: int) -> Response:
+        tournament = organiser_tournament(request, slug)
+        rnd = selectors.round_of(tournament, number)
+        data = _valid(ClockSerializer, request)
+        with refusals(conflict=True):
+            if data["action"] == "start":
+                rnd = round_clock_start(by=_user(request), round=rnd, minutes=data["minutes"])
+            elif data["action"] == "adjust":
+                rnd = round_clock_adjust(by=_user(request), round=rnd, minutes=data["minutes"])
+            else:
+                rnd = round_clock_stop(by=_user(request), round=rnd)
         return Response(RoundDetailSerializer(selectors.round_draw(rnd)).data)
 
 

@@ -313,3 +313,63 @@ _SOUND: dict[tuple[str, str, str | None], tuple[tuple[str | None, str], ...]] = 
     for suit in (None, *SUITS)
     if validate_one("", {"kind": kind, "high": high, "suit": suit})[1] is not None
 }
+
+
+# What the quick check of a whole donne's announcements needs of each sound one: how
+# many cards it holds; the cards it holds in a known suit (None for a sequence given
+# without its suit); the ranks of its cards; its rank when it is a carré (else None).
+_Facts = tuple[int, frozenset[tuple[str | None, str]] | None, frozenset[str], str | None]
+_FACTS: dict[tuple[str, str, str | None], _Facts] = {
+    (kind, high, suit): (
+        len(cards),
+        None if kind != "carre" and suit is None else frozenset(cards),
+        frozenset(rank for _, rank in cards),
+        high if kind == "carre" else None,
+    )
+    for (kind, high, suit), cards in _SOUND.items()
+}
+
+
+def plainly_sound(sides: Sequence[object], max_cards: int) -> bool:
+    """Whether `validate_side` accepts each side's raw list and `validate_consistency`
+    finds no card held twice among them, judged in one pass that builds nothing.
+
+    The quick passes of the games' validation call it. False means "look closer", not
+    "wrong": an announcement object that is not a dict, or anything unusual, answers
+    False, and the game then checks field by field. It never answers True where the
+    field-by-field checks find a problem.
+    """
+    seen: set[tuple[str | None, str]] = set()
+    carre_ranks: set[str] = set()
+    unsuited_ranks: set[str] = set()
+    for raw in sides:
+        if type(raw) is not list and type(raw) is not tuple:
+            return False
+        if not raw:
+            continue
+        cards = 0
+        for item in raw:
+            if type(item) is not dict or not item.keys() <= FIELDS:
+                return False
+            kind = item.get("kind")
+            high = item.get("high")
+            suit = item.get("suit")
+            if type(kind) is not str or type(high) is not str or (suit is not None and type(suit) is not str):
+                return False
+            facts = _FACTS.get((kind, high, suit))
+            if facts is None:
+                return False
+            count, suited, ranks, carre = facts
+            cards += count
+            if suited is None:
+                unsuited_ranks |= ranks
+                continue
+            if not seen.isdisjoint(suited):
+                return False
+            seen |= suited
+            if carre is not None:
+                carre_ranks.add(carre)
+        if cards > max_cards:
+            return False
+    # A sequence without its suit clashes only with a carré of one of its ranks.
+    return carre_ranks.isdisjoint(unsuited_ranks)

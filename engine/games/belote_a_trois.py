@@ -27,7 +27,7 @@ such a score is a float ending in .5; every other score is an int.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from engine.core import Game, HandScore, Number, OptionSpec, RuleError, gettext_noop, rule_error
@@ -138,6 +138,12 @@ class BeloteATrois(Game):
     # -- validation ---------------------------------------------------------------------
 
     def validate(self, hand: Any, options: Mapping[str, Any]) -> list[RuleError]:
+        if type(hand) is dict and _plainly_valid(hand, options):
+            return []
+        return self._problems(hand, options)
+
+    def _problems(self, hand: Any, options: Mapping[str, Any]) -> list[RuleError]:
+        """Every problem of a hand, field by field."""
         if not isinstance(hand, Mapping):
             return [not_an_object("", hand)]
         errors = [] if hand.keys() <= FIELDS else unknown_fields(hand, FIELDS)
@@ -160,8 +166,18 @@ class BeloteATrois(Game):
         if points is not None:
             _check_tricks(errors, points, last_trick, capot, hand.get("last_trick") is not None)
         if announced is not None and contract is not None:
-            if belote:
-                _check_belote(errors, belote[0], announced, contract)
+            if belote and _belote_clash(belote[0], announced, contract):
+                errors.append(
+                    rule_error(
+                        "belote",
+                        "belote_conflict",
+                        gettext_noop(
+                            "Player {player} cannot hold belote-rebelote: another player's announcement "
+                            "holds a king or queen of trump."
+                        ),
+                        player=belote[0],
+                    )
+                )
             if options.get("announcement_tie") == "first_in_play":
                 _check_order(errors, announced, contract, order)
         return errors
@@ -265,6 +281,93 @@ class BeloteATrois(Game):
 
 
 # -- validation helpers ---------------------------------------------------------------------
+
+_SUIT_SET = frozenset(ann.SUITS)
+
+
+def _plainly_valid(hand: dict[str, Any], options: Mapping[str, Any]) -> bool:
+    """Whether a hand is valid, judged in one quick pass that builds nothing.
+
+    Entering and re-scoring whole tournaments validates every hand. This pass accepts a
+    hand whose every field is sound and whose fields agree (what `_problems` accepts),
+    and answers False for anything unusual (a tuple where JSON gives a list, an
+    announcement that is not a dict) or wrong, which `_problems` then checks field by
+    field to name every problem. It must never accept what `_problems` refuses: a
+    property test holds it to that.
+    """
+    if not hand.keys() <= FIELDS:
+        return False
+    cancelled = hand.get("cancelled")
+    taker = hand.get("taker")
+    contract = hand.get("contract")
+    if cancelled is True:
+        # A redealt donne: only a taker or contract given is checked.
+        return (taker is None or (type(taker) is int and 0 <= taker <= 2)) and (
+            contract is None or (type(contract) is str and contract in _SUIT_SET)
+        )
+    if (
+        (cancelled is not None and cancelled is not False)
+        or type(taker) is not int
+        or not 0 <= taker <= 2
+        or type(contract) is not str
+        or contract not in _SUIT_SET
+    ):
+        return False
+    points = hand.get("points")
+    if type(points) is not list or len(points) != 3:
+        return False
+    for value in points:
+        if type(value) is not int or value not in POSSIBLE_POINTS:
+            return False
+    if not MIN_TOTAL <= points[0] + points[1] + points[2] <= MAX_TOTAL:
+        return False
+    last_trick = hand.get("last_trick")
+    if last_trick is not None:
+        if type(last_trick) is not int or not 0 <= last_trick <= 2:
+            return False
+        # The dix de der on top of card points for the last trick's holder, card points alone elsewhere.
+        for player in PLAYERS:
+            if (points[player] - DIX_DE_DER if player == last_trick else points[player]) not in CARD_POINTS:
+                return False
+    capot = hand.get("capot")
+    if capot is not None:
+        if type(capot) is not list or len(capot) > 2:
+            return False
+        if capot:
+            if last_trick is None:
+                return False
+            for player in capot:
+                if type(player) is not int or not 0 <= player <= 2 or points[player] != 0 or player == last_trick:
+                    return False
+            if len(capot) == 2 and capot[0] == capot[1]:
+                return False
+    belote = hand.get("belote")
+    if belote is not None:
+        if type(belote) is not list or len(belote) > 1:
+            return False
+        if belote and (type(belote[0]) is not int or not 0 <= belote[0] <= 2):
+            return False
+    order = hand.get("order")
+    if order is not None and (type(order) is not int or not 0 <= order <= 2):
+        return False
+    announced = hand.get("announcements")
+    if announced is None:
+        return True
+    if (
+        (type(announced) is not list and type(announced) is not tuple)
+        or len(announced) != 3
+        or not ann.plainly_sound(announced, CARDS_IN_HAND)
+    ):
+        return False
+    if not (announced[0] or announced[1] or announced[2]):
+        return True
+    if belote and _belote_clash(belote[0], announced, contract):
+        return False
+    if options.get("announcement_tie") == "first_in_play":
+        tied = ann.best_holders(enumerate(announced), contract)
+        if len(tied) > 1 and order not in tied:
+            return False
+    return True
 
 
 def _player(errors: list[RuleError], hand: Mapping[str, Any], field: str, *, needed: bool) -> int | None:
@@ -435,31 +538,21 @@ def _check_tricks(
             )
 
 
-def _check_belote(errors: list[RuleError], holder: int, announced: list[list[dict[str, Any]]], trump: str) -> None:
-    """The belote's trump king and queen cannot sit in another player's announcement."""
+def _belote_clash(holder: int, announced: Sequence[Sequence[Mapping[str, Any]]], trump: str) -> bool:
+    """Whether another player's sound announcement holds the belote's trump king or queen."""
     for player in PLAYERS:
         if player == holder:
             continue
         for item in announced[player]:
             if item["kind"] == "carre":
-                clash = item["high"] in ("K", "Q")
-            else:
+                if item["high"] in ("K", "Q"):
+                    return True
+            elif item.get("suit") == trump:
                 start = ann.RANKS.index(item["high"])
                 ranks = ann.RANKS[start : start + ann.SEQUENCE_LENGTH[item["kind"]]]
-                clash = item.get("suit") == trump and ("K" in ranks or "Q" in ranks)
-            if clash:
-                errors.append(
-                    rule_error(
-                        "belote",
-                        "belote_conflict",
-                        gettext_noop(
-                            "Player {player} cannot hold belote-rebelote: another player's announcement "
-                            "holds a king or queen of trump."
-                        ),
-                        player=holder,
-                    )
-                )
-                return
+                if "K" in ranks or "Q" in ranks:
+                    return True
+    return False
 
 
 def _announcements(errors: list[RuleError], raw: object) -> list[list[dict[str, Any]]] | None:

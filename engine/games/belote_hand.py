@@ -170,31 +170,36 @@ class TeamBelote(Game):
             self._check_announcements_played(errors, announced, options)
         if announced is not None and contract is not None:
             # Announcements that are off score nothing, but must still be possible cards.
-            if belote:
-                errors.extend(self._belote_conflicts(belote, announced, contract))
-            if options["announcements"] == "on" and options["announcement_tie"] == "first_in_play" and order is None:
-                best_a, _ = team_announcements(announced["A"], contract)
-                best_b, _ = team_announcements(announced["B"], contract)
-                if best_a >= 0 and best_a == best_b:
-                    errors.append(
-                        rule_error(
-                            "order",
-                            "order_required",
-                            gettext_noop("The best announcements are equal: name the team that announced first."),
-                        )
+            if belote and self._belote_conflict(belote, announced["A"], announced["B"], contract):
+                errors.append(
+                    rule_error(
+                        "belote",
+                        "belote_conflict",
+                        gettext_noop(
+                            "Belote-rebelote needs a king and queen of trump that the other team's announcements hold."
+                        ),
                     )
+                )
+            if order is None and self._tie_needs_order(announced["A"], announced["B"], contract, options):
+                errors.append(
+                    rule_error(
+                        "order",
+                        "order_required",
+                        gettext_noop("The best announcements are equal: name the team that announced first."),
+                    )
+                )
         return errors
 
     def _plainly_valid(self, hand: dict[str, Any], options: Mapping[str, Any]) -> bool:
         """Whether a hand of the everyday shape is valid, judged in one quick pass.
 
         Entering and re-scoring whole tournaments validates every hand, and most are a
-        taker, a contract, card points, perhaps a capot or a belote, and nothing
-        announced. This pass accepts such a hand when every field is sound and answers
-        False for anything else (a cancelled donne, a reserve, an announcement, any
-        doubt), which `_problems` then checks field by field to name every problem. It
-        must never accept what the field-by-field checks refuse: a property test holds
-        it to that.
+        taker, a contract, card points, perhaps a capot, a belote or announcements. This
+        pass accepts such a hand when every field is sound and answers False for
+        anything else (a cancelled donne, a reserve, an announcement object that is not
+        a dict, any doubt), which `_problems` then checks field by field to name every
+        problem. It must never accept what the field-by-field checks refuse: a property
+        test holds it to that.
         """
         cancelled = hand.get("cancelled")
         reserve_in = hand.get("reserve_in")
@@ -234,16 +239,27 @@ class TeamBelote(Game):
             for team in belote:
                 if type(team) is not str or team not in TEAMS:
                     return False
+        order = hand.get("order")
+        if order is not None and (type(order) is not str or order not in TEAMS):
+            return False
         announced = hand.get("announcements")
         if announced is not None:
             if type(announced) is not dict or not announced.keys() <= _TEAM_SET:
                 return False
-            for items in announced.values():
-                if items is not None and ((type(items) is not list and type(items) is not tuple) or items):
-                    return False
-        order = hand.get("order")
-        if order is not None and (type(order) is not str or order not in TEAMS):
-            return False
+            items_a = announced.get("A")
+            items_b = announced.get("B")
+            if items_a is None:
+                items_a = ()
+            if items_b is None:
+                items_b = ()
+            if not annonces.plainly_sound((items_a, items_b), TEAM_CARDS):
+                return False
+            if (items_a or items_b) and (
+                (self.refuses_unplayed_announcements and options["announcements"] == "off")
+                or (belote and self._belote_conflict(belote, items_a, items_b, contract))
+                or (order is None and self._tie_needs_order(items_a, items_b, contract, options))
+            ):
+                return False
         return self._plain_bidding(hand, options)
 
     def _plain_bidding(self, hand: dict[str, Any], options: Mapping[str, Any]) -> bool:
@@ -430,12 +446,31 @@ class TeamBelote(Game):
         return None if consistency else sound
 
     @staticmethod
-    def _belote_conflicts(belote: list[str], announced: Mapping[str, list[Any]], contract: Contract) -> list[RuleError]:
-        """Refuse a belote whose king or queen the other team's announcements hold."""
+    def _tie_needs_order(
+        items_a: Sequence[Mapping[str, Any]],
+        items_b: Sequence[Mapping[str, Any]],
+        contract: Contract,
+        options: Mapping[str, Any],
+    ) -> bool:
+        """Whether sound announcements tie for the best where the options need `order` named."""
+        if options["announcements"] != "on" or options["announcement_tie"] != "first_in_play":
+            return False
+        best_a, _ = team_announcements(items_a, contract)
+        best_b, _ = team_announcements(items_b, contract)
+        return best_a >= 0 and best_a == best_b
+
+    @staticmethod
+    def _belote_conflict(
+        belote: Sequence[str],
+        items_a: Sequence[Mapping[str, Any]],
+        items_b: Sequence[Mapping[str, Any]],
+        contract: Contract,
+    ) -> bool:
+        """Whether a belote's king or queen sits in the other team's sound announcements."""
         # The trump kings and queens each team's announcements show, as the suits they sit in.
         shown: dict[str, set[str]] = {"A": set(), "B": set()}
-        for team in TEAMS:
-            for item in announced[team]:
+        for team, items in (("A", items_a), ("B", items_b)):
+            for item in items:
                 if item["kind"] == "carre":
                     if item["high"] in ("K", "Q"):
                         shown[team].update(SUITS)
@@ -444,25 +479,17 @@ class TeamBelote(Game):
                     ranks = annonces.RANKS[start : start + annonces.SEQUENCE_LENGTH[item["kind"]]]
                     if "K" in ranks or "Q" in ranks:
                         shown[team].add(item["suit"])
-        conflict = rule_error(
-            "belote",
-            "belote_conflict",
-            gettext_noop("Belote-rebelote needs a king and queen of trump that the other team's announcements hold."),
-        )
         if not contract.all_trump:
-            holder = belote[0]
-            return [conflict] if contract.trump in shown[OTHER[holder]] else []
+            return contract.trump in shown[OTHER[belote[0]]]
         # Tout atout: each belote needs its own suit whose king and queen the other team
         # does not show; both teams together need distinct suits (Hall's condition).
         counts = {team: belote.count(team) for team in TEAMS}
         free = {team: set(SUITS) - shown[OTHER[team]] for team in TEAMS}
-        if (
+        return (
             counts["A"] > len(free["A"])
             or counts["B"] > len(free["B"])
             or counts["A"] + counts["B"] > len(free["A"] | free["B"])
-        ):
-            return [conflict]
-        return []
+        )
 
     def result_json(self, score: HandScore) -> dict[str, Any]:
         return {

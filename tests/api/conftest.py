@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 from django.core.cache import cache
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from accounts.services import api_token_create
 from rounds.services import round_draw
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from tests.scoring.tables import SOUND_HANDS
@@ -63,7 +63,7 @@ def outsider(other_club: Club) -> Any:
 
 def token_client(user: Any) -> APIClient:
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {api_token_create(by=user, name='tests').key}")
     return client
 
 

@@ -26,7 +26,6 @@ from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 from drf_spectacular.generators import SchemaGenerator
 from hypothesis import HealthCheck, given, settings
-from rest_framework.authtoken.models import Token
 from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
@@ -36,6 +35,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
+from accounts.services import api_token_create
 from atout.wsgi import application
 from rounds.services import round_draw
 from scoring.models import Season, SeasonSnapshot, StandingsSnapshot
@@ -127,7 +127,7 @@ def world(db: None) -> dict[str, str]:
     SeasonSnapshot.objects.create(season=season, version=1, rows=[])
     cache.clear()
     return {
-        "Authorization": f"Token {Token.objects.create(user=organiser).key}",
+        "Authorization": f"Token {api_token_create(by=organiser, name='tests').key}",
         "X-Table-Token": table.token,
     }
 

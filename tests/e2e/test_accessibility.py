@@ -29,7 +29,11 @@ SERIOUS = {"serious", "critical"}
 def night() -> dict[str, object]:
     club = ClubFactory(name="Amicale belote de Millau", slug="millau")
     director = UserFactory(username="directrice-a11y")
-    club.organisers.add(director)
+    club.organisers.add(director, through_defaults={"role": "admin"})
+    links: list[str] = []
+    services.invitation_create(
+        by=director, club=club, email="invite@example.org", role="organiser", link_for=lambda t: links.append(t) or t
+    )
     tournament = new_tournament(club, director, name="Concours accessible", entry_fee="8")
     services.tournament_set_status(by=director, tournament=tournament, status="registration")
     first, *_others = register_many(tournament, director, 5)
@@ -44,7 +48,14 @@ def night() -> dict[str, object]:
     hand_correct(hand=stored, raw={**hand, "points": {"A": 100, "B": 62}}, reason="Points mal lus", by=director)
     standings_rebuild(tournament_id=tournament.pk)
     assert HandRevision.objects.filter(table=table).exists()
-    return {"club": club, "tournament": tournament, "table": table, "round": rnd, "hand": stored}
+    return {
+        "club": club,
+        "tournament": tournament,
+        "table": table,
+        "round": rnd,
+        "hand": stored,
+        "invitation": links[0],
+    }
 
 
 def pages(data: dict[str, object]) -> tuple[list[str], list[str]]:
@@ -65,6 +76,10 @@ def pages(data: dict[str, object]) -> tuple[list[str], list[str]]:
         f"/t/{slug}/seat/?q=Nom",
         f"/t/{slug}/poster/",
         f"/r/{table.token}/",  # type: ignore[attr-defined]
+        f"/club/{club.slug}/",  # type: ignore[attr-defined]
+        f"/invitation/{data['invitation']}/",
+        "/login/reset/",
+        "/confidentialite/",
     ]
     director = [
         "/manage/",
@@ -86,6 +101,10 @@ def pages(data: dict[str, object]) -> tuple[list[str], list[str]]:
         f"/manage/t/{slug}/hands/{data['hand'].pk}/delete/",  # type: ignore[attr-defined]
         f"/manage/t/{slug}/hands/table/{table.pk}/history/",  # type: ignore[attr-defined]
         f"/manage/t/{slug}/standings/",
+        f"/manage/club/{club.pk}/members/",  # type: ignore[attr-defined]
+        f"/manage/club/{club.pk}/settings/",  # type: ignore[attr-defined]
+        "/manage/account/",
+        "/manage/account/password/",
     ]
     return public, director
 

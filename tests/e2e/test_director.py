@@ -42,7 +42,7 @@ def test_a_director_registers_eight_teams_checks_them_in_and_draws_round_1(phone
 
     register_and_check_in_eight_teams(page, "Aubert", "Barre")
     competitors = page.locator("#competitors")
-    assert competitors.get_by_text(re.compile(r"8 pointés")).count() == 1
+    assert competitors.get_by_text(re.compile(r"8 au pointage")).count() == 1
 
     page.get_by_role("button", name="Lancer le tournoi").click()
     page.get_by_role("button", name="Tirage de la ronde 1").click()

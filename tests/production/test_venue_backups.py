@@ -41,7 +41,7 @@ KEEP = 4
 # and the director's API token.
 SEED = """
 import json
-from rest_framework.authtoken.models import Token
+from accounts.services import api_token_create
 from tests.scoring.tables import director_of, make_table
 open_table = make_table(tables=3)
 closing = make_table()
@@ -49,7 +49,7 @@ director = director_of(closing.round.tournament)
 print(json.dumps({
     "tokens": list(open_table.round.tables.order_by("number").values_list("token", flat=True)),
     "closing": closing.round.tournament.slug,
-    "api_token": Token.objects.create(user=director).key,
+    "api_token": api_token_create(by=director, name="tests").key,
 }))
 """
 

@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.models import Hand, HandRevision, TableResult
-from scoring.services import hand_submit
+from scoring.services import hand_confirm, hand_submit
 from tests.scoring.tables import LITIGE, SOUND_HANDS, director_of, make_table, numbers, outsider
 
 pytestmark = pytest.mark.django_db
@@ -141,3 +141,14 @@ def test_the_history_reads_each_revision_as_a_donne_in_words_not_code(client: Cl
     client.cookies.load({"django_language": "en"})
     english = body(client.get(reverse("hands:history", args=[slug, table.pk]), HTTP_ACCEPT_LANGUAGE="en"))
     assert "Taker" in english and "♠ spades" in english and "made" in english
+
+
+def test_the_history_names_the_side_that_confirmed_a_donne_and_puts_a_space_before_the_colon(client: Client) -> None:
+    table = make_table(confirmation=True)
+    client.force_login(director_of(table.round.tournament))
+    hand = hand_submit(table=table, raw=HAND, entered_side=0).hand
+    hand_confirm(hand=hand, side=1)
+    history = body(client.get(reverse("hands:history", args=[table.round.tournament.slug, table.pk])))
+    # Side 1 of a belote table is its second team (its code is "B", not 1).
+    assert "<dt>Confirmée par</dt><dd>C2</dd>" in history
+    assert "Donne 1 : Confirmée" in history and "Donne 1 : Saisie" in history

@@ -109,7 +109,7 @@ def test_the_history_shows_a_rescored_table_donne_by_donne_with_the_options_befo
     page = client.get(reverse("hands:history", args=[tournament.slug, played.pk]), HTTP_ACCEPT_LANGUAGE="fr")
     text = page.content.decode()
     assert page.status_code == 200
-    assert "Toutes les donnes de la table : Recalculée" in text or "Toutes les donnes de la table: Recalculée" in text
+    assert "Toutes les donnes de la table : Recalculée" in text
     # Three donnes re-scored in the table of the re-scoring, after three entered at 102 – 60.
     assert text.count("100 – 60") == 3 and text.count("102 – 60") == 6
 

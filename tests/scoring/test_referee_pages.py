@@ -274,6 +274,20 @@ def test_with_confirmation_the_other_side_confirms_on_the_same_page(client: Clie
     assert TableResult.objects.get(table=table).totals == [102, 60]
 
 
+def test_the_page_says_where_each_side_sits_in_words_not_the_draws_code(client: Client) -> None:
+    table = make_table()
+    # As the draw seats two teams: North-South and East-West, stored as codes.
+    for seat in table.seats.all():
+        seat.position = "NS" if seat.side == 0 else "EW"
+        seat.save(update_fields=["position"])
+    page = text(client.get(reverse("referee:table", args=[table.token])))
+    assert "(Nord–Sud)" in page and "(Est–Ouest)" in page
+    assert "(NS)" not in page and "(EW)" not in page
+    client.cookies["django_language"] = "en"
+    english = text(client.get(reverse("referee:table", args=[table.token])))
+    assert "(North–South)" in english and "(East–West)" in english
+
+
 def test_the_page_speaks_english_to_an_english_phone(client: Client) -> None:
     table = make_table()
     client.cookies["django_language"] = "en"

@@ -32,8 +32,8 @@ from django.db import connection, transaction
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from drf_spectacular.generators import SchemaGenerator
-from rest_framework.authtoken.models import Token
 
+from accounts.services import api_token_create
 from rounds.services import round_draw
 from scoring.models import Job, Season
 from tests.api.conftest import enter, sound_hand
@@ -122,7 +122,8 @@ def world(db: None) -> World:
     cache.clear()
     club = ClubFactory(slug="bad-club")
     organiser = UserFactory(username="bad-director")
-    club.organisers.add(organiser)
+    # The club's administrator: the club's own pages (settings, members) take the bad bodies too.
+    club.organisers.add(organiser, through_defaults={"role": "admin"})
     tournament = services.tournament_create(
         by=organiser, club=club, name="Bad", date=datetime.date(2026, 5, 2), game="belote_classique", end_value=3
     )
@@ -142,14 +143,21 @@ def world(db: None) -> World:
     season = Season.objects.create(club=club, name="Saison", slug=tournament.slug)
     season.tournaments.add(tournament)
     job = Job.objects.create(kind="rescore", tournament=tournament, status="done")
+    links: list[str] = []
+    invitation = services.invitation_create(
+        by=organiser, club=club, email="invitee@example.org", role="organiser", link_for=lambda t: links.append(t) or t
+    )
+    api_token = api_token_create(by=organiser, name="tests")
     cache.clear()
     values = {
         "pk": tournament.pk, "slug": tournament.slug, "club_id": club.pk, "number": 1, "table": 1,
         "donne": 1, "token": table.token, "table_id": table.pk, "hand_id": table.hands.get().pk,
         "player_id": competitors[0].players.first().pk, "competitor_id": competitors[0].pk,
-        "pair_id": pair.pk, "job_id": job.pk, "prize_id": prize.pk,
+        "pair_id": pair.pk, "job_id": job.pk, "prize_id": prize.pk, "membership_id": club.memberships.get().pk,
+        "invitation_id": invitation.pk, "invitation_token": links[0], "token_id": api_token.token.pk,
+        "uidb64": "MQ",
     }  # fmt: skip
-    headers = {"HTTP_AUTHORIZATION": f"Token {Token.objects.create(user=organiser).key}"}
+    headers = {"HTTP_AUTHORIZATION": f"Token {api_token.key}"}
     headers["HTTP_X_TABLE_TOKEN"] = table.token
     return World(values, organiser, headers)
 

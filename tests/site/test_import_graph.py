@@ -6,7 +6,8 @@ resolved against the module's package. An import of a package also counts as an 
 of its `__init__` (importing `scoring.models` runs `scoring/__init__.py` first).
 
 The floors, lowest first (FLOORS below): `kit/` and `engine/` import no app;
-`tournaments/`; `scoring/` above it; `rounds/` and `archive/` above both; `api/`; and
+`tournaments/`, and beside it `accounts/` (an organiser's API tokens), neither importing
+the other; `scoring/` above them; `rounds/` and `archive/` above both; `api/`; and
 `atout/`, the roof (settings, URLs, the Celery app). The engine, besides, imports no web
 framework: it runs anywhere plain Python runs.
 """
@@ -25,7 +26,17 @@ from tests.conftest import ROOT
 WEB_FRAMEWORKS = {"django", "rest_framework", "celery"}
 # Each package's floor: a module imports only from its own package and from lower floors
 # (two packages on one floor import nothing of each other).
-FLOORS = {"kit": 0, "engine": 0, "tournaments": 1, "scoring": 2, "rounds": 3, "archive": 3, "api": 4, "atout": 5}
+FLOORS = {
+    "kit": 0,
+    "engine": 0,
+    "accounts": 1,
+    "tournaments": 1,
+    "scoring": 2,
+    "rounds": 3,
+    "archive": 3,
+    "api": 4,
+    "atout": 5,
+}
 
 
 def project_packages() -> list[str]:

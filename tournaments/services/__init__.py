@@ -1,7 +1,8 @@
 """Every write of the tournament side, one function per use case, each in a transaction.
 
-One module per seam (`players`, `tournament`, `registration`, `money`); import them from here
-(`from tournaments import services`), which is the services' one address. Drawing and
+One module per seam (`players`, `tournament`, `registration`, `money` for entry fees and
+lots, `clubs` for clubs and their people, `privacy` for the players' data rights); import
+them from here (`from tournaments import services`), which is the services' one address. Drawing and
 closing rounds need the results and the ranking: their services are in rounds/services.py,
 above scoring.
 
@@ -26,8 +27,21 @@ Terms (late arrival): docs/glossary.md. The rounds a late arrival missed are rec
 byes with reason "late", which the bye policy credits.
 """
 
+from tournaments.services.clubs import (
+    INVITATION_LIFETIME,
+    club_create,
+    club_update,
+    invitation_accept,
+    invitation_accept_new_account,
+    invitation_cancel,
+    invitation_create,
+    invitation_open,
+    member_remove,
+    member_set_role,
+)
 from tournaments.services.money import competitor_set_payment, prize_add, prize_delete, prize_update
 from tournaments.services.players import NewPlayer, player_create, player_update, players_import, players_import_preview
+from tournaments.services.privacy import anonymous_name, player_anonymise
 from tournaments.services.registration import (
     competitor_check_in,
     competitor_register,
@@ -51,9 +65,13 @@ from tournaments.services.tournament import (
 __all__ = [
     "EDITABLE_WHEN_FINISHED",
     "FIXED_ONCE_DRAWN",
+    "INVITATION_LIFETIME",
     "LOCKED_WHEN_RUNNING",
     "TRANSITIONS",
     "NewPlayer",
+    "anonymous_name",
+    "club_create",
+    "club_update",
     "competitor_check_in",
     "competitor_register",
     "competitor_reinstate",
@@ -62,6 +80,14 @@ __all__ = [
     "competitors_check_in_all",
     "forbidden_pair_add",
     "forbidden_pair_remove",
+    "invitation_accept",
+    "invitation_accept_new_account",
+    "invitation_cancel",
+    "invitation_create",
+    "invitation_open",
+    "member_remove",
+    "member_set_role",
+    "player_anonymise",
     "player_create",
     "player_update",
     "players_import",

@@ -100,6 +100,8 @@ def player_update(
     phone: str = "",
 ) -> Player:
     require_organiser(by, player.club)
+    if player.anonymised_at is not None:
+        raise ValidationError({NON_FIELD_ERRORS: [_("This player was anonymised: their details stay erased.")]})
     raise_errors(player_errors(player.club, last_name, first_name, licence, affiliation, player.pk))
     player.last_name, player.first_name = last_name.strip(), first_name.strip()
     player.licence = licence.strip()

@@ -75,7 +75,7 @@ def competitor_register(
     competitor = Competitor.objects.create(
         tournament=tournament,
         number=number,
-        name=name.strip()[:200] or _default_name(chosen),
+        name=name.strip()[:200] or competitor_default_name(chosen),
         club=tournament.club,
         affiliation=labels.pop() if len(labels) == 1 else "",
         status=Competitor.Status.CHECKED_IN if checked_in or tournament.status == Status.RUNNING else "registered",
@@ -127,7 +127,8 @@ def _registration_players(tournament: Tournament, players: Sequence[Player | New
     return chosen
 
 
-def _default_name(players: Sequence[Player]) -> str:
+def competitor_default_name(players: Sequence[Player]) -> str:
+    """A competitor's name when none is given: the player's full name, or a team's last names."""
     if len(players) == 1:
         return players[0].full_name
     return " – ".join(p.last_name for p in players)

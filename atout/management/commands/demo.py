@@ -34,7 +34,7 @@ from tournaments.demo import (
     TAROT_A_QUATRE_NAME,
     TAROT_NAME,
 )
-from tournaments.models import Club, Player, Tournament
+from tournaments.models import Club, Membership, Player, Tournament
 
 CONCOURS_TEAMS = 24
 CONTREE_TEAMS = 16
@@ -147,7 +147,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         user = self._organiser()
         club, created = Club.objects.get_or_create(slug=CLUB_SLUG, defaults={"name": CLUB_NAME})
-        club.organisers.add(user)
+        club.organisers.add(user, through_defaults={"role": Membership.Role.ADMIN})
         if created:
             self.stdout.write(f"created the demo club {CLUB_NAME}")
         players = self._players(club, user)

@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournaments", "0007_tarot_seating"),
+        ("tournaments", "0009_round_clock"),
     ]
 
     operations = [
