@@ -17,6 +17,8 @@ from tests.scoring.tables import SOUND_HANDS
 from tournaments import services
 from tournaments.models import Tournament
 
+HTMX_IDLE = "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+
 
 def ready_tournament() -> tuple[Tournament, object]:
     """A concours of four registered teams (none checked in), at 8 € a team."""
@@ -93,6 +95,8 @@ def test_a_director_records_lots_and_payments_and_the_final_ranking_shows_the_lo
         row.get_by_role("button", name="Pointer", exact=True).click()
         row = competitors.locator("tbody tr", has_text=name)
         row.get_by_role("button", name="Présent").wait_for()
+        # The list is swapped in place (htmx): act on it once the swap has settled.
+        page.wait_for_function(HTMX_IDLE)
         if payment is not None:
             row.get_by_label(f"Droit d’inscription de {name}").select_option(payment)
             page.wait_for_function(
@@ -101,6 +105,7 @@ def test_a_director_records_lots_and_payments_and_the_final_ranking_shows_the_lo
                 " && tr.querySelector('option[selected]')?.value === value)",
                 arg=[name, payment],
             )
+            page.wait_for_function(HTMX_IDLE)
     cash = page.locator("#competitors .cash")
     assert cash.locator(".cash-received").inner_text() == "16 €"
     assert cash.locator(".cash-expected").inner_text() == "24 €"
