@@ -82,6 +82,7 @@ def tournament_detail(tournament: Tournament) -> dict[str, Any]:
     values["club"] = tournament.club
     values["rounds"] = list(tournament.rounds.order_by("number"))
     values["competitors_count"] = tournament.competitors.count()
+    values["prizes"] = list(tournament.prizes.order_by("rank_from"))
     return values
 
 

@@ -102,6 +102,13 @@ class RoundSummarySerializer(serializers.Serializer):
         return RoundClockSerializer(clock).data if clock is not None else None
 
 
+class PrizeSerializer(serializers.Serializer):
+    rank_from = serializers.IntegerField()
+    rank_to = serializers.IntegerField(help_text="Equal to rank_from for a lot of one rank.")
+    text = serializers.CharField(help_text="What the lot is.")
+    value = serializers.DecimalField(max_digits=8, decimal_places=2, allow_null=True, help_text="In euros.")
+
+
 class TournamentDetailSerializer(TournamentSummarySerializer):
     end_rule = serializers.ChoiceField(choices=Tournament.EndRule.choices)
     end_value = serializers.IntegerField(help_text="Donnes per partie, or the target score.")
@@ -129,6 +136,10 @@ class TournamentDetailSerializer(TournamentSummarySerializer):
     is_public = serializers.BooleanField()
     competitors_count = serializers.IntegerField()
     rounds = RoundSummarySerializer(many=True)
+    entry_fee = serializers.DecimalField(
+        max_digits=7, decimal_places=2, help_text="What each competitor pays to play, in euros (0: free entry)."
+    )
+    prizes = PrizeSerializer(many=True, help_text="The lots of the final ranking, by rank or range of ranks.")
 
 
 class PlayerSerializer(serializers.Serializer):

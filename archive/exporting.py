@@ -10,6 +10,7 @@ Layout (version 1):
        "tournament": {club: slug, every setting...},
        "competitors": [{number, club: slug|null, players: [ref...], ...}],
        "forbidden_pairs": [{first: number, second: number, reason}],
+       "prizes": [{rank_from, rank_to, text, value}],
        "rounds": [{number, ..., repeats: [[number, number]], conflicts: [...],
                    byes: [{competitor: number, reason}],
                    tables: [{number, token, token_revoked,
@@ -150,6 +151,7 @@ def archive_content(tournament: Tournament) -> dict[str, Any]:
             {"first": number_of[pair.first_id], "second": number_of[pair.second_id], **dump(pair)}
             for pair in tournament.forbidden_pairs.order_by("first__number", "second__number")
         ],
+        "prizes": [dump(prize) for prize in tournament.prizes.order_by("rank_from")],
         "rounds": _rounds(tournament, number_of),
     }
 

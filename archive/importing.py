@@ -13,7 +13,8 @@ Each row is matched to what the database already holds by a natural key, never b
   refused before anything is written;
 - a competitor by number, a round by number, a table by (round, number), a hand by
   (table, donne number), a revision by (table, donne, action, time), a bye by
-  (round, competitor), a forbidden pair by its two competitors.
+  (round, competitor), a forbidden pair by its two competitors, a lot (prize) by its
+  first rank (a lot here that would share a rank with the archive's is an error).
 
 Rows found are brought up to the archive's state, with one exception: a hand already
 here with a higher version (corrected here after an earlier import) is kept as it is.
@@ -59,6 +60,7 @@ from tournaments.models import (
     Competitor,
     ForbiddenPair,
     Player,
+    Prize,
     Round,
     Seat,
     Table,
@@ -83,6 +85,7 @@ _REPORT_KINDS: tuple[tuple[str, tuple[str, ...], tuple[str, ...], bool], ...] = 
     ("clubs", ("created", "unchanged"), (), False),
     ("players", ("created", "completed", "unchanged"), (), False),
     ("forbidden pairs", ("created", "updated", "unchanged"), (), False),
+    ("prizes", ("created", "updated", "unchanged"), (), False),
     ("table results", ("created",), (), False),
 )
 # Counted under another name than "<kind> <outcome>" (kept: callers read them).
@@ -333,6 +336,27 @@ class _Importer:
             else:
                 self.unchanged["forbidden pairs"] += 1
 
+    def import_prizes(self, tournament: Tournament) -> None:
+        existing = {prize.rank_from: prize for prize in Prize.objects.filter(tournament=tournament)}
+        incoming = {fields["rank_from"] for fields in self.archive.prizes}
+        for i, fields in enumerate(self.archive.prizes):
+            for other in existing.values():
+                overlaps = other.rank_from <= fields["rank_to"] and fields["rank_from"] <= other.rank_to
+                if overlaps and other.rank_from not in incoming:
+                    raise ArchiveError(
+                        f"prizes[{i}]: ranks {fields['rank_from']} to {fields['rank_to']} overlap the lot of "
+                        f"ranks {other.rank_from} to {other.rank_to} already here"
+                    )
+            here = existing.get(fields["rank_from"])
+            if here is None:
+                Prize.objects.create(tournament=tournament, **fields)
+                self.counts["prizes created"] += 1
+            elif _differs(here, fields):
+                Prize.objects.filter(pk=here.pk).update(**fields)
+                self.counts["prizes updated"] += 1
+            else:
+                self.unchanged["prizes"] += 1
+
     # -- rounds, tables, seats, byes --------------------------------------------------
 
     def import_round(self, tournament: Tournament, plan: RoundPlan) -> None:
@@ -461,6 +485,7 @@ class _Importer:
         tournament, created, copy_of = self.import_tournament()
         self.import_competitors(tournament)
         self.import_forbidden_pairs(tournament)
+        self.import_prizes(tournament)
         for plan in self.archive.rounds:
             self.import_round(tournament, plan)
         tournament.refresh_from_db()

@@ -26,7 +26,7 @@ from engine.core import OptionError, RuleError
 from scoring.models import Hand, HandRevision, TableResult
 from scoring.partie import game_for_seats, partie_play, score_fields, tournament_options
 from tournaments import games
-from tournaments.models import Bye, Club, Competitor, ForbiddenPair, Player, Round, Seat, Table, Tournament
+from tournaments.models import Bye, Club, Competitor, ForbiddenPair, Player, Prize, Round, Seat, Table, Tournament
 
 
 @dataclass
@@ -63,6 +63,9 @@ class Archive:
     competitors: dict[int, CompetitorPlan]  # number -> plan
     forbidden_pairs: list[tuple[int, int, dict[str, Any]]]
     rounds: list[RoundPlan] = field(default_factory=list)
+    # The lots of the final ranking (rank_from, rank_to, text, value); none in an archive
+    # made before them.
+    prizes: list[dict[str, Any]] = field(default_factory=list)
 
 
 def _list(value: Any, path: str) -> list[Any]:
@@ -231,12 +234,28 @@ def read_archive(text: str | bytes) -> Archive:
         first = _reference(_object(data, path), "first", _number(competitors), path, "competitor")
         second = _reference(data, "second", _number(competitors), path, "competitor")
         forbidden.append((first, second, load(ForbiddenPair, data, path, references=("first", "second"))))
+    prizes = _prizes(content)
     rounds = [
         _round(data, f"rounds[{i}]", competitors) for i, data in enumerate(_list(content.get("rounds", []), "rounds"))
     ]
     _unique((rnd.fields["number"] for rnd in rounds), "rounds", "round number")
     _check_hands(tournament, rounds)
-    return Archive(archive_id, clubs, players, tournament_club, tournament, competitors, forbidden, rounds)
+    return Archive(archive_id, clubs, players, tournament_club, tournament, competitors, forbidden, rounds, prizes)
+
+
+def _prizes(content: dict[str, Any]) -> list[dict[str, Any]]:
+    """The lots, each range of ranks in order and no rank in two lots."""
+    prizes: list[dict[str, Any]] = []
+    for i, data in enumerate(_list(content.get("prizes", []), "prizes")):
+        path = f"prizes[{i}]"
+        fields = load(Prize, data, path)
+        if not 1 <= fields["rank_from"] <= fields["rank_to"]:
+            raise ArchiveError(f"{path}: ranks {fields['rank_from']} to {fields['rank_to']} are not in order")
+        for other in prizes:
+            if other["rank_from"] <= fields["rank_to"] and fields["rank_from"] <= other["rank_to"]:
+                raise ArchiveError(f"{path}: ranks {fields['rank_from']} to {fields['rank_to']} overlap another lot")
+        prizes.append(fields)
+    return prizes
 
 
 # -- the hands, through the engine ---------------------------------------------------------

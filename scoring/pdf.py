@@ -27,7 +27,8 @@ from reportlab.platypus import Image, LongTable, Paragraph, SimpleDocTemplate, S
 
 from scoring.models import StandingsSnapshot
 from scoring.standings import columns_for
-from tournaments.models import ClubLogo, Tournament
+from tournaments.models import ClubLogo, Prize, Tournament
+from tournaments.selectors import prize_for_rank
 
 MARGIN = 15 * mm
 LOGO_HEIGHT = 16 * mm
@@ -63,15 +64,24 @@ def _number(value: Any) -> str:
     return str(value)
 
 
-def ranking_rows(snapshot: StandingsSnapshot | None) -> tuple[list[str], list[list[str]]]:
-    """The header and the rows of the ranking table, as text in the reader's language."""
+def _lot(prizes: Sequence[Prize], rank: Any) -> str:
+    """The lot of `rank` as a second line of the name cell (*palmarès*), "" when none."""
+    prize = prize_for_rank(prizes, rank) if prizes else None
+    return "\n" + _("Lot: %(lot)s") % {"lot": prize.text} if prize is not None else ""
+
+
+def ranking_rows(snapshot: StandingsSnapshot | None, prizes: Sequence[Prize] = ()) -> tuple[list[str], list[list[str]]]:
+    """The header and the rows of the ranking table, as text in the reader's language; the
+    name cell carries the lot of the rank on a second line when `prizes` are given."""
     criteria = snapshot.criteria if snapshot is not None else []
     header = [_("Rank"), _("No."), _("Name"), *[str(c["label"]) for c in columns_for(criteria)], _("Played")]
     rows = [
         [
             str(row.get("rank", "")),
             str(row.get("number", "")),
-            str(row.get("name", "")) + (f" ({_('withdrawn')})" if row.get("withdrawn") else ""),
+            str(row.get("name", ""))
+            + (f" ({_('withdrawn')})" if row.get("withdrawn") else "")
+            + _lot(prizes, row.get("rank")),
             *[_number(value) for value in row.get("values") or []],
             str(row.get("played", "")),
         ]
@@ -93,12 +103,19 @@ def _subtitle(tournament: Tournament, snapshot: StandingsSnapshot | None) -> str
     return " · ".join(parts)
 
 
-def ranking_pdf(tournament: Tournament, snapshot: StandingsSnapshot | None, *, compress: bool = True) -> bytes:
-    """The ranking of `snapshot` as a PDF document (A4 portrait, as many pages as it takes)."""
+def ranking_pdf(
+    tournament: Tournament,
+    snapshot: StandingsSnapshot | None,
+    *,
+    compress: bool = True,
+    prizes: Sequence[Prize] = (),
+) -> bytes:
+    """The ranking of `snapshot` as a PDF document (A4 portrait, as many pages as it takes),
+    the lot of each rank under the name when `prizes` are given."""
     styles = getSampleStyleSheet()
     title = ParagraphStyle("title", parent=styles["Title"], fontSize=16, spaceAfter=2 * mm)
     subtitle = ParagraphStyle("subtitle", parent=styles["Normal"], fontSize=9, textColor=RULE)
-    header, rows = ranking_rows(snapshot)
+    header, rows = ranking_rows(snapshot, prizes)
     header, rows = [printable(cell) for cell in header], [[printable(cell) for cell in row] for row in rows]
     story: list[Any] = [
         *_logo(tournament),
@@ -165,7 +182,8 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> LongTable:
     head_style = ParagraphStyle("head", fontName="Helvetica-Bold", fontSize=8, leading=9)
     head_number = ParagraphStyle("head_number", parent=head_style, alignment=2)
     head = [Paragraph(_escape(cell), head_style if i == 2 else head_number) for i, cell in enumerate(header)]
-    body = [[*row[:2], Paragraph(_escape(row[2]), name_style), *row[3:]] for row in rows]
+    # A lot goes on a second line of the name cell (see `ranking_rows`).
+    body = [[*row[:2], Paragraph(_escape(row[2]).replace("\n", "<br/>"), name_style), *row[3:]] for row in rows]
     table = LongTable(
         [head, *body],
         colWidths=[narrow, narrow, name_width, *[column] * numbers],

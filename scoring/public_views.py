@@ -30,7 +30,7 @@ from scoring import exports, pdf
 from scoring import standings_selectors as selectors
 from scoring.models import StandingsSnapshot
 from scoring.standings import columns_for
-from tournaments.models import Bye, Tournament
+from tournaments.models import Bye, Prize, Tournament
 from tournaments.qr import only_this_computer, public_url, qr_svg_response
 
 # Seconds between two polls of a live partial; slower once the tournament is over.
@@ -78,8 +78,24 @@ class Ranking:
     version), so a cached rendering of that version never loads the rows at all.
     """
 
-    def __init__(self, tournament: Tournament, version: int, load: Callable[[], StandingsSnapshot | None]) -> None:
+    def __init__(
+        self,
+        tournament: Tournament,
+        version: int,
+        load: Callable[[], StandingsSnapshot | None],
+        *,
+        with_prizes: bool = True,
+    ) -> None:
         self.tournament, self.version, self._load = tournament, version, load
+        self.with_prizes = with_prizes
+
+    @cached_property
+    def prizes(self) -> list[Prize]:
+        """The lots shown beside the ranks (*palmarès*): the live ranking only, not a past round's."""
+        # `has_prizes` comes with the tournament's row (standings_selectors.visible_tournament).
+        if not self.with_prizes or not getattr(self.tournament, "has_prizes", True):
+            return []
+        return list(self.tournament.prizes.order_by("rank_from"))
 
     @cached_property
     def snapshot(self) -> StandingsSnapshot | None:
@@ -119,7 +135,9 @@ def _ranking_partial(request: HttpRequest, tournament: Tournament, etag: str, *,
 
 
 def _ranking_etag(tournament: Tournament) -> str:
-    return _etag("ranking", tournament.pk, tournament.standings_version or 0, get_language())
+    # `updated_at` moves with the settings and the lots (shown beside the ranks).
+    stamp = int(tournament.updated_at.timestamp() * 1000)
+    return _etag("ranking", tournament.pk, tournament.standings_version or 0, stamp, get_language())
 
 
 @require_safe
@@ -143,7 +161,7 @@ def ranking_after(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     snapshot = selectors.snapshot_after_round(tournament, number)
     if snapshot is None:
         raise Http404("no ranking after this round")
-    ranking = Ranking(tournament, snapshot.version, lambda: snapshot)
+    ranking = Ranking(tournament, snapshot.version, lambda: snapshot, with_prizes=False)
     context = _ranking_context(tournament, ranking, rounds=selectors.snapshot_rounds(tournament), after=number)
     context["live"] = False
     return _page(request, "scoring/public/ranking.html", context, _etag("after", snapshot.version))
@@ -260,7 +278,8 @@ def poster(request: HttpRequest, slug: str) -> HttpResponse:
 def ranking_csv(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = selectors.visible_tournament(slug, request.user)
     snapshot = selectors.live_snapshot(tournament)
-    response = HttpResponse(exports.ranking_csv(snapshot), content_type="text/csv; charset=utf-8")
+    prizes = list(tournament.prizes.order_by("rank_from"))
+    response = HttpResponse(exports.ranking_csv(snapshot, prizes), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-classement.csv"'
     return response
 
@@ -275,7 +294,8 @@ def ranking_pdf(request: HttpRequest, slug: str) -> HttpResponse:
     key = f"ranking-pdf:{tournament.pk}:{drawn}:{get_language()}"
     document = cache.get(key)
     if document is None:
-        document = pdf.ranking_pdf(tournament, selectors.live_snapshot(tournament))
+        prizes = list(tournament.prizes.order_by("rank_from"))
+        document = pdf.ranking_pdf(tournament, selectors.live_snapshot(tournament), prizes=prizes)
         cache.set(key, document, 600)
     response = HttpResponse(document, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{tournament.slug}-classement.pdf"'

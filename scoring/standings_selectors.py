@@ -9,13 +9,13 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from django.db.models import OuterRef, QuerySet, Subquery
+from django.db.models import Exists, OuterRef, QuerySet, Subquery
 from django.http import Http404
 
 from scoring.models import Hand, Job, Season, SeasonSnapshot, StandingsSnapshot, TableResult
 from scoring.partie import counted_count, game_for_seats, partie_or_none
 from tournaments.access import is_organiser
-from tournaments.models import Round, Seat, Table, Tournament
+from tournaments.models import Prize, Round, Seat, Table, Tournament
 
 
 def visible_tournament(slug: str, user: Any = None) -> Tournament:
@@ -27,7 +27,13 @@ def visible_tournament(slug: str, user: Any = None) -> Tournament:
     its ETag.
     """
     latest = StandingsSnapshot.objects.filter(tournament=OuterRef("pk")).order_by("-version").values("version")[:1]
-    found = Tournament.objects.filter(slug=slug).select_related("club").annotate(standings_version=Subquery(latest))
+    # Whether it has lots (the palmarès beside the ranks): a ranking without any reads none.
+    lots = Prize.objects.filter(tournament=OuterRef("pk"))
+    found = (
+        Tournament.objects.filter(slug=slug)
+        .select_related("club")
+        .annotate(standings_version=Subquery(latest), has_prizes=Exists(lots))
+    )
     tournament = found.filter(is_public=True).exclude(status=Tournament.Status.DRAFT).first()
     if tournament is None and user is not None and user.is_authenticated:
         tournament = found.first()

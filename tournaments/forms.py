@@ -115,6 +115,16 @@ class TournamentForm(forms.Form):
         initial=0,
         required=False,
     )
+    entry_fee = forms.DecimalField(
+        label=_("Entry fee per competitor (€)"),
+        min_value=0,
+        max_value=99999,
+        decimal_places=2,
+        initial=0,
+        required=False,
+        help_text=_("0: free entry. Payments are recorded at check-in."),
+        localize=True,
+    )
     is_public = forms.BooleanField(label=_("Public ranking and draw"), required=False, initial=True)
     confirmation_required = forms.BooleanField(label=_("Hands confirmed by the other side"), required=False)
     options_for = forms.CharField(widget=forms.HiddenInput, required=False)
@@ -198,6 +208,7 @@ class TournamentForm(forms.Form):
             },
             "is_public": data["is_public"],
             "confirmation_required": data["confirmation_required"],
+            "entry_fee": data["entry_fee"] or 0,
         }
 
     @classmethod
@@ -288,6 +299,34 @@ class ForbiddenPairForm(forms.Form):
         competitors = tournament.competitors.exclude(status=Competitor.Status.WITHDRAWN)
         self.fields["first"].queryset = competitors
         self.fields["second"].queryset = competitors
+
+
+class PaymentForm(forms.Form):
+    """The dashboard's compact payment control: one choice, status and method together."""
+
+    CHOICES = (
+        ("unpaid", _("Not paid")),
+        ("paid:cash", _("Paid: cash")),
+        ("paid:card", _("Paid: card")),
+        ("paid:transfer", _("Paid: transfer")),
+        ("free", _("Free entry")),
+    )
+    payment = forms.ChoiceField(label=_("Entry fee"), choices=CHOICES)
+
+    def service_values(self) -> dict[str, str]:
+        status, _sep, method = self.cleaned_data["payment"].partition(":")
+        return {"status": status, "method": method}
+
+
+class PrizeForm(forms.Form):
+    rank_from = forms.IntegerField(label=_("From rank"), min_value=1, max_value=10_000)
+    rank_to = forms.IntegerField(
+        label=_("To rank"), min_value=1, max_value=10_000, required=False, help_text=_("Empty: this rank only.")
+    )
+    text = forms.CharField(label=_("Lot"), max_length=200)
+    value = forms.DecimalField(
+        label=_("Value (€)"), min_value=0, max_value=99999, decimal_places=2, required=False, localize=True
+    )
 
 
 class StatusForm(forms.Form):

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import datetime
 import secrets
+from decimal import Decimal
 
 from django.conf import settings
+from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
@@ -243,6 +245,15 @@ class Tournament(models.Model):
     rule_options = models.JSONField(_("rule options"), default=dict, blank=True)
     confirmation_required = models.BooleanField(_("hands confirmed by the other side"), default=False)
     is_public = models.BooleanField(_("public"), default=True)
+    # What each competitor pays to play (euros); 0: free entry. Recorded at check-in on
+    # the competitor (payment_status, payment_method, amount_paid).
+    entry_fee = models.DecimalField(
+        _("entry fee (€)"),
+        max_digits=7,
+        decimal_places=2,
+        default=Decimal("0"),
+        validators=[MinValueValidator(Decimal("0"))],
+    )
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default="draft")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
@@ -279,6 +290,16 @@ class Competitor(models.Model):
         CHECKED_IN = "checked_in", _("Checked in")
         WITHDRAWN = "withdrawn", _("Withdrawn")
 
+    class Payment(models.TextChoices):
+        UNPAID = "unpaid", _("Not paid")
+        PAID = "paid", _("Paid")
+        FREE = "free", _("Free entry")
+
+    class PaymentMethod(models.TextChoices):
+        CASH = "cash", _("Cash")
+        CARD = "card", _("Card")
+        TRANSFER = "transfer", _("Transfer")
+
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="competitors")
     number = models.PositiveIntegerField(_("number"))
     name = models.CharField(_("name"), max_length=200)
@@ -290,6 +311,13 @@ class Competitor(models.Model):
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default="registered")
     joined_round = models.PositiveSmallIntegerField(_("first round played"), default=1)
     withdrawn_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The entry fee (tournaments/services/payments.py): paid with a method and an amount
+    # (the tournament's fee unless said otherwise), not paid, or free (invited, organiser).
+    payment_status = models.CharField(_("entry fee"), max_length=8, choices=Payment.choices, default="unpaid")
+    payment_method = models.CharField(
+        _("payment method"), max_length=8, choices=PaymentMethod.choices, blank=True, default=""
+    )
+    amount_paid = models.DecimalField(_("amount paid (€)"), max_digits=7, decimal_places=2, default=Decimal("0"))
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -300,6 +328,35 @@ class Competitor(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class Prize(models.Model):
+    """A lot of the prize list (*palmarès*): what the ranks rank_from to rank_to win each."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="prizes")
+    rank_from = models.PositiveSmallIntegerField(_("from rank"))
+    rank_to = models.PositiveSmallIntegerField(_("to rank"))
+    text = models.CharField(_("lot"), max_length=200)
+    value = models.DecimalField(_("value (€)"), max_digits=8, decimal_places=2, null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "rank_from"]
+        constraints = [
+            models.CheckConstraint(condition=Q(rank_to__gte=models.F("rank_from")), name="prize_ranks_ordered"),
+            models.CheckConstraint(condition=Q(rank_from__gte=1), name="prize_rank_from_positive"),
+        ]
+        verbose_name = _("lot")
+        verbose_name_plural = _("lots")
+
+    def __str__(self) -> str:
+        return f"{self.ranks_label} · {self.text}"
+
+    @property
+    def ranks_label(self) -> str:
+        return str(self.rank_from) if self.rank_from == self.rank_to else f"{self.rank_from}–{self.rank_to}"
+
+    def covers(self, rank: int) -> bool:
+        return self.rank_from <= rank <= self.rank_to
 
 
 class ForbiddenPair(models.Model):

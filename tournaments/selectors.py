@@ -9,14 +9,16 @@ answers `tournaments.signals.table_results_wanted`: this app does not import sco
 from __future__ import annotations
 
 import datetime
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Protocol
 
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Bye, Club, Competitor, Player, Round, Seat, Table, Tournament
+from tournaments.models import Bye, Club, Competitor, Player, Prize, Round, Seat, Table, Tournament
 from tournaments.signals import table_results_wanted
 from tournaments.text import Fold, fold, matches, sort_key
 
@@ -344,3 +346,57 @@ def tables_behind(tournament: Tournament, tables: list[TableView], clock: RoundC
         for t in tables
         if not t.finished and t.donnes_played + to_play / 4 <= expected
     ]
+
+
+# -- entry fees and lots ------------------------------------------------------------------
+
+
+@dataclass
+class CashSummary:
+    """What the entry fees come to (tournaments/services/money.py).
+
+    `expected`: what was paid, plus the fee of every competitor still to pay (a withdrawn
+    competitor who never paid owes nothing). `received`: what was paid, in total and by
+    method. `unpaid`: the competitors (not withdrawn) still to pay.
+    """
+
+    fee: Decimal
+    expected: Decimal
+    received: Decimal
+    by_method: list[tuple[str, int, Decimal]]
+    unpaid: list[Competitor]
+    free: list[Competitor]
+
+    @property
+    def outstanding(self) -> Decimal:
+        return self.fee * len(self.unpaid)
+
+
+def cash_summary(tournament: Tournament, competitors: Iterable[Competitor] | None = None) -> CashSummary:
+    """The entry fees of `tournament`, from `competitors` when the caller has them loaded."""
+    listed = list(competitors if competitors is not None else tournament.competitors.all())
+    fee = tournament.entry_fee
+    Payment, Method = Competitor.Payment, Competitor.PaymentMethod
+    paid = [c for c in listed if c.payment_status == Payment.PAID]
+    withdrawn = Competitor.Status.WITHDRAWN
+    unpaid = [c for c in listed if c.status != withdrawn and c.payment_status == Payment.UNPAID]
+    received = sum((c.amount_paid for c in paid), Decimal("0"))
+    by_method = []
+    for method, label in Method.choices:
+        chosen = [c for c in paid if c.payment_method == method]
+        by_method.append((str(label), len(chosen), sum((c.amount_paid for c in chosen), Decimal("0"))))
+    return CashSummary(
+        fee=fee,
+        expected=received + fee * len(unpaid),
+        received=received,
+        by_method=by_method,
+        unpaid=unpaid,
+        free=[c for c in listed if c.payment_status == Payment.FREE],
+    )
+
+
+def prize_for_rank(prizes: Sequence[Prize], rank: object) -> Prize | None:
+    """The lot of `rank` (a shared rank: the lot of that rank), or None."""
+    if not isinstance(rank, int):
+        return None
+    return next((prize for prize in prizes if prize.rank_from <= rank <= prize.rank_to), None)

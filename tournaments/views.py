@@ -28,13 +28,15 @@ from tournaments.forms import (
     CsvConfirmForm,
     CsvUploadForm,
     ForbiddenPairForm,
+    PaymentForm,
     PlayerForm,
+    PrizeForm,
     RegistrationForm,
     StatusForm,
     TournamentForm,
     add_service_errors,
 )
-from tournaments.models import Club, Competitor, ForbiddenPair, Round, Tournament
+from tournaments.models import Club, Competitor, ForbiddenPair, Prize, Round, Tournament
 
 View = Callable[..., HttpResponse]
 
@@ -263,6 +265,8 @@ def _dashboard_context(tournament: Tournament) -> dict[str, Any]:
         "club": tournament.club,
         "competitors": competitors,
         "counts": counts,
+        "cash": selectors.cash_summary(tournament, competitors),
+        "payment_choices": PaymentForm.CHOICES,
         # A withdrawal can be taken back until a round is drawn without them.
         "last_round": rnd.number if rnd is not None else 0,
         **_round_context(tournament, rnd),
@@ -450,6 +454,77 @@ def competitor_withdraw(request: HttpRequest, tournament: Tournament, competitor
 def competitor_reinstate(request: HttpRequest, tournament: Tournament, competitor_id: int) -> HttpResponse:
     done = _("%(name)s is back: drawn again from the next round.")
     return _competitor_action(request, tournament, competitor_id, services.competitor_reinstate, done)
+
+
+@require_POST
+@tournament_view
+def competitor_payment(request: HttpRequest, tournament: Tournament, competitor_id: int) -> HttpResponse:
+    """The entry fee at check-in: paid (cash, card, transfer), not paid, or free."""
+    competitor = access.competitor_of(tournament, competitor_id)
+    form = PaymentForm(request.POST)
+    if not form.is_valid():
+        return _back_to_dashboard(request, tournament, ValidationError(_("Choose paid, not paid or free.")))
+    try:
+        services.competitor_set_payment(by=request.user, competitor=competitor, **form.service_values())
+    except ValidationError as error:
+        return _back_to_dashboard(request, tournament, error)
+    return _back_to_dashboard(request, tournament)
+
+
+def _prizes_page(request: HttpRequest, tournament: Tournament, form: PrizeForm, editing: Prize | None) -> HttpResponse:
+    context = {
+        "tournament": tournament,
+        "club": tournament.club,
+        "prizes": list(tournament.prizes.order_by("rank_from")),
+        "form": form,
+        "editing": editing,
+    }
+    return render(request, "tournaments/prizes.html", context)
+
+
+def _prize_saved(request: HttpRequest, tournament: Tournament, form: PrizeForm, prize: Prize | None) -> bool:
+    """Write the lot of a valid form (a new one when `prize` is None); refusals go to the form."""
+    if not form.is_valid():
+        return False
+    try:
+        if prize is None:
+            services.prize_add(by=request.user, tournament=tournament, **form.cleaned_data)
+        else:
+            services.prize_update(by=request.user, prize=prize, **form.cleaned_data)
+    except ValidationError as error:
+        add_service_errors(form, error)
+        return False
+    return True
+
+
+@tournament_view
+def prizes(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The prize list (*lots*) by rank or range of ranks, shown beside the final ranking."""
+    form = PrizeForm(request.POST or None)
+    if request.method == "POST" and _prize_saved(request, tournament, form, None):
+        messages.success(request, _("Lot added."))
+        return redirect("manage:prizes", pk=tournament.pk)
+    return _prizes_page(request, tournament, form, None)
+
+
+@tournament_view
+def prize_edit(request: HttpRequest, tournament: Tournament, prize_id: int) -> HttpResponse:
+    prize = get_object_or_404(Prize, pk=prize_id, tournament=tournament)
+    initial = {"rank_from": prize.rank_from, "rank_to": prize.rank_to, "text": prize.text, "value": prize.value}
+    form = PrizeForm(request.POST or None, initial=initial)
+    if request.method == "POST" and _prize_saved(request, tournament, form, prize):
+        messages.success(request, _("Lot saved."))
+        return redirect("manage:prizes", pk=tournament.pk)
+    return _prizes_page(request, tournament, form, prize)
+
+
+@require_POST
+@tournament_view
+def prize_delete(request: HttpRequest, tournament: Tournament, prize_id: int) -> HttpResponse:
+    prize = get_object_or_404(Prize, pk=prize_id, tournament=tournament)
+    services.prize_delete(by=request.user, prize=prize)
+    messages.success(request, _("Lot removed."))
+    return redirect("manage:prizes", pk=tournament.pk)
 
 
 @tournament_view

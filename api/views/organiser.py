@@ -10,6 +10,7 @@ here: when a service refuses, its reasons are the answer (api.errors).
 from __future__ import annotations
 
 from collections.abc import Callable
+from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -109,6 +110,9 @@ class TournamentCreateSerializer(serializers.Serializer):
     rule_options = serializers.DictField(child=StorableJSONField(), required=False)
     is_public = serializers.BooleanField(default=True)
     confirmation_required = serializers.BooleanField(default=False)
+    entry_fee = serializers.DecimalField(
+        max_digits=7, decimal_places=2, min_value=Decimal("0"), default=Decimal("0"), help_text="In euros."
+    )
 
 
 class TournamentsView(PublicListView):

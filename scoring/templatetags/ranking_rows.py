@@ -13,7 +13,7 @@ ranking counts.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from django import template
@@ -21,6 +21,9 @@ from django.utils.formats import localize
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext, ngettext
+
+from tournaments.models import Prize
+from tournaments.selectors import prize_for_rank
 
 register = template.Library()
 
@@ -83,10 +86,20 @@ def ranking_progress(progress: Mapping[str, Any] | None) -> str:
     return ""
 
 
+def _prize_mark(prizes: Sequence[Prize], rank: Any) -> str:
+    """The lot of the row's rank (*palmarès*) under the name, "" when it wins none."""
+    prize = prize_for_rank(prizes, rank)
+    if prize is None:
+        return ""
+    return format_html(
+        ' <span class="prize-lot"><span class="visually-hidden">{} </span>{}</span>', gettext("Lot:"), prize.text
+    )
+
+
 @register.simple_tag
-def ranking_rows(rows: Iterable[Mapping[str, Any]], competitor_base: str) -> SafeString:
-    """One <tr> per row: rank, number, name linked to the competitor's page (and its partie
-    in play), the criteria, played."""
+def ranking_rows(rows: Iterable[Mapping[str, Any]], competitor_base: str, prizes: Sequence[Prize] = ()) -> SafeString:
+    """One <tr> per row: rank, number, name linked to the competitor's page (its partie in
+    play, the lot its rank wins when `prizes` are given), the criteria, played."""
     withdrawn = format_html(' <span class="muted">({})</span>', gettext("withdrawn"))
     marks: dict[int, str] = {}
 
@@ -101,13 +114,14 @@ def ranking_rows(rows: Iterable[Mapping[str, Any]], competitor_base: str) -> Saf
             row.get("name"),
             withdrawn if row.get("withdrawn") else "",
             _in_play_mark(row, marks),
+            _prize_mark(prizes, row.get("rank")) if prizes else "",
             values,
             row.get("played"),
         )
 
     return format_html_join(
         "\n",
-        '<tr{}><td class="num rank">{}</td><td class="num">{}</td><td><a href="{}{}/">{}</a>{}{}</td>{}'
+        '<tr{}><td class="num rank">{}</td><td class="num">{}</td><td><a href="{}{}/">{}</a>{}{}{}</td>{}'
         '<td class="num">{}</td></tr>',
         (cells(row) for row in rows),
     )

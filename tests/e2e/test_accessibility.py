@@ -34,9 +34,12 @@ def night() -> dict[str, object]:
     services.invitation_create(
         by=director, club=club, email="invite@example.org", role="organiser", link_for=lambda t: links.append(t) or t
     )
-    tournament = new_tournament(club, director, name="Concours accessible")
+    tournament = new_tournament(club, director, name="Concours accessible", entry_fee="8")
     services.tournament_set_status(by=director, tournament=tournament, status="registration")
-    register_many(tournament, director, 5)
+    first, *_others = register_many(tournament, director, 5)
+    # Lots beside the ranks, and a payment control on each competitor's row.
+    services.prize_add(by=director, tournament=tournament, rank_from=1, rank_to=2, text="Un jambon")
+    services.competitor_set_payment(by=director, competitor=first, status="paid", method="cash")
     services.tournament_set_status(by=director, tournament=tournament, status="running")
     rnd = round_draw(by=director, tournament=tournament)
     table = Table.objects.filter(round=rnd).order_by("number").first()
@@ -89,6 +92,7 @@ def pages(data: dict[str, object]) -> tuple[list[str], list[str]]:
         f"/manage/tournament/{t.pk}/register/",  # type: ignore[attr-defined]
         f"/manage/tournament/{t.pk}/edit/",  # type: ignore[attr-defined]
         f"/manage/tournament/{t.pk}/forbidden/",  # type: ignore[attr-defined]
+        f"/manage/tournament/{t.pk}/prizes/",  # type: ignore[attr-defined]
         f"/manage/tournament/{t.pk}/rounds/1/print/",  # type: ignore[attr-defined]
         f"/manage/t/{slug}/hands/",
         f"/manage/t/{slug}/hands/sheets/?round=1",

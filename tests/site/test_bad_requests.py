@@ -135,6 +135,7 @@ def world(db: None) -> World:
         for _ in range(4)
     ]
     pair = ForbiddenPair.objects.create(tournament=tournament, first=competitors[2], second=competitors[3])
+    prize = services.prize_add(by=organiser, tournament=tournament, rank_from=1, text="Un jambon")
     services.tournament_set_status(by=organiser, tournament=tournament, status="running")
     rnd = round_draw(by=organiser, tournament=tournament, seed=3)
     table = rnd.tables.get(number=1)
@@ -152,7 +153,7 @@ def world(db: None) -> World:
         "pk": tournament.pk, "slug": tournament.slug, "club_id": club.pk, "number": 1, "table": 1,
         "donne": 1, "token": table.token, "table_id": table.pk, "hand_id": table.hands.get().pk,
         "player_id": competitors[0].players.first().pk, "competitor_id": competitors[0].pk,
-        "pair_id": pair.pk, "job_id": job.pk, "membership_id": club.memberships.get().pk,
+        "pair_id": pair.pk, "job_id": job.pk, "prize_id": prize.pk, "membership_id": club.memberships.get().pk,
         "invitation_id": invitation.pk, "invitation_token": links[0], "token_id": api_token.token.pk,
         "uidb64": "MQ",
     }  # fmt: skip

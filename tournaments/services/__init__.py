@@ -1,8 +1,8 @@
 """Every write of the tournament side, one function per use case, each in a transaction.
 
-One module per seam (`players`, `tournament`, `registration`, `clubs` for clubs and their
-people, `privacy` for the players' data rights); import them from here
-(`from tournaments import services`), which is the services' one address. Drawing and
+One module per seam (`players`, `tournament`, `registration`, `money` for entry fees and
+lots, `clubs` for clubs and their people, `privacy` for the players' data rights); import
+them from here (`from tournaments import services`), which is the services' one address. Drawing and
 closing rounds need the results and the ranking: their services are in rounds/services.py,
 above scoring.
 
@@ -20,7 +20,8 @@ What may change when, by tournament status:
   and ranking criteria are fixed; late arrivals may still join before round 2. Once the
   first round is drawn, the seating of tarot à 4 and à 5 (tables of 4 or of 5 first,
   tables of 3 allowed or not) is fixed too.
-- *finished*: only the name, date and visibility.
+- *finished*: only the name, date and visibility. The entry fee changes until then;
+  payments and the prize list (*lots*) at any status (`money`).
 
 Terms (late arrival): docs/glossary.md. The rounds a late arrival missed are recorded as
 byes with reason "late", which the bye policy credits.
@@ -38,6 +39,7 @@ from tournaments.services.clubs import (
     member_remove,
     member_set_role,
 )
+from tournaments.services.money import competitor_set_payment, prize_add, prize_delete, prize_update
 from tournaments.services.players import NewPlayer, player_create, player_update, players_import, players_import_preview
 from tournaments.services.privacy import anonymous_name, player_anonymise
 from tournaments.services.registration import (
@@ -73,6 +75,7 @@ __all__ = [
     "competitor_check_in",
     "competitor_register",
     "competitor_reinstate",
+    "competitor_set_payment",
     "competitor_withdraw",
     "competitors_check_in_all",
     "forbidden_pair_add",
@@ -89,6 +92,9 @@ __all__ = [
     "player_update",
     "players_import",
     "players_import_preview",
+    "prize_add",
+    "prize_delete",
+    "prize_update",
     "tournament_create",
     "tournament_frozen_fields",
     "tournament_set_status",

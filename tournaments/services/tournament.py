@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping, Sequence
+from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -23,6 +24,7 @@ from tournaments.services.common import (
     status_label,
     table_size,
 )
+from tournaments.services.money import entry_fee_errors
 
 # Fixed once rounds are drawn: changing them would change every score already entered.
 # The late policy too: a late arrival's missed rounds are scored as it said when they came.
@@ -49,6 +51,8 @@ TOURNAMENT_FIELDS = (
     "rule_options",
     "is_public",
     "confirmation_required",
+    # Changes until the tournament is finished (a late discount, a mistake at creation).
+    "entry_fee",
 )
 MAX_ROUNDS = 30
 
@@ -114,6 +118,8 @@ def _clean_tournament(values: dict[str, Any]) -> dict[str, Any]:
     if not 0 <= values["separate_clubs_rounds"] <= int(values.get("rounds_planned") or 0):
         errors["separate_clubs_rounds"] = [_("Between 0 and the number of rounds.")]
     errors.update(_seating_errors(values, game))
+    values["entry_fee"], fee_errors = entry_fee_errors(values.get("entry_fee"))
+    errors.update(fee_errors)
     raise_errors(errors)
     assert rules is not None
     values.update(
@@ -192,6 +198,7 @@ def tournament_create(
     rule_options: Mapping[str, Any] | None = None,
     is_public: bool = True,
     confirmation_required: bool = False,
+    entry_fee: Decimal | int | str = 0,
 ) -> Tournament:
     """A new tournament in draft, the game's defaults filled in where nothing was given."""
     require_organiser(by, club)
@@ -215,6 +222,7 @@ def tournament_create(
             "rule_options": dict(rule_options or {}),
             "is_public": is_public,
             "confirmation_required": confirmation_required,
+            "entry_fee": entry_fee,
         }
     )
     slug = _unique_slug(values["name"], values["date"])

@@ -1,0 +1,121 @@
+"""The palmarès: the lot each rank wins, beside the rank on the public ranking, the
+projector, the printed page, the PDF and the CSV (a "Lot" column), once the director has
+recorded lots; a shared rank wins the lot of that rank."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from scoring import standings_selectors
+from scoring.exports import ranking_csv
+from scoring.pdf import ranking_pdf
+from scoring.services import hand_submit
+from scoring.standings import standings_rebuild
+from tests.scoring.tables import director_of, make_table
+from tournaments import services
+from tournaments.models import Table, Tournament
+
+pytestmark = pytest.mark.django_db
+
+WIN_A = {"taker": "A", "contract": "hearts", "points": {"A": 102, "B": 60}}
+
+
+@pytest.fixture
+def played(django_capture_on_commit_callbacks) -> Table:
+    """Two tables of round 1; table 1 played one donne (C1 ahead of C2, C3 and C4 level)."""
+    table = make_table(tables=2)
+    with django_capture_on_commit_callbacks(execute=True):
+        hand_submit(table=table, raw=WIN_A)
+    return table
+
+
+def with_lots(tournament: Tournament) -> None:
+    director = director_of(tournament)
+    services.prize_add(by=director, tournament=tournament, rank_from=1, text="Un jambon", value="60")
+    services.prize_add(by=director, tournament=tournament, rank_from=2, rank_to=3, text="Un saucisson")
+
+
+def url(tournament: Tournament, name: str = "ranking") -> str:
+    return reverse(f"public:{name}", kwargs={"slug": tournament.slug})
+
+
+def test_without_lots_the_ranking_and_its_files_are_as_before(played: Table, client: Client) -> None:
+    tournament = played.round.tournament
+    assert "prize-lot" not in client.get(url(tournament)).content.decode()
+    header = client.get(url(tournament, "ranking_csv")).content.decode("utf-8").lstrip("\ufeff").splitlines()[0]
+    assert "Lot" not in header.split(";")
+
+
+def test_each_rank_shows_its_lot_on_the_ranking_page(played: Table, client: Client) -> None:
+    tournament = played.round.tournament
+    snapshot = standings_rebuild(tournament_id=tournament.pk)
+    with_lots(tournament)
+    body = client.get(url(tournament)).content.decode()
+    assert body.count('class="prize-lot"') == sum(1 for row in snapshot.rows if row["rank"] <= 3)
+    first = next(row for row in snapshot.rows if row["rank"] == 1)
+    row_html = body.split(f'href="/t/{tournament.slug}/c/{first["number"]}/">')[1].split("</tr>")[0]
+    assert "Un jambon" in row_html
+
+
+def test_a_shared_rank_shows_the_lot_of_that_rank(played: Table, client: Client) -> None:
+    tournament = played.round.tournament
+    snapshot = standings_rebuild(tournament_id=tournament.pk)
+    ranks = [row["rank"] for row in snapshot.rows]
+    shared = next(rank for rank in ranks if ranks.count(rank) > 1 and rank <= 3)
+    with_lots(tournament)
+    lines = ranking_csv(snapshot, list(tournament.prizes.all())).lstrip("\ufeff").splitlines()
+    lots = {line.split(";")[-1] for line in lines[1:] if line.split(";")[0] == str(shared)}
+    assert lots == {"Un jambon" if shared == 1 else "Un saucisson"}
+
+
+def test_the_lots_added_after_the_ranking_was_shown_appear_at_the_next_poll(played: Table, client: Client) -> None:
+    tournament = played.round.tournament
+    first = client.get(url(tournament), HTTP_HX_REQUEST="true")
+    etag = first["ETag"]
+    assert client.get(url(tournament), HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag).status_code == 304
+    with_lots(tournament)
+    # Each web process keeps a polled tournament a moment (scoring/standings_selectors.py).
+    standings_selectors.forget_polled(tournament.slug)
+    again = client.get(url(tournament), HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 200 and "Un jambon" in again.content.decode()
+
+
+def test_the_projector_shows_the_lot_beside_the_rank(played: Table, client: Client) -> None:
+    tournament = played.round.tournament
+    with_lots(tournament)
+    body = client.get(url(tournament, "projector")).content.decode()
+    assert "Un jambon" in body and "Un saucisson" in body
+
+
+def test_the_csv_has_a_lot_column(played: Table, client: Client) -> None:
+    tournament = played.round.tournament
+    with_lots(tournament)
+    text = client.get(url(tournament, "ranking_csv"), HTTP_ACCEPT_LANGUAGE="fr").content.decode("utf-8")
+    lines = text.lstrip("\ufeff").splitlines()
+    assert lines[0].split(";")[-1] == "Lot"
+    by_rank = {int(line.split(";")[0]): line.split(";")[-1] for line in lines[1:]}
+    assert by_rank[1] == "Un jambon"
+    assert all(lot == "" for rank, lot in by_rank.items() if rank > 3)
+
+
+def test_the_pdf_prints_the_lot_under_the_name(played: Table) -> None:
+    tournament = played.round.tournament
+    snapshot = standings_rebuild(tournament_id=tournament.pk)
+    with_lots(tournament)
+    text = ranking_pdf(tournament, snapshot, compress=False, prizes=list(tournament.prizes.all())).decode("latin-1")
+    assert "(Lot : Un jambon)" in text and "(Lot : Un saucisson)" in text
+
+
+def test_the_pdf_download_follows_a_lot_added_after_it_was_drawn(played: Table, client: Client, monkeypatch) -> None:
+    from scoring import pdf
+
+    tournament = played.round.tournament
+    drawn: list[object] = []
+    real = pdf.ranking_pdf
+    monkeypatch.setattr(pdf, "ranking_pdf", lambda *a, **k: drawn.append(k.get("prizes")) or real(*a, **k))
+    client.get(url(tournament, "ranking_pdf"))
+    with_lots(tournament)
+    client.get(url(tournament, "ranking_pdf"))
+    assert [len(prizes) for prizes in drawn] == [0, 2]
