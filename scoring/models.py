@@ -214,6 +214,8 @@ class Season(models.Model):
     slug = models.SlugField(_("public address"), max_length=80, unique=True)
     scheme = models.CharField(_("scheme"), max_length=8, choices=Scheme.choices, default="placing")
     placing_points = models.JSONField(_("points by placing"), default=list, blank=True)
+    starts = models.DateField(_("starts"), null=True, blank=True)
+    ends = models.DateField(_("ends"), null=True, blank=True)
     tournaments = models.ManyToManyField(Tournament, related_name="seasons", blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
