@@ -337,6 +337,7 @@ def wrong_form_types(fields: dict[str, str]) -> list[Bad]:
 def test_the_catalogue_reaches_every_kind_of_form() -> None:
     assert {"login/", "r/<str:token>/hands/", "manage/club/<int:club_id>/players/add/"} <= set(FORM_ROUTES)
     assert "manage/t/<slug:slug>/hands/<int:hand_id>/edit/" in FORM_ROUTES
+    assert {"manage/club/<int:club_id>/seasons/new/", "manage/s/<slug:slug>/"} <= set(FORM_ROUTES)
     assert len(FORM_ROUTES) >= 40
 
 
