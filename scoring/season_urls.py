@@ -8,5 +8,7 @@ app_name = "season"
 
 urlpatterns = [
     path("", views.season_ranking, name="ranking"),
+    path("csv/", views.season_csv, name="csv"),
+    path("pdf/", views.season_pdf, name="pdf"),
     path("rebuild/", views.season_rebuild, name="rebuild"),
 ]

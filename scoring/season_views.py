@@ -1,4 +1,4 @@
-"""A season's ranking (public), and the organiser's button that rebuilds it."""
+"""A season's ranking (public, also as CSV and PDF), and the organiser's button that rebuilds it."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from scoring import seasons
+from scoring import season_exports, seasons
 from scoring import standings_selectors as selectors
 from scoring.models import Job, Season
 from tournaments.access import is_organiser, require_organiser
@@ -29,6 +29,22 @@ def season_ranking(request: HttpRequest, slug: str) -> HttpResponse:
         "job": job,
     }
     return render(request, "scoring/season/ranking.html", context)
+
+
+@require_safe
+def season_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    season, snapshot = selectors.public_season(slug)
+    response = HttpResponse(season_exports.season_csv(season, snapshot), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{season.slug}-classement.csv"'
+    return response
+
+
+@require_safe
+def season_pdf(request: HttpRequest, slug: str) -> HttpResponse:
+    season, snapshot = selectors.public_season(slug)
+    response = HttpResponse(season_exports.season_pdf(season, snapshot), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{season.slug}-classement.pdf"'
+    return response
 
 
 @require_POST

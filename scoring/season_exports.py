@@ -1,0 +1,138 @@
+"""A season's ranking as a file: CSV (French Excel first, as scoring/exports.py) and PDF.
+
+One line a player: rank, name, the club they play for (their affiliation, else the
+club that holds them), season points, tournaments played. The PDF reuses the tournament
+ranking PDF's page (scoring/pdf.py): A4, the header repeated, the page number at the foot.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import LongTable, Paragraph, SimpleDocTemplate, Spacer, TableStyle
+
+from scoring.exports import BOM, FORMULA_STARTS
+from scoring.models import Season, SeasonSnapshot
+from scoring.pdf import MARGIN, RULE, ZEBRA, printable
+from tournaments.models import Player
+
+
+def _text(value: Any) -> str:
+    text = "" if value is None else str(value)
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def _points(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.2f}".rstrip("0").rstrip(".").replace(".", ",")
+    return "" if value is None else str(value)
+
+
+def season_lines(season: Season, snapshot: SeasonSnapshot | None) -> tuple[list[str], list[list[str]]]:
+    """The header and the lines of the season's ranking (one query for the players' clubs)."""
+    rows = snapshot.rows if snapshot is not None else []
+    players = Player.objects.filter(pk__in=[row.get("player") for row in rows]).select_related("club")
+    clubs = {player.pk: player.affiliation or player.club.name for player in players}
+    header = [_("Rank"), _("Player"), _("Club"), _("Points"), _("Tournaments played")]
+    lines = [
+        [
+            str(row.get("rank", "")),
+            str(row.get("name", "")),
+            clubs.get(row.get("player"), ""),
+            _points(row.get("points")),
+            str(row.get("played", "")),
+        ]
+        for row in rows
+    ]
+    return header, lines
+
+
+def season_csv(season: Season, snapshot: SeasonSnapshot | None) -> str:
+    out = io.StringIO()
+    out.write(BOM)
+    writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
+    header, lines = season_lines(season, snapshot)
+    writer.writerow(header)
+    for rank, name, club, points, played in lines:
+        writer.writerow([rank, _text(name), _text(club), points, played])
+    return out.getvalue()
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def season_pdf(season: Season, snapshot: SeasonSnapshot | None, *, compress: bool = True) -> bytes:
+    styles = getSampleStyleSheet()
+    title = ParagraphStyle("title", parent=styles["Title"], fontSize=16, spaceAfter=2 * mm)
+    subtitle = ParagraphStyle("subtitle", parent=styles["Normal"], fontSize=9, textColor=RULE)
+    cell = ParagraphStyle("cell", fontName="Helvetica", fontSize=9, leading=11)
+    header, lines = season_lines(season, snapshot)
+    parts = [season.club.name, str(season.get_scheme_display())]
+    if snapshot is not None:
+        built = timezone.localtime(snapshot.built_at)
+        parts.append(_("updated at %(time)s") % {"time": formats.date_format(built, "SHORT_DATETIME_FORMAT")})
+    story: list[Any] = [
+        Paragraph(_escape(printable(season.name)), title),
+        Paragraph(_escape(printable(" · ".join(parts))), subtitle),
+        Spacer(1, 5 * mm),
+    ]
+    if lines:
+        width = A4[0] - 2 * MARGIN
+        narrow = 16 * mm
+        wide = (width - 3 * narrow) / 2
+        body = [
+            [rank, Paragraph(_escape(printable(name)), cell), Paragraph(_escape(printable(club)), cell), points, played]
+            for rank, name, club, points, played in lines
+        ]
+        table = LongTable(
+            [[printable(text) for text in header], *body],
+            colWidths=[narrow, wide, wide, narrow, narrow],
+            repeatRows=1,
+        )
+        table.setStyle(
+            TableStyle(
+                [
+                    ("FONT", (0, 0), (-1, 0), "Helvetica-Bold", 8),
+                    ("FONT", (0, 1), (-1, -1), "Helvetica", 9),
+                    ("LINEBELOW", (0, 0), (-1, 0), 0.8, RULE),
+                    ("ALIGN", (0, 0), (0, -1), "RIGHT"),
+                    ("ALIGN", (3, 0), (-1, -1), "RIGHT"),
+                    ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                    *[("BACKGROUND", (0, i), (-1, i), ZEBRA) for i in range(2, len(lines) + 1, 2)],
+                ]
+            )
+        )
+        story.append(table)
+    buffer = io.BytesIO()
+
+    def draw_footer(canvas: Canvas, document: Any) -> None:
+        footer = _("%(tournament)s · ranking · page %(page)s") % {"tournament": season.name, "page": document.page}
+        canvas.saveState()
+        canvas.setFont("Helvetica", 8)
+        canvas.setFillColor(RULE)
+        canvas.drawCentredString(A4[0] / 2, MARGIN / 2, printable(footer))
+        canvas.restoreState()
+
+    document = SimpleDocTemplate(
+        buffer,
+        pagesize=A4,
+        leftMargin=MARGIN,
+        rightMargin=MARGIN,
+        topMargin=MARGIN,
+        bottomMargin=MARGIN,
+        title=printable(season.name),
+        author="Atout",
+        pageCompression=1 if compress else 0,
+        invariant=1,
+    )
+    document.build(story, onFirstPage=draw_footer, onLaterPages=draw_footer)
+    return buffer.getvalue()
