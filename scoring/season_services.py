@@ -14,7 +14,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
@@ -62,8 +62,6 @@ def _check(
         errors["name"] = _("The season needs a name.")
     elif len(name) > MAX_NAME:
         errors["name"] = _("The name is too long.")
-    elif not slugify(name):
-        errors["name"] = _("The name needs at least one letter or digit.")
     if scheme not in Season.Scheme.values:
         errors["scheme"] = _("Unknown scheme.")
     if starts is not None and ends is not None and ends < starts:
@@ -101,9 +99,15 @@ def season_create(
     """A new season of `club`, its public address derived from its name."""
     require_organiser(by, club)
     name, table = _check(name=name, starts=starts, ends=ends, scheme=scheme, placing_points=list(placing_points))
-    return Season.objects.create(
-        club=club, name=name, slug=_unique_slug(name), starts=starts, ends=ends, scheme=scheme, placing_points=table
-    )
+    try:
+        with transaction.atomic():
+            return Season.objects.create(
+                club=club, name=name, slug=_unique_slug(name), starts=starts, ends=ends, scheme=scheme,
+                placing_points=table,
+            )  # fmt: skip
+    except IntegrityError:
+        # Another season took the same address between the look-up and the insert.
+        raise ValidationError({"name": _("A season of that name was just created: save again.")}) from None
 
 
 @transaction.atomic

@@ -37,6 +37,12 @@ def test_a_season_takes_its_address_from_its_name_and_a_second_one_gets_a_suffix
     assert first.placing_points == [25, 20, 16]
 
 
+def test_a_name_without_a_latin_letter_gets_a_plain_address(director):
+    club, user = director
+    assert season_create(by=user, club=club, name="冬季").slug == "saison"
+    assert season_create(by=user, club=club, name="★").slug == "saison-2"
+
+
 def test_a_season_without_a_name_is_refused_beside_the_name(director):
     club, user = director
     errors = errors_of(season_create, by=user, club=club, name="  ")
@@ -108,3 +114,11 @@ def test_a_season_counts_only_its_club_s_tournaments(director):
     errors = errors_of(season_tournaments_set, by=user, season=season, tournaments=[own, TournamentFactory()])
     assert list(errors) == ["tournaments"]
     assert list(season.tournaments.all()) == [own]
+
+
+def test_a_season_whose_address_is_taken_meanwhile_is_refused_beside_the_name(director, monkeypatch):
+    club, user = director
+    season_create(by=user, club=club, name="Hiver")
+    # Another request took the address between the look-up and the insert.
+    monkeypatch.setattr("scoring.season_services._unique_slug", lambda name, exclude=None: "hiver")
+    assert list(errors_of(season_create, by=user, club=club, name="Hiver")) == ["name"]
