@@ -186,7 +186,7 @@ class Tournament(models.Model):
     class Format(models.TextChoices):
         TEAMS = "teams", _("Fixed teams of two")
         MELEE = "melee", _("Mêlée: partners drawn each round")
-        INDIVIDUAL = "individual", _("Individual (tables of three)")
+        INDIVIDUAL = "individual", _("Individual")
 
     class Status(models.TextChoices):
         DRAFT = "draft", _("Draft")
