@@ -13,8 +13,11 @@ from django.utils import timezone
 
 from scoring.history_selectors import player_history
 from scoring.models import StandingsSnapshot
+from scoring.services import hand_submit
+from scoring.standings import standings_rebuild
 from tests.factories import ClubFactory, CompetitorFactory, PlayerFactory, TournamentFactory, UserFactory
-from tournaments.models import Club, Player, Tournament
+from tests.scoring.tables import make_table
+from tournaments.models import Club, Competitor, Player, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -143,3 +146,15 @@ def test_the_player_form_sets_the_opt_out(player: Player, club: Club, client: Cl
     client.post(reverse("manage:player_edit", args=[club.pk, player.pk]), {**form, "public_history": "on"})
     player.refresh_from_db()
     assert player.public_history is True
+
+
+def test_a_played_donne_shows_the_rank_the_stored_ranking_gives(django_capture_on_commit_callbacks) -> None:
+    table = make_table(tables=2)
+    with django_capture_on_commit_callbacks(execute=True):
+        hand_submit(table=table, raw={"taker": "A", "contract": "hearts", "points": {"A": 102, "B": 60}})
+    snapshot = standings_rebuild(tournament_id=table.round.tournament_id)
+    leader = next(row for row in snapshot.rows if row["rank"] == 1)
+    first, second = Competitor.objects.get(pk=leader["competitor"]).players.order_by("pk")
+    [played] = player_history(first)
+    assert (played.rank, played.ranked, played.points) == (1, len(snapshot.rows), leader["points"])
+    assert played.partners == [second.full_name]
