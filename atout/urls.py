@@ -26,6 +26,8 @@ urlpatterns = [
     # After the draw's include: the live ranking, rounds, tables and exports (scoring).
     path("t/<slug:slug>/", include("scoring.public_urls")),
     path("s/<slug:slug>/", include("scoring.season_urls")),
+    # A player's tournaments: the organisers' page and the public one.
+    path("", include("scoring.history_urls")),
     path("manage/t/<slug:slug>/standings/", include("scoring.standings_manage_urls")),
     path("manage/t/<slug:slug>/hands/", include("scoring.manage_urls")),
     path("r/", include("scoring.referee_urls")),
