@@ -28,6 +28,8 @@ urlpatterns = [
     path("s/<slug:slug>/", include("scoring.season_urls")),
     # A club's seasons: created from the club's page, edited at /manage/s/<slug>/.
     path("manage/", include("scoring.season_manage_urls")),
+    # A player's tournaments: the organisers' page and the public one.
+    path("", include("scoring.history_urls")),
     path("manage/t/<slug:slug>/standings/", include("scoring.standings_manage_urls")),
     path("manage/t/<slug:slug>/hands/", include("scoring.manage_urls")),
     path("r/", include("scoring.referee_urls")),

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
 
 from scoring.models import StandingsSnapshot
 from scoring.standings import columns_for
-from tournaments.models import Prize
+from tournaments.models import Competitor, Prize, Tournament
 from tournaments.selectors import prize_for_rank
 
 BOM = "\ufeff"
@@ -38,22 +39,70 @@ def _text(value: Any) -> str:
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
-def ranking_csv(snapshot: StandingsSnapshot | None, prizes: Sequence[Prize] = ()) -> str:
+@dataclass(frozen=True, slots=True)
+class TeamPlayer:
+    """One player of a competitor, as the league's files list them."""
+
+    name: str
+    club: str
+    licence: str
+
+
+def team_players(tournament: Tournament) -> dict[int, list[TeamPlayer]]:
+    """Each competitor's players (by competitor id), with their club and licence: one query."""
+    through = Competitor.players.through.objects.filter(competitor__tournament=tournament)
+    found: dict[int, list[TeamPlayer]] = {}
+    for competitor_id, first, last, affiliation, club, licence in through.order_by(
+        "competitor_id", "player__last_name", "player__first_name", "player_id"
+    ).values_list(
+        "competitor_id",
+        "player__first_name",
+        "player__last_name",
+        "player__affiliation",
+        "player__club__name",
+        "player__licence",
+    ):
+        found.setdefault(competitor_id, []).append(TeamPlayer(f"{first} {last}".strip(), affiliation or club, licence))
+    return found
+
+
+def ranking_csv(
+    snapshot: StandingsSnapshot | None,
+    prizes: Sequence[Prize] = (),
+    players: Mapping[int, Sequence[TeamPlayer]] | None = None,
+    licences: bool = False,
+) -> str:
     """The snapshot's ranking, one competitor a line, the ranking criteria as columns; with
-    `prizes`, a last column "Lot" holds the lot each rank wins (*palmarès*)."""
+    `prizes`, a last column "Lot" holds the lot each rank wins (*palmarès*).
+
+    With `players` (`team_players`), columns after the name list each competitor's players
+    and their clubs, joined with " / " in the same order; with `licences` too (organisers
+    only: a licence is not public), their licence numbers."""
     out = io.StringIO()
     out.write(BOM)
     writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
     columns = columns_for(snapshot.criteria if snapshot is not None else [])
     lots = [_("Lot")] if prizes else []
-    writer.writerow([_("Rank"), _("No."), _("Name"), *[str(c["label"]) for c in columns], _("Played"), *lots])
+    team = [] if players is None else [_("Players"), _("Clubs"), *([_("Licences")] if licences else [])]
+    writer.writerow([_("Rank"), _("No."), _("Name"), *team, *[str(c["label"]) for c in columns], _("Played"), *lots])
     for row in snapshot.rows if snapshot is not None else []:
         prize = prize_for_rank(prizes, row.get("rank")) if prizes else None
+        members = (players or {}).get(row.get("competitor") or 0, [])
+        team = (
+            []
+            if players is None
+            else [
+                _text(" / ".join(p.name for p in members)),
+                _text(" / ".join(p.club for p in members)),
+                *([_text(" / ".join(p.licence for p in members))] if licences else []),
+            ]
+        )
         writer.writerow(
             [
                 row.get("rank"),
                 row.get("number"),
                 _text(row.get("name")),
+                *team,
                 *map(_cell, row.get("values") or []),
                 row.get("played"),
                 *([_text(prize.text if prize else "")] if prizes else []),

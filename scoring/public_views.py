@@ -30,6 +30,7 @@ from scoring import exports, pdf
 from scoring import standings_selectors as selectors
 from scoring.models import StandingsSnapshot
 from scoring.standings import columns_for
+from tournaments.access import is_organiser
 from tournaments.models import Bye, Prize, Tournament
 from tournaments.qr import only_this_computer, public_url, qr_svg_response
 
@@ -279,7 +280,11 @@ def ranking_csv(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = selectors.visible_tournament(slug, request.user)
     snapshot = selectors.live_snapshot(tournament)
     prizes = list(tournament.prizes.order_by("rank_from"))
-    response = HttpResponse(exports.ranking_csv(snapshot, prizes), content_type="text/csv; charset=utf-8")
+    # Each team's players and clubs for the league; their licences for the club's organisers only.
+    players = exports.team_players(tournament)
+    licences = is_organiser(request.user, tournament.club)
+    text = exports.ranking_csv(snapshot, prizes, players=players, licences=licences)
+    response = HttpResponse(text, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-classement.csv"'
     return response
 

@@ -35,7 +35,7 @@ def add_service_errors(form: forms.Form, error: ValidationError) -> None:
 class PlayerForm(forms.ModelForm):
     class Meta:
         model = Player
-        fields = ["last_name", "first_name", "licence", "affiliation", "email", "phone"]
+        fields = ["last_name", "first_name", "licence", "affiliation", "email", "phone", "public_history"]
 
 
 class CsvUploadForm(forms.Form):

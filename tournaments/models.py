@@ -151,6 +151,8 @@ class Player(models.Model):
     # Set when a club administrator anonymised the player (their name replaced, their
     # licence and contact details erased, their results kept): docs/architecture.md.
     anonymised_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # Whether the player's public page lists their results (name and club only); off: 404.
+    public_history = models.BooleanField(_("show their results on a public page"), default=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -186,7 +188,7 @@ class Tournament(models.Model):
     class Format(models.TextChoices):
         TEAMS = "teams", _("Fixed teams of two")
         MELEE = "melee", _("Mêlée: partners drawn each round")
-        INDIVIDUAL = "individual", _("Individual (tables of three)")
+        INDIVIDUAL = "individual", _("Individual")
 
     class Status(models.TextChoices):
         DRAFT = "draft", _("Draft")

@@ -73,6 +73,7 @@ def player_create(
     affiliation: str = "",
     email: str = "",
     phone: str = "",
+    public_history: bool = True,
 ) -> Player:
     require_organiser(by, club)
     raise_errors(player_errors(club, last_name, first_name, licence, affiliation, None))
@@ -84,6 +85,7 @@ def player_create(
         affiliation=csv_import.affiliation_for(affiliation.strip(), club.name, club.slug),
         email=email.strip(),
         phone=phone.strip(),
+        public_history=public_history,
     )
 
 
@@ -98,6 +100,7 @@ def player_update(
     affiliation: str = "",
     email: str = "",
     phone: str = "",
+    public_history: bool | None = None,
 ) -> Player:
     require_organiser(by, player.club)
     if player.anonymised_at is not None:
@@ -107,6 +110,8 @@ def player_update(
     player.licence = licence.strip()
     player.affiliation = csv_import.affiliation_for(affiliation.strip(), player.club.name, player.club.slug)
     player.email, player.phone = email.strip(), phone.strip()
+    if public_history is not None:  # None: as it was
+        player.public_history = public_history
     player.save()
     return player
 

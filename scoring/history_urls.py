@@ -1,0 +1,14 @@
+"""A player's tournaments (scoring/history_views.py), mounted at the root by atout/urls.py."""
+
+from django.urls import path
+
+from scoring import history_views as views
+
+urlpatterns = [
+    path(
+        "manage/club/<int:club_id>/players/<int:player_id>/history/",
+        views.player_history_manage,
+        name="player_history",
+    ),
+    path("joueur/<int:player_id>/", views.player_public, name="player_public"),
+]
