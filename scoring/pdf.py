@@ -125,10 +125,16 @@ def ranking_pdf(
     ]
     if rows:
         story.append(_table(header, rows))
+    return build_ranking_document(story, tournament.name, compress=compress)
+
+
+def build_ranking_document(story: list[Any], name: str, *, compress: bool) -> bytes:
+    """An A4 ranking of `story` titled `name`, each page footed "name · ranking · page n"
+    (a tournament's ranking, a season's)."""
     buffer = io.BytesIO()
 
     def draw_footer(canvas: Canvas, document: Any) -> None:
-        footer = _("%(tournament)s · ranking · page %(page)s") % {"tournament": tournament.name, "page": document.page}
+        footer = _("%(tournament)s · ranking · page %(page)s") % {"tournament": name, "page": document.page}
         canvas.saveState()
         canvas.setFont("Helvetica", 8)
         canvas.setFillColor(RULE)
@@ -142,7 +148,7 @@ def ranking_pdf(
         rightMargin=MARGIN,
         topMargin=MARGIN,
         bottomMargin=MARGIN,
-        title=printable(tournament.name),
+        title=printable(name),
         author="Atout",
         pageCompression=1 if compress else 0,
         invariant=1,

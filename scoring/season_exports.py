@@ -16,12 +16,11 @@ from django.utils.translation import gettext as _
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import mm
-from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import LongTable, Paragraph, SimpleDocTemplate, Spacer, TableStyle
+from reportlab.platypus import LongTable, Paragraph, Spacer, TableStyle
 
 from scoring.exports import BOM, FORMULA_STARTS
 from scoring.models import Season, SeasonSnapshot
-from scoring.pdf import MARGIN, RULE, ZEBRA, printable
+from scoring.pdf import MARGIN, RULE, ZEBRA, build_ranking_document, printable
 from tournaments.models import Player
 
 
@@ -112,27 +111,4 @@ def season_pdf(season: Season, snapshot: SeasonSnapshot | None, *, compress: boo
             )
         )
         story.append(table)
-    buffer = io.BytesIO()
-
-    def draw_footer(canvas: Canvas, document: Any) -> None:
-        footer = _("%(tournament)s · ranking · page %(page)s") % {"tournament": season.name, "page": document.page}
-        canvas.saveState()
-        canvas.setFont("Helvetica", 8)
-        canvas.setFillColor(RULE)
-        canvas.drawCentredString(A4[0] / 2, MARGIN / 2, printable(footer))
-        canvas.restoreState()
-
-    document = SimpleDocTemplate(
-        buffer,
-        pagesize=A4,
-        leftMargin=MARGIN,
-        rightMargin=MARGIN,
-        topMargin=MARGIN,
-        bottomMargin=MARGIN,
-        title=printable(season.name),
-        author="Atout",
-        pageCompression=1 if compress else 0,
-        invariant=1,
-    )
-    document.build(story, onFirstPage=draw_footer, onLaterPages=draw_footer)
-    return buffer.getvalue()
+    return build_ranking_document(story, season.name, compress=compress)
