@@ -56,18 +56,26 @@ def wait_for_ranking_past(page, version: int) -> int:
 
 
 def projector_points(page) -> dict[str, int]:
-    """Team name -> points as the projector shows them (the points column by its header)."""
-    headers = [h.strip() for h in page.locator("#ranking thead th").all_text_contents()]
-    points_column = headers.index("Points")
-    shown: dict[str, int] = {}
-    for row in page.locator("#ranking tbody tr").all():
-        cells = [c.strip() for c in row.locator("td").all_text_contents()]
-        # The name without the partie's mark under it ("en cours, 3 donnes").
-        name = cells[2]
-        for mark in row.locator("td .in-play").all_text_contents():
-            name = name.replace(mark, "")
-        shown[name.strip()] = int(cells[points_column])
-    return shown
+    """Team name -> points as the projector shows them (the points column by its header).
+
+    Read in one script run: the projector swaps its ranking by itself, and reading row by row
+    could mix rows of two versions.
+    """
+    rows = page.evaluate(
+        """() => {
+            const table = document.querySelector('#ranking');
+            const headers = [...table.querySelectorAll('thead th')].map((h) => h.textContent.trim());
+            const points = headers.indexOf('Points');
+            return [...table.querySelectorAll('tbody tr')].map((row) => {
+                const cells = [...row.querySelectorAll('td')];
+                // The name without the partie's mark under it ("en cours, 3 donnes").
+                let name = cells[2].textContent;
+                for (const mark of row.querySelectorAll('td .in-play')) name = name.replace(mark.textContent, '');
+                return [name.trim(), cells[points].textContent.trim()];
+            });
+        }"""
+    )
+    return {name: int(points) for name, points in rows}
 
 
 def wait_for_points(page, expected: Callable[[dict[str, int]], bool], timeout: float = 20) -> dict[str, int]:
@@ -183,7 +191,7 @@ def test_the_whole_night_from_an_empty_concours_to_round_2_with_the_projector_fo
     director.wait_for_load_state()
     screenshot(director, "whole-night-05-hand-corrected")
     # The taker's team shows 20 fewer, its opponents 20 more, without a reload.
-    after = wait_for_points(projector, lambda shown: shown != before)
+    after = wait_for_points(projector, lambda shown: shown != before and sum(shown.values()) == sum(before.values()))
     moved = sorted(after[name] - before[name] for name in before if after[name] != before[name])
     assert moved == [-20, 20]
     version = ranking_version(projector)
