@@ -229,7 +229,10 @@ def invitation(request: HttpRequest, invitation_token: str) -> HttpResponse:
         except ValidationError as error:
             if form is None or not hasattr(error, "error_dict"):
                 return render(
-                    request, "notice.html", {"title": _("Invitation not valid"), "message": error.messages[0]}, 410
+                    request,
+                    "notice.html",
+                    {"title": _("Invitation not valid"), "message": error.messages[0]},
+                    status=410,
                 )
             add_service_errors(form, _password_errors_on_password2(error))
             return _invitation_page(request, found, form)

@@ -16,6 +16,7 @@ from django.utils import timezone
 from PIL import Image
 
 from tests.factories import ClubFactory, PlayerFactory, TournamentFactory, UserFactory
+from tournaments import services as tournament_services
 from tournaments.models import Club, ClubLogo, Invitation, Membership, Player
 
 pytestmark = pytest.mark.django_db
@@ -215,6 +216,27 @@ def test_a_logged_in_user_joins_with_their_account(rodez, presidente, albi) -> N
     assert "albi-admin" in page(client.get(link))
     assert client.post(link).status_code == 302
     assert Membership.objects.get(club=rodez, user=albi_admin).role == "organiser"
+
+
+def test_a_link_used_by_someone_else_while_a_member_accepts_answers_gone(rodez, presidente, albi, monkeypatch) -> None:
+    # The page opens the invitation, then the accept opens it again under a lock: another
+    # account may have used it in between. The answer is the notice, gone (410), not a 200.
+    albi_admin = member(albi, "admin", "albi-admin")
+    logged_in(presidente).post(
+        reverse("manage:members", args=[rodez.pk]), {"email": "b@example.org", "role": "organiser"}
+    )
+    link = invitation_link()
+    real_accept = tournament_services.invitation_accept
+
+    def accept_after_someone_else(*, token: str, user) -> Membership:
+        Invitation.objects.update(accepted_at=timezone.now())
+        return real_accept(token=token, user=user)
+
+    monkeypatch.setattr(tournament_services, "invitation_accept", accept_after_someone_else)
+    late = logged_in(albi_admin).post(link)
+    assert late.status_code == 410 and "déjà servi" in page(late)
+    assert late["Content-Type"].startswith("text/html")
+    assert not Membership.objects.filter(club=rodez, user=albi_admin).exists()
 
 
 def test_an_administrator_changes_a_role_and_cannot_remove_the_last_administrator(rodez, presidente) -> None:
