@@ -11,7 +11,7 @@ from accounts.models import ApiToken
 
 
 @admin.register(ApiToken)
-class ApiTokenAdmin(admin.ModelAdmin):
+class ApiTokenAdmin(admin.ModelAdmin):  # type: ignore[type-arg]  # not subscriptable at run time
     list_display = ["name", "user", "prefix", "created_at", "last_used_at"]
     list_filter = ["created_at"]
     search_fields = ["name", "user__username"]

@@ -13,9 +13,9 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import cast
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q
@@ -27,7 +27,7 @@ from accounts.models import ApiToken
 # A token's last use is written at most this often: an app polling the API every few
 # seconds costs one write a minute, not one per request.
 LAST_USED_PRECISION = timedelta(minutes=1)
-NAME_MAX = ApiToken._meta.get_field("name").max_length
+NAME_MAX = cast(int, ApiToken._meta.get_field("name").max_length)  # a CharField: never None
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,12 +42,12 @@ def key_hash(key: str) -> str:
     return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _require_user(by: AbstractBaseUser | AnonymousUser) -> None:
+def _require_user(by: User | AnonymousUser) -> None:
     if not by.is_authenticated:
         raise PermissionDenied("log in first")
 
 
-def api_token_create(*, by: AbstractBaseUser, name: str) -> NewToken:
+def api_token_create(*, by: User, name: str) -> NewToken:
     _require_user(by)
     name = name.strip()
     if not name:
@@ -66,14 +66,14 @@ def api_token_create(*, by: AbstractBaseUser, name: str) -> NewToken:
     return NewToken(token, key)
 
 
-def api_token_revoke(*, by: AbstractBaseUser, token: ApiToken) -> None:
+def api_token_revoke(*, by: User, token: ApiToken) -> None:
     _require_user(by)
     if token.user_id != by.pk:
         raise PermissionDenied("not your token")
     ApiToken.objects.filter(pk=token.pk).delete()
 
 
-def api_token_user(*, key: str) -> Any | None:
+def api_token_user(*, key: str) -> User | None:
     """The active user `key` authenticates (its token's last use recorded), or None."""
     token = ApiToken.objects.select_related("user").filter(key_hash=key_hash(key)).first()
     if token is None or not token.user.is_active:

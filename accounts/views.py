@@ -11,7 +11,7 @@ from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse_lazy
 from django.utils.translation import gettext as _
@@ -21,6 +21,7 @@ from django.views.decorators.http import require_POST
 
 from accounts import services
 from accounts.models import ApiToken
+from kit.requests import UserRequest
 
 
 class TokenForm(forms.Form):
@@ -33,7 +34,7 @@ class TokenForm(forms.Form):
 
 @never_cache
 @login_required
-def account(request: HttpRequest) -> HttpResponse:
+def account(request: UserRequest) -> HttpResponse:
     form = TokenForm(request.POST or None)
     new_key = None
     if request.method == "POST" and form.is_valid():
@@ -50,7 +51,7 @@ def account(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @login_required
-def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+def token_revoke(request: UserRequest, token_id: int) -> HttpResponse:
     # Another user's token is a 404 here: it tells nothing of whether it exists.
     token = get_object_or_404(ApiToken, pk=token_id, user=request.user)
     services.api_token_revoke(by=request.user, token=token)

@@ -56,7 +56,7 @@ STATE_CODES = frozenset(
 )
 
 
-class ErrorItemSerializer(serializers.Serializer):
+class ErrorItemSerializer(serializers.Serializer[Any]):
     """One problem with the request (schema only: the handler builds these as dicts)."""
 
     field = serializers.CharField(allow_null=True, help_text="Dotted path into the body, a header name, or null.")
@@ -64,10 +64,11 @@ class ErrorItemSerializer(serializers.Serializer):
     message = serializers.CharField(help_text="For people, in the request's language.")
 
 
-class ErrorSerializer(serializers.Serializer):
+class ErrorSerializer(serializers.Serializer[Any]):
     """The body of every error response of the API."""
 
-    errors = ErrorItemSerializer(many=True)
+    # A declared field: DRF takes it off the class, so it never hides Serializer.errors.
+    errors = ErrorItemSerializer(many=True)  # type: ignore[assignment]
 
 
 def item(field: str | None, code: str, message: str) -> dict[str, Any]:
@@ -191,10 +192,13 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         return _response(status.HTTP_400_BAD_REQUEST, list(_drf_items(exc.detail)))
     if isinstance(exc, exceptions.APIException):
         headers: dict[str, str] = {}
-        if getattr(exc, "auth_header", None):
-            headers["WWW-Authenticate"] = str(exc.auth_header)
-        if getattr(exc, "wait", None):
-            headers["Retry-After"] = str(int(exc.wait))  # type: ignore[attr-defined]
+        # Only some exceptions carry these (NotAuthenticated's challenge, Throttled's wait).
+        auth_header = getattr(exc, "auth_header", None)
+        if auth_header:
+            headers["WWW-Authenticate"] = str(auth_header)
+        wait = getattr(exc, "wait", None)
+        if wait:
+            headers["Retry-After"] = str(int(wait))
         code = exc.get_codes()
         items = list(_drf_items(exc.detail)) if isinstance(exc.detail, dict | list) else []
         if not items:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from django.db.models import Count, Max, Prefetch, Q, QuerySet, Sum
 from django.http import Http404
@@ -95,7 +95,7 @@ def competitors(tournament: Tournament) -> QuerySet[Competitor]:
     players = (
         Player.objects.select_related("club")
         .only("first_name", "last_name", "affiliation", "club__name")
-        .order_by(*Player._meta.ordering)
+        .order_by(*(Player._meta.ordering or ()))
     )
     return tournament.competitors.prefetch_related(Prefetch("players", queryset=players)).order_by("number")
 
@@ -106,7 +106,7 @@ def tournament_players(tournament: Tournament) -> QuerySet[Player]:
         .select_related("club")
         .only("first_name", "last_name", "affiliation", "club__name")
         .annotate(competitor=Max("competitors__number", filter=Q(competitors__tournament=tournament)))
-        .order_by(*Player._meta.ordering, "pk")
+        .order_by(*(Player._meta.ordering or ()), "pk")
     )
 
 
@@ -126,7 +126,30 @@ def round_version(rnd: Round) -> tuple[Any, ...]:
     )
 
 
-def _ref(competitor_id: int, number: int, name: str) -> dict[str, Any]:
+class CompetitorRef(TypedDict):
+    id: int
+    number: int
+    name: str
+
+
+class DrawSeat(TypedDict):
+    side: int
+    position: str
+    competitor: CompetitorRef
+
+
+class DrawTable(TypedDict):
+    number: int
+    seats: list[DrawSeat]
+    result: TableResult | None
+
+
+class DrawBye(TypedDict):
+    competitor: CompetitorRef
+    reason: str
+
+
+def _ref(competitor_id: int, number: int, name: str) -> CompetitorRef:
     return {"id": competitor_id, "number": number, "name": name}
 
 
@@ -141,7 +164,7 @@ def round_clock_data(rnd: Round) -> dict[str, Any] | None:
 def round_draw(rnd: Round) -> dict[str, Any]:
     """A round with its tables (seats and results) and its byes: four queries."""
     results = {result.table_id: result for result in TableResult.objects.filter(table__round=rnd)}
-    tables = {
+    tables: dict[int, DrawTable] = {
         pk: {"number": number, "seats": [], "result": results.get(pk)}
         for pk, number in Table.objects.filter(round=rnd).order_by("number").values_list("pk", "number")
     }
@@ -153,7 +176,7 @@ def round_draw(rnd: Round) -> dict[str, Any]:
         tables[table_id]["seats"].append(
             {"side": side, "position": position, "competitor": _ref(competitor_id, number, name)}
         )
-    byes = [
+    byes: list[DrawBye] = [
         {"competitor": _ref(competitor_id, number, name), "reason": reason}
         for competitor_id, number, name, reason in Bye.objects.filter(round=rnd)
         .order_by("competitor__number")

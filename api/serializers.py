@@ -26,7 +26,7 @@ from tournaments.models import Competitor, Round, Tournament
 
 
 @extend_schema_field(OpenApiTypes.NUMBER)
-class NumberField(serializers.Field):
+class NumberField(serializers.Field[Any, Any, Any, Any]):
     """An int or a float as stored (a score, a total, a criterion's value)."""
 
     def to_representation(self, value: Any) -> Any:
@@ -61,12 +61,12 @@ class HandField(StorableJSONField):
     read as any JSON the database can store, and judged by the engine for the table's game."""
 
 
-class ClubSerializer(serializers.Serializer):
+class ClubSerializer(serializers.Serializer[Any]):
     name = serializers.CharField()
     slug = serializers.SlugField()
 
 
-class TournamentSummarySerializer(serializers.Serializer):
+class TournamentSummarySerializer(serializers.Serializer[Any]):
     slug = serializers.SlugField(help_text="The tournament's key in every URL of the API and the site.")
     name = serializers.CharField()
     club = ClubSerializer()
@@ -78,13 +78,13 @@ class TournamentSummarySerializer(serializers.Serializer):
     updated_at = serializers.DateTimeField()
 
 
-class RoundClockSerializer(serializers.Serializer):
+class RoundClockSerializer(serializers.Serializer[Any]):
     started_at = serializers.DateTimeField()
     minutes = serializers.IntegerField(help_text="The round's duration, time added or taken off included.")
     ends_at = serializers.DateTimeField(help_text="When the round's time is up (the server's time).")
 
 
-class RoundSummarySerializer(serializers.Serializer):
+class RoundSummarySerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField()
     status = serializers.ChoiceField(choices=Round.Status.choices)
     method = serializers.ChoiceField(choices=Tournament.PairingMethod.choices)
@@ -102,7 +102,7 @@ class RoundSummarySerializer(serializers.Serializer):
         return RoundClockSerializer(clock).data if clock is not None else None
 
 
-class PrizeSerializer(serializers.Serializer):
+class PrizeSerializer(serializers.Serializer[Any]):
     rank_from = serializers.IntegerField()
     rank_to = serializers.IntegerField(help_text="Equal to rank_from for a lot of one rank.")
     text = serializers.CharField(help_text="What the lot is.")
@@ -142,7 +142,7 @@ class TournamentDetailSerializer(TournamentSummarySerializer):
     prizes = PrizeSerializer(many=True, help_text="The lots of the final ranking, by rank or range of ranks.")
 
 
-class PlayerSerializer(serializers.Serializer):
+class PlayerSerializer(serializers.Serializer[Any]):
     """A player's public fields, and nothing else."""
 
     id = serializers.IntegerField()
@@ -151,7 +151,7 @@ class PlayerSerializer(serializers.Serializer):
     club = serializers.CharField(source="club_label", help_text="The club the player plays for.")
 
 
-class CompetitorSerializer(serializers.Serializer):
+class CompetitorSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     number = serializers.IntegerField()
     name = serializers.CharField()
@@ -166,13 +166,13 @@ class TournamentPlayerSerializer(PlayerSerializer):
     competitor = serializers.IntegerField(help_text="The number of the competitor the player belongs to.")
 
 
-class CompetitorRefSerializer(serializers.Serializer):
+class CompetitorRefSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     number = serializers.IntegerField()
     name = serializers.CharField()
 
 
-class TableResultSerializer(serializers.Serializer):
+class TableResultSerializer(serializers.Serializer[Any]):
     totals = serializers.ListField(child=NumberField(), help_text="Each side's total, by side index.")
     donnes_played = serializers.IntegerField()
     reserve = serializers.IntegerField(help_text="Litige points held for the next donne.")
@@ -181,19 +181,19 @@ class TableResultSerializer(serializers.Serializer):
     forced = serializers.BooleanField()
 
 
-class SeatSerializer(serializers.Serializer):
+class SeatSerializer(serializers.Serializer[Any]):
     side = serializers.IntegerField()
     position = serializers.CharField(help_text="NS/EW for a team, N/E/S/W in mêlée, 1/2/3 at a table of three.")
     competitor = CompetitorRefSerializer()
 
 
-class DrawTableSerializer(serializers.Serializer):
+class DrawTableSerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField()
     seats = SeatSerializer(many=True)
     result = TableResultSerializer(allow_null=True)
 
 
-class ByeSerializer(serializers.Serializer):
+class ByeSerializer(serializers.Serializer[Any]):
     competitor = CompetitorRefSerializer()
     reason = serializers.ChoiceField(choices=[("draw", "draw"), ("late", "late")])
 
@@ -207,7 +207,7 @@ class RoundDetailSerializer(RoundSummarySerializer):
     )
 
 
-class HandSerializer(serializers.Serializer):
+class HandSerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField(help_text="The donne's number at its table, from 1.")
     raw = serializers.JSONField(help_text="The hand exactly as entered (the engine's hand object).")
     scores = serializers.ListField(child=NumberField(), help_text="Each side's score for this donne.")
@@ -229,12 +229,12 @@ class TableHandSerializer(HandSerializer):
     running = serializers.ListField(child=NumberField(), help_text="Each side's counted total after this donne.")
 
 
-class TableSideSerializer(serializers.Serializer):
+class TableSideSerializer(serializers.Serializer[Any]):
     side = serializers.IntegerField()
     competitors = CompetitorRefSerializer(many=True)
 
 
-class TableDetailSerializer(serializers.Serializer):
+class TableDetailSerializer(serializers.Serializer[Any]):
     round = serializers.IntegerField()
     number = serializers.IntegerField()
     sides = TableSideSerializer(many=True)
@@ -243,12 +243,13 @@ class TableDetailSerializer(serializers.Serializer):
     clock = RoundClockSerializer(allow_null=True, help_text="The round's clock, null when none runs.")
 
 
-class ColumnSerializer(serializers.Serializer):
+class ColumnSerializer(serializers.Serializer[Any]):
     key = serializers.CharField()
-    label = serializers.CharField()
+    # A declared field: DRF takes it off the class, so it never hides Field.label.
+    label = serializers.CharField()  # type: ignore[assignment]
 
 
-class PartieSerializer(serializers.Serializer):
+class PartieSerializer(serializers.Serializer[Any]):
     round = serializers.IntegerField()
     table = serializers.IntegerField(allow_null=True)
     side = serializers.IntegerField(allow_null=True)
@@ -262,7 +263,7 @@ class PartieSerializer(serializers.Serializer):
     )
 
 
-class StandingRowSerializer(serializers.Serializer):
+class StandingRowSerializer(serializers.Serializer[Any]):
     competitor = serializers.IntegerField(help_text="The competitor's id.")
     number = serializers.IntegerField()
     name = serializers.CharField()
@@ -282,7 +283,7 @@ class StandingRowSerializer(serializers.Serializer):
     rounds = PartieSerializer(many=True)
 
 
-class StandingsSerializer(serializers.Serializer):
+class StandingsSerializer(serializers.Serializer[Any]):
     version = serializers.IntegerField(allow_null=True, help_text="null before anything is ranked.")
     after_round = serializers.IntegerField(allow_null=True, help_text="The last round it counts (null before round 1).")
     built_at = serializers.DateTimeField(allow_null=True)
@@ -290,14 +291,14 @@ class StandingsSerializer(serializers.Serializer):
     rows = StandingRowSerializer(many=True)
 
 
-class SeasonResultSerializer(serializers.Serializer):
+class SeasonResultSerializer(serializers.Serializer[Any]):
     tournament = serializers.SlugField()
     name = serializers.CharField()
     rank = serializers.IntegerField()
     points = NumberField()
 
 
-class SeasonRowSerializer(serializers.Serializer):
+class SeasonRowSerializer(serializers.Serializer[Any]):
     player = serializers.IntegerField(help_text="The player's id.")
     name = serializers.CharField()
     rank = serializers.IntegerField()
@@ -307,7 +308,7 @@ class SeasonRowSerializer(serializers.Serializer):
     results = SeasonResultSerializer(many=True)
 
 
-class SeasonSummarySerializer(serializers.Serializer):
+class SeasonSummarySerializer(serializers.Serializer[Any]):
     slug = serializers.SlugField()
     name = serializers.CharField()
     club = ClubSerializer()

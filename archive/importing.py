@@ -163,7 +163,7 @@ def _restore_times(model: type[models.Model], rows: Iterable[tuple[models.Model,
             changed.append(obj)
     if changed:
         # bulk_update writes the attributes as they are: auto_now does not run again.
-        model.objects.bulk_update(changed, sorted(names), batch_size=500)
+        model._default_manager.bulk_update(changed, sorted(names), batch_size=500)
 
 
 def _differs(obj: models.Model, fields: dict[str, Any]) -> bool:

@@ -20,6 +20,8 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db import models
+
 from archive.exporting import COMPETITOR_PAIR_FIELDS, FORMAT, VERSION, checksum
 from archive.fields import ArchiveError, load
 from engine.core import OptionError, RuleError
@@ -312,7 +314,9 @@ def _check_hands(tournament_fields: dict[str, Any], rounds: list[RoundPlan]) -> 
                 engine_fields = score_fields(score, reserve)
                 reserve = score.reserve_out
                 for name in _SCORED_FIELDS:
-                    stored = hand.get(name, Hand._meta.get_field(name).get_default())
+                    column = Hand._meta.get_field(name)
+                    assert isinstance(column, models.Field)  # a column of Hand's own
+                    stored = hand.get(name, column.get_default())
                     if stored != engine_fields[name]:
                         raise ArchiveError(
                             f"{place}.{name} ({donne}): the file says {stored!r}, "

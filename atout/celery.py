@@ -38,8 +38,9 @@ def forget_broker_pools(celery_app: Celery = app) -> None:
     from kombu import pools
 
     pools.reset()
-    celery_app._pool = None
-    celery_app.amqp._producer_pool = None
+    # Private attributes, which the stubs do not list.
+    celery_app._pool = None  # type: ignore[attr-defined]
+    celery_app.amqp._producer_pool = None  # type: ignore[attr-defined]
 
 
 @signals.task_prerun.connect

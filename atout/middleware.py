@@ -19,6 +19,7 @@ from django.core.exceptions import BadRequest
 from django.http import HttpRequest, HttpResponse
 
 from atout.logs import new_request_id, request_id_var, sane_request_id
+from kit.requests import SiteRequest
 
 REQUEST_ID_HEADER = "X-Request-ID"
 logger = logging.getLogger("atout.request")
@@ -52,7 +53,7 @@ class RequestIdMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request: HttpRequest) -> HttpResponse:
+    def __call__(self, request: SiteRequest) -> HttpResponse:
         request_id = sane_request_id(request.headers.get(REQUEST_ID_HEADER)) or new_request_id()
         request.request_id = request_id
         token = request_id_var.set(request_id)

@@ -409,7 +409,7 @@ def restore_night(choice: str, directory: Path, port: int, services: Services) -
     from django.conf import settings
 
     db = settings.DATABASES["default"]
-    exists = not backups.is_sqlite(db) or Path(db["NAME"]).exists()
+    exists = not backups.is_sqlite(db) or Path(str(db["NAME"])).exists()
     replaced = database_summary() if exists else None
     kept: backups.Backup | None = None
     aside: Path | None = None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 import secrets
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -36,7 +36,7 @@ def _lock_running(tournament: Tournament) -> Tournament:
 
 
 @transaction.atomic
-def round_draw(*, by: AbstractBaseUser, tournament: Tournament, seed: int | None = None) -> Round:
+def round_draw(*, by: User, tournament: Tournament, seed: int | None = None) -> Round:
     """Draw the next round: round 1 at random, later ones by the tournament's method."""
     require_organiser(by, tournament.club)
     tournament = _lock_running(tournament)
@@ -73,7 +73,7 @@ def _hands_entered(rnd: Round) -> bool:
 
 
 @transaction.atomic
-def round_redraw(*, by: AbstractBaseUser, round: Round, seed: int | None = None) -> Round:
+def round_redraw(*, by: User, round: Round, seed: int | None = None) -> Round:
     """Draw a round again, before any hand of it is entered (its table links change)."""
     require_organiser(by, round.tournament.club)
     _lock_running(round.tournament)
@@ -94,7 +94,7 @@ def round_redraw(*, by: AbstractBaseUser, round: Round, seed: int | None = None)
 
 
 @transaction.atomic
-def round_close(*, by: AbstractBaseUser, round: Round, force: bool = False) -> Round:
+def round_close(*, by: User, round: Round, force: bool = False) -> Round:
     """Close a round whose parties are all finished; `force` ends the others as they stand.
 
     A forced table keeps its totals; its winner is scoring.partie's `forced_winner` (the
@@ -130,7 +130,7 @@ def round_close(*, by: AbstractBaseUser, round: Round, force: bool = False) -> R
 CLOCK_MINUTES_MAX = 600
 
 
-def _open_round_for_clock(by: AbstractBaseUser, round: Round) -> Round:
+def _open_round_for_clock(by: User, round: Round) -> Round:
     require_organiser(by, round.tournament.club)
     _lock_running(round.tournament)
     rnd = Round.objects.select_for_update().get(pk=round.pk)
@@ -148,9 +148,7 @@ def _check_clock_minutes(minutes: int) -> None:
 
 
 @transaction.atomic
-def round_clock_start(
-    *, by: AbstractBaseUser, round: Round, minutes: int, now: datetime.datetime | None = None
-) -> Round:
+def round_clock_start(*, by: User, round: Round, minutes: int, now: datetime.datetime | None = None) -> Round:
     """Start the round's clock for `minutes` from now (a clock already running starts again)."""
     _check_clock_minutes(minutes)
     rnd = _open_round_for_clock(by, round)
@@ -161,7 +159,7 @@ def round_clock_start(
 
 
 @transaction.atomic
-def round_clock_adjust(*, by: AbstractBaseUser, round: Round, minutes: int) -> Round:
+def round_clock_adjust(*, by: User, round: Round, minutes: int) -> Round:
     """Give the round `minutes` more (or fewer, when negative) than its clock said."""
     rnd = _open_round_for_clock(by, round)
     if rnd.clock_started_at is None or rnd.clock_minutes is None:
@@ -181,7 +179,7 @@ def round_clock_adjust(*, by: AbstractBaseUser, round: Round, minutes: int) -> R
 
 
 @transaction.atomic
-def round_clock_stop(*, by: AbstractBaseUser, round: Round) -> Round:
+def round_clock_stop(*, by: User, round: Round) -> Round:
     """Stop the round's clock: the pages show no time left any more."""
     rnd = _open_round_for_clock(by, round)
     rnd.clock_started_at = None

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from kit.requests import UserRequest
 from rounds import services
 from tournaments import access, selectors
 from tournaments.forms import CLOCK_ADJUST, CLOCK_START, ClockForm, add_service_errors
@@ -25,7 +26,7 @@ from tournaments.views import clock_context, confirm_page, confirmed, refused, t
 
 @require_POST
 @tournament_view
-def round_draw(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+def round_draw(request: UserRequest, tournament: Tournament) -> HttpResponse:
     try:
         rnd = services.round_draw(by=request.user, tournament=tournament)
     except ValidationError as error:
@@ -37,7 +38,7 @@ def round_draw(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 @require_POST
 @tournament_view
-def round_redraw(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+def round_redraw(request: UserRequest, tournament: Tournament, number: int) -> HttpResponse:
     rnd = access.round_of(tournament, number)
     try:
         services.round_redraw(by=request.user, round=rnd)
@@ -50,7 +51,7 @@ def round_redraw(request: HttpRequest, tournament: Tournament, number: int) -> H
 
 @require_POST
 @tournament_view
-def round_close(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+def round_close(request: UserRequest, tournament: Tournament, number: int) -> HttpResponse:
     rnd = access.round_of(tournament, number)
     force = request.POST.get("force") == "1"
     if force and not confirmed(request):
@@ -104,7 +105,7 @@ def _forced_close_consequences(rnd: Round) -> list[str]:
 
 @require_POST
 @tournament_view
-def round_clock(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+def round_clock(request: UserRequest, tournament: Tournament, number: int) -> HttpResponse:
     """Start, change or stop the round's clock. From htmx the clock panel comes back in
     place, a refusal beside the minutes; without it, the dashboard with a message."""
     rnd = access.round_of(tournament, number)

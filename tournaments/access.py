@@ -16,38 +16,39 @@ cannot touch another club's data.
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 
 from tournaments.models import Club, Competitor, Membership, Player, Round, Tournament
 
-User = AbstractBaseUser | AnonymousUser
+# Whoever sent the request: an account, or nobody logged in.
+Visitor = User | AnonymousUser
 
 
-def is_organiser(user: User | None, club: Club) -> bool:
+def is_organiser(user: Visitor | None, club: Club) -> bool:
     if user is None or not user.is_authenticated:
         return False
     return club.organisers.filter(pk=user.pk).exists()
 
 
-def require_organiser(user: User | None, club: Club) -> None:
+def require_organiser(user: Visitor | None, club: Club) -> None:
     """Raise PermissionDenied unless `user` organises `club`."""
     if not is_organiser(user, club):
         raise PermissionDenied("not an organiser of this club")
 
 
-def is_site_admin(user: User | None) -> bool:
+def is_site_admin(user: Visitor | None) -> bool:
     return user is not None and user.is_authenticated and bool(user.is_staff or user.is_superuser)
 
 
-def require_site_admin(user: User | None) -> None:
+def require_site_admin(user: Visitor | None) -> None:
     if not is_site_admin(user):
         raise PermissionDenied("not a site administrator")
 
 
-def is_club_admin(user: User | None, club: Club) -> bool:
+def is_club_admin(user: Visitor | None, club: Club) -> bool:
     if user is None or not user.is_authenticated:
         return False
     if is_site_admin(user):
@@ -55,37 +56,37 @@ def is_club_admin(user: User | None, club: Club) -> bool:
     return Membership.objects.filter(club=club, user_id=user.pk, role=Membership.Role.ADMIN).exists()
 
 
-def require_club_admin(user: User | None, club: Club) -> None:
+def require_club_admin(user: Visitor | None, club: Club) -> None:
     """Raise PermissionDenied unless `user` administers `club` (or the site)."""
     if not is_club_admin(user, club):
         raise PermissionDenied("not an administrator of this club")
 
 
-def club_admin_or_403(user: User, club_id: int) -> Club:
+def club_admin_or_403(user: Visitor, club_id: int) -> Club:
     club = get_object_or_404(Club, pk=club_id)
     require_club_admin(user, club)
     return club
 
 
-def clubs_of(user: User) -> QuerySet[Club]:
+def clubs_of(user: Visitor) -> QuerySet[Club]:
     if not user.is_authenticated:
         return Club.objects.none()
     return Club.objects.filter(organisers=user)
 
 
-def club_for_user_or_403(user: User, club_id: int) -> Club:
+def club_for_user_or_403(user: Visitor, club_id: int) -> Club:
     club = get_object_or_404(Club, pk=club_id)
     require_organiser(user, club)
     return club
 
 
-def player_for_user_or_403(user: User, club: Club, player_id: int) -> Player:
+def player_for_user_or_403(user: Visitor, club: Club, player_id: int) -> Player:
     # Looked up within the club already checked: another club's player id is a 404 here,
     # which tells an outsider nothing either.
     return get_object_or_404(Player, pk=player_id, club=club)
 
 
-def tournament_for_user_or_403(user: User, tournament_id: int) -> Tournament:
+def tournament_for_user_or_403(user: Visitor, tournament_id: int) -> Tournament:
     tournament = get_object_or_404(Tournament.objects.select_related("club"), pk=tournament_id)
     require_organiser(user, tournament.club)
     return tournament

@@ -16,6 +16,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -25,6 +26,7 @@ from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
+from kit.requests import UserRequest
 from tournaments import access, selectors, services
 from tournaments.forms import ClubForm, InvitationForm, RoleForm, add_service_errors
 from tournaments.models import Club, ClubLogo, Invitation, Membership, Player
@@ -44,7 +46,7 @@ def club_admin_view(view: View) -> View:
 
 
 def _confirm(
-    request: HttpRequest, club: Club, *, title: str, consequences: list[str], button: str, back: str
+    request: UserRequest, club: Club, *, title: str, consequences: list[str], button: str, back: str
 ) -> HttpResponse:
     """Ask before a destructive action (tournaments/confirm.html), with a way back to `back`."""
     context = {
@@ -64,7 +66,7 @@ def _confirm(
 
 
 @login_required
-def club_create(request: HttpRequest) -> HttpResponse:
+def club_create(request: UserRequest) -> HttpResponse:
     access.require_site_admin(request.user)
     form = ClubForm(request.POST or None, request.FILES or None)
     form.fields.pop("remove_logo")
@@ -81,7 +83,7 @@ def club_create(request: HttpRequest) -> HttpResponse:
 
 
 @club_admin_view
-def club_settings(request: HttpRequest, club: Club) -> HttpResponse:
+def club_settings(request: UserRequest, club: Club) -> HttpResponse:
     initial = {"name": club.name, "town": club.town}
     form = ClubForm(request.POST or None, request.FILES or None, initial=initial)
     if not club.logo_version:
@@ -108,7 +110,7 @@ def club_settings(request: HttpRequest, club: Club) -> HttpResponse:
 # -- members and invitations ---------------------------------------------------------------
 
 
-def _members_page(request: HttpRequest, club: Club, invite: InvitationForm, status: int = 200) -> HttpResponse:
+def _members_page(request: UserRequest, club: Club, invite: InvitationForm, status: int = 200) -> HttpResponse:
     context = {
         "club": club,
         "members": club.memberships.select_related("user").order_by("user__username"),
@@ -122,7 +124,7 @@ def _members_page(request: HttpRequest, club: Club, invite: InvitationForm, stat
 
 
 @club_admin_view
-def members(request: HttpRequest, club: Club) -> HttpResponse:
+def members(request: UserRequest, club: Club) -> HttpResponse:
     """The club's members and pending invitations; the form posts a new invitation."""
     invite = InvitationForm(request.POST or None)
     if request.method == "POST" and invite.is_valid():
@@ -148,7 +150,7 @@ def _membership(club: Club, membership_id: int) -> Membership:
 
 @require_POST
 @club_admin_view
-def member_role(request: HttpRequest, club: Club, membership_id: int) -> HttpResponse:
+def member_role(request: UserRequest, club: Club, membership_id: int) -> HttpResponse:
     membership = _membership(club, membership_id)
     form = RoleForm(request.POST)
     if not form.is_valid():
@@ -167,7 +169,7 @@ def member_role(request: HttpRequest, club: Club, membership_id: int) -> HttpRes
 
 
 @club_admin_view
-def member_remove(request: HttpRequest, club: Club, membership_id: int) -> HttpResponse:
+def member_remove(request: UserRequest, club: Club, membership_id: int) -> HttpResponse:
     membership = _membership(club, membership_id)
     back = reverse("manage:members", kwargs={"club_id": club.pk})
     if request.method != "POST" or request.POST.get("confirmed") != "1":
@@ -197,7 +199,7 @@ def member_remove(request: HttpRequest, club: Club, membership_id: int) -> HttpR
 
 @require_POST
 @club_admin_view
-def invitation_cancel(request: HttpRequest, club: Club, invitation_id: int) -> HttpResponse:
+def invitation_cancel(request: UserRequest, club: Club, invitation_id: int) -> HttpResponse:
     invitation = get_object_or_404(Invitation, pk=invitation_id, club=club)
     services.invitation_cancel(by=request.user, invitation=invitation)
     messages.success(request, _("Invitation to %(email)s cancelled.") % {"email": invitation.email})
@@ -212,7 +214,9 @@ def invitation(request: HttpRequest, invitation_token: str) -> HttpResponse:
         status = 404 if error.code == "unknown" else 410
         title = _("Invitation not valid")
         return render(request, "notice.html", {"title": title, "message": error.messages[0]}, status=status)
-    form = None if request.user.is_authenticated else UserCreationForm(request.POST or None)
+    form: UserCreationForm[User] | None = (
+        None if request.user.is_authenticated else UserCreationForm(request.POST or None)
+    )
     if request.method == "POST":
         try:
             if form is None:
@@ -252,7 +256,7 @@ def _password_errors_on_password2(error: ValidationError) -> ValidationError:
     )
 
 
-def _invitation_page(request: HttpRequest, found: Invitation, form: UserCreationForm | None) -> HttpResponse:
+def _invitation_page(request: HttpRequest, found: Invitation, form: UserCreationForm[User] | None) -> HttpResponse:
     context = {"invitation": found, "form": form, "login_url": reverse("login") + "?next=" + request.path}
     return render(request, "tournaments/invitation.html", context)
 
@@ -261,7 +265,7 @@ def _invitation_page(request: HttpRequest, found: Invitation, form: UserCreation
 
 
 @club_admin_view
-def player_anonymise(request: HttpRequest, club: Club, player_id: int) -> HttpResponse:
+def player_anonymise(request: UserRequest, club: Club, player_id: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=player_id, club=club)
     back = reverse("manage:player_edit", kwargs={"club_id": club.pk, "player_id": player.pk})
     if player.anonymised_at is not None:

@@ -8,7 +8,7 @@ director reads every problem at once, in their language.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
@@ -19,8 +19,11 @@ from tournaments.logos import LogoImage, read_logo
 from tournaments.models import Competitor, Membership, Player, Tournament
 from tournaments.services import NewPlayer
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
-def add_service_errors(form: forms.Form, error: ValidationError) -> None:
+
+def add_service_errors(form: forms.BaseForm, error: ValidationError) -> None:
     if not hasattr(error, "error_dict"):
         form.add_error(None, error)
         return
@@ -32,7 +35,7 @@ def add_service_errors(form: forms.Form, error: ValidationError) -> None:
             form.add_error(target, message)
 
 
-class PlayerForm(forms.ModelForm):
+class PlayerForm(forms.ModelForm):  # type: ignore[type-arg]  # not subscriptable at run time
     class Meta:
         model = Player
         fields = ["last_name", "first_name", "licence", "affiliation", "email", "phone", "public_history"]
@@ -53,7 +56,7 @@ class CsvConfirmForm(forms.Form):
     text = forms.CharField(widget=forms.HiddenInput, strip=False)
 
 
-def _criteria_choices(current: Sequence[str] = ()) -> list[tuple[str, str]]:
+def _criteria_choices(current: Sequence[str] = ()) -> list[tuple[str, StrOrPromise]]:
     """The form's orders of criteria, and the tournament's own when it is none of them
     (chosen on the standings page, which offers every criterion)."""
     presets = [tuple(preset) for preset in games.CRITERIA_PRESETS]
@@ -178,7 +181,8 @@ class TournamentForm(forms.Form):
         return [self[name] for name in SEATING_FIELDS if name in self.fields]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if self.is_bound and data.get("game") and data.get("options_for") not in ("", None, data["game"]):
             raise ValidationError(
                 _("The game changed: check its rule options below, then save again."), code="game_changed"
@@ -222,10 +226,10 @@ class TournamentForm(forms.Form):
         return initial
 
 
-class PlayerChoiceField(forms.ModelChoiceField):
+class PlayerChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]  # not subscriptable at run time
     """A club player as the registration picker lists them: last name first, then the licence."""
 
-    def label_from_instance(self, obj: Any) -> str:
+    def label_from_instance(self, obj: Player) -> str:
         label = f"{obj.last_name} {obj.first_name}".strip()
         return f"{label} ({obj.licence})" if obj.licence else label
 
@@ -266,7 +270,8 @@ class RegistrationForm(forms.Form):
         return [[self[f"{name}_{n}"] for name in names] for n in range(1, self.size + 1)]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         for n in range(1, self.size + 1):
             typed = data.get(f"last_name_{n}") or data.get(f"first_name_{n}")
             if data.get(f"player_{n}") and typed:
@@ -297,8 +302,8 @@ class ForbiddenPairForm(forms.Form):
     def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         competitors = tournament.competitors.exclude(status=Competitor.Status.WITHDRAWN)
-        self.fields["first"].queryset = competitors
-        self.fields["second"].queryset = competitors
+        cast("forms.ModelChoiceField[Competitor]", self.fields["first"]).queryset = competitors
+        cast("forms.ModelChoiceField[Competitor]", self.fields["second"]).queryset = competitors
 
 
 class PaymentForm(forms.Form):
@@ -370,7 +375,7 @@ class RoleForm(forms.Form):
 
 # The round clock's form (the director's dashboard; the actions are in rounds/).
 CLOCK_START, CLOCK_ADJUST, CLOCK_STOP = "start", "adjust", "stop"
-CLOCK_LABELS = {
+CLOCK_LABELS: dict[str, StrOrPromise] = {
     CLOCK_START: _("Duration of the round (minutes)"),
     CLOCK_ADJUST: _("Minutes to add (negative: to take off)"),
     CLOCK_STOP: "",
@@ -384,7 +389,7 @@ class ClockForm(forms.Form):
     minutes = forms.IntegerField(required=False, min_value=-10_000, max_value=10_000)
 
     def __init__(self, *args: Any, action: str = CLOCK_START, **kwargs: Any) -> None:
-        super().__init__(*args, prefix="clock", **kwargs)
+        super().__init__(*args, **{**kwargs, "prefix": "clock"})
         self.fields["minutes"].label = CLOCK_LABELS.get(action, "")
         self.fields["minutes"].widget.attrs.update({"min": -600 if action == CLOCK_ADJUST else 1, "max": 600})
 

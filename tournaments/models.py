@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime
 import secrets
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.core.validators import MinValueValidator
@@ -22,6 +23,9 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.text import Fold
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
 
 class Club(models.Model):
     name = models.CharField(_("name"), max_length=200, unique=True)
@@ -29,7 +33,7 @@ class Club(models.Model):
     town = models.CharField(_("town"), max_length=120, blank=True)
     # Everyone who manages the club, whatever their role (Membership): a club administrator
     # organises too. tournaments.access decides who may do what.
-    organisers = models.ManyToManyField(
+    organisers: models.ManyToManyField[User, Membership] = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
         through="Membership",
         related_name="clubs",

@@ -9,10 +9,10 @@ answers `tournaments.signals.table_results_wanted`: this app does not import sco
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Protocol
+from typing import Protocol, cast
 
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils import timezone
@@ -137,7 +137,8 @@ def drawn_tables(rnd: Round) -> list[TableView]:
     seats = Seat.objects.filter(round=rnd).select_related("competitor").prefetch_related("competitor__players")
     results: dict[int, TableProgress] = {}
     for _receiver, answer in table_results_wanted.send(sender=Round, round=rnd):
-        results.update(answer)
+        # The receiver (scoring) answers table id -> TableProgress; Signal.send cannot say so.
+        results.update(cast("Mapping[int, TableProgress]", answer))
     views = {t.pk: TableView(table=t, result=results.get(t.pk)) for t in rnd.tables.order_by("number")}
     for seat in seats.order_by("table__number", "side", "position"):
         players = sorted(seat.competitor.players.all(), key=lambda p: (sort_key(p.last_name), sort_key(p.first_name)))

@@ -20,6 +20,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from kit.requests import UserRequest
 from tournaments import access, csv_import, games, selectors, services
 from tournaments.forms import (
     CLOCK_ADJUST,
@@ -59,19 +60,19 @@ def tournament_view(view: View) -> View:
     return wrapper
 
 
-def refused(request: HttpRequest, error: ValidationError) -> None:
+def refused(request: UserRequest, error: ValidationError) -> None:
     """A refused write, its messages shown on the next page (the director's pages share it)."""
     for message in error.messages:
         messages.error(request, message)
 
 
-def confirmed(request: HttpRequest) -> bool:
+def confirmed(request: UserRequest) -> bool:
     """Whether the director confirmed a destructive action on the page that explained it."""
     return request.POST.get("confirmed") == "1"
 
 
 def confirm_page(
-    request: HttpRequest,
+    request: UserRequest,
     tournament: Tournament,
     *,
     title: str,
@@ -100,7 +101,7 @@ def confirm_page(
 
 
 @login_required
-def clubs(request: HttpRequest) -> HttpResponse:
+def clubs(request: UserRequest) -> HttpResponse:
     site_admin = access.is_site_admin(request.user)
     context = {
         "clubs": access.clubs_of(request.user),
@@ -111,7 +112,7 @@ def clubs(request: HttpRequest) -> HttpResponse:
 
 
 @club_view
-def club(request: HttpRequest, club: Club) -> HttpResponse:
+def club(request: UserRequest, club: Club) -> HttpResponse:
     context = {
         "club": club,
         "tournaments": selectors.club_tournaments(club),
@@ -122,14 +123,14 @@ def club(request: HttpRequest, club: Club) -> HttpResponse:
 
 
 @club_view
-def players(request: HttpRequest, club: Club) -> HttpResponse:
+def players(request: UserRequest, club: Club) -> HttpResponse:
     search = request.GET.get("q", "")[:100]
     context = {"club": club, "players": selectors.club_players(club, search), "search": search}
     return render(request, "tournaments/players.html", context)
 
 
 @club_view
-def player_add(request: HttpRequest, club: Club) -> HttpResponse:
+def player_add(request: UserRequest, club: Club) -> HttpResponse:
     form = PlayerForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -143,7 +144,7 @@ def player_add(request: HttpRequest, club: Club) -> HttpResponse:
 
 
 @club_view
-def player_edit(request: HttpRequest, club: Club, player_id: int) -> HttpResponse:
+def player_edit(request: UserRequest, club: Club, player_id: int) -> HttpResponse:
     player = access.player_for_user_or_403(request.user, club, player_id)
     form = PlayerForm(request.POST or None, instance=player)
     if request.method == "POST" and form.is_valid():
@@ -165,7 +166,7 @@ def player_edit(request: HttpRequest, club: Club, player_id: int) -> HttpRespons
 
 
 @club_view
-def players_import(request: HttpRequest, club: Club) -> HttpResponse:
+def players_import(request: UserRequest, club: Club) -> HttpResponse:
     """Upload -> preview (nothing written) -> confirm (written only if every row is valid)."""
     upload = CsvUploadForm()
     preview, confirm = None, None
@@ -196,13 +197,13 @@ def players_import(request: HttpRequest, club: Club) -> HttpResponse:
 # -- tournaments -----------------------------------------------------------------------
 
 
-def _chosen_game(request: HttpRequest, default: str) -> str:
+def _chosen_game(request: UserRequest, default: str) -> str:
     game = request.POST.get("game") or request.GET.get("game") or default
     return game if game in games.game_codes() else default
 
 
 @club_view
-def tournament_create(request: HttpRequest, club: Club) -> HttpResponse:
+def tournament_create(request: UserRequest, club: Club) -> HttpResponse:
     game = _chosen_game(request, Tournament.Game.BELOTE_CLASSIQUE)
     if request.method == "POST":
         form = TournamentForm(request.POST, game=game)
@@ -222,7 +223,7 @@ def tournament_create(request: HttpRequest, club: Club) -> HttpResponse:
 
 
 @tournament_view
-def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+def tournament_edit(request: UserRequest, tournament: Tournament) -> HttpResponse:
     # What the status fixes is shown disabled with its reason, and what is posted for it
     # is ignored: the form keeps the tournament's value (Django's disabled fields).
     frozen = services.tournament_frozen_fields(tournament=tournament)
@@ -319,19 +320,19 @@ def clock_context(tournament: Tournament, rnd: Round | None, form: ClockForm | N
 
 
 @tournament_view
-def dashboard(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+def dashboard(request: UserRequest, tournament: Tournament) -> HttpResponse:
     return render(request, "tournaments/dashboard.html", _dashboard_context(tournament))
 
 
 @tournament_view
-def dashboard_round(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+def dashboard_round(request: UserRequest, tournament: Tournament) -> HttpResponse:
     """The current round's tables alone: the dashboard polls it to show finished tables."""
     context = {"tournament": tournament, **_round_context(tournament, selectors.current_round(tournament))}
     return render(request, "tournaments/dashboard_round.html", context)
 
 
 def _back_to_dashboard(
-    request: HttpRequest, tournament: Tournament, error: ValidationError | None = None
+    request: UserRequest, tournament: Tournament, error: ValidationError | None = None
 ) -> HttpResponse:
     if request.htmx:
         # An htmx action refreshes the competitors' list in place, a refusal shown inside it.
@@ -344,7 +345,7 @@ def _back_to_dashboard(
 
 @require_POST
 @tournament_view
-def tournament_status(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+def tournament_status(request: UserRequest, tournament: Tournament) -> HttpResponse:
     form = StatusForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Unknown status."))
@@ -369,7 +370,7 @@ def tournament_status(request: HttpRequest, tournament: Tournament) -> HttpRespo
 
 
 @tournament_view
-def register(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+def register(request: UserRequest, tournament: Tournament) -> HttpResponse:
     form = RegistrationForm(request.POST or None, tournament=tournament)
     if request.method == "POST" and form.is_valid():
         try:
@@ -397,7 +398,7 @@ def register(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 @require_POST
 @tournament_view
-def competitor_check_in(request: HttpRequest, tournament: Tournament, competitor_id: int) -> HttpResponse:
+def competitor_check_in(request: UserRequest, tournament: Tournament, competitor_id: int) -> HttpResponse:
     competitor = access.competitor_of(tournament, competitor_id)
     try:
         services.competitor_check_in(by=request.user, competitor=competitor, present=request.POST.get("present") != "0")
@@ -408,7 +409,7 @@ def competitor_check_in(request: HttpRequest, tournament: Tournament, competitor
 
 @require_POST
 @tournament_view
-def check_in_all(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+def check_in_all(request: UserRequest, tournament: Tournament) -> HttpResponse:
     try:
         services.competitors_check_in_all(by=request.user, tournament=tournament)
     except ValidationError as error:
@@ -417,7 +418,7 @@ def check_in_all(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 
 def _competitor_action(
-    request: HttpRequest, tournament: Tournament, competitor_id: int, action: Callable[..., Any], done: str
+    request: UserRequest, tournament: Tournament, competitor_id: int, action: Callable[..., Any], done: str
 ) -> HttpResponse:
     """Run a service on one competitor; say `done` (with their name) or why it was refused."""
     competitor = access.competitor_of(tournament, competitor_id)
@@ -431,7 +432,7 @@ def _competitor_action(
 
 @require_POST
 @tournament_view
-def competitor_withdraw(request: HttpRequest, tournament: Tournament, competitor_id: int) -> HttpResponse:
+def competitor_withdraw(request: UserRequest, tournament: Tournament, competitor_id: int) -> HttpResponse:
     if not confirmed(request):
         competitor = access.competitor_of(tournament, competitor_id)
         return confirm_page(
@@ -451,14 +452,14 @@ def competitor_withdraw(request: HttpRequest, tournament: Tournament, competitor
 
 @require_POST
 @tournament_view
-def competitor_reinstate(request: HttpRequest, tournament: Tournament, competitor_id: int) -> HttpResponse:
+def competitor_reinstate(request: UserRequest, tournament: Tournament, competitor_id: int) -> HttpResponse:
     done = _("%(name)s is back: drawn again from the next round.")
     return _competitor_action(request, tournament, competitor_id, services.competitor_reinstate, done)
 
 
 @require_POST
 @tournament_view
-def competitor_payment(request: HttpRequest, tournament: Tournament, competitor_id: int) -> HttpResponse:
+def competitor_payment(request: UserRequest, tournament: Tournament, competitor_id: int) -> HttpResponse:
     """The entry fee at check-in: paid (cash, card, transfer), not paid, or free."""
     competitor = access.competitor_of(tournament, competitor_id)
     form = PaymentForm(request.POST)
@@ -471,7 +472,7 @@ def competitor_payment(request: HttpRequest, tournament: Tournament, competitor_
     return _back_to_dashboard(request, tournament)
 
 
-def _prizes_page(request: HttpRequest, tournament: Tournament, form: PrizeForm, editing: Prize | None) -> HttpResponse:
+def _prizes_page(request: UserRequest, tournament: Tournament, form: PrizeForm, editing: Prize | None) -> HttpResponse:
     context = {
         "tournament": tournament,
         "club": tournament.club,
@@ -482,7 +483,7 @@ def _prizes_page(request: HttpRequest, tournament: Tournament, form: PrizeForm, 
     return render(request, "tournaments/prizes.html", context)
 
 
-def _prize_saved(request: HttpRequest, tournament: Tournament, form: PrizeForm, prize: Prize | None) -> bool:
+def _prize_saved(request: UserRequest, tournament: Tournament, form: PrizeForm, prize: Prize | None) -> bool:
     """Write the lot of a valid form (a new one when `prize` is None); refusals go to the form."""
     if not form.is_valid():
         return False
@@ -498,7 +499,7 @@ def _prize_saved(request: HttpRequest, tournament: Tournament, form: PrizeForm, 
 
 
 @tournament_view
-def prizes(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+def prizes(request: UserRequest, tournament: Tournament) -> HttpResponse:
     """The prize list (*lots*) by rank or range of ranks, shown beside the final ranking."""
     form = PrizeForm(request.POST or None)
     if request.method == "POST" and _prize_saved(request, tournament, form, None):
@@ -508,7 +509,7 @@ def prizes(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 
 @tournament_view
-def prize_edit(request: HttpRequest, tournament: Tournament, prize_id: int) -> HttpResponse:
+def prize_edit(request: UserRequest, tournament: Tournament, prize_id: int) -> HttpResponse:
     prize = get_object_or_404(Prize, pk=prize_id, tournament=tournament)
     initial = {"rank_from": prize.rank_from, "rank_to": prize.rank_to, "text": prize.text, "value": prize.value}
     form = PrizeForm(request.POST or None, initial=initial)
@@ -520,7 +521,7 @@ def prize_edit(request: HttpRequest, tournament: Tournament, prize_id: int) -> H
 
 @require_POST
 @tournament_view
-def prize_delete(request: HttpRequest, tournament: Tournament, prize_id: int) -> HttpResponse:
+def prize_delete(request: UserRequest, tournament: Tournament, prize_id: int) -> HttpResponse:
     prize = get_object_or_404(Prize, pk=prize_id, tournament=tournament)
     services.prize_delete(by=request.user, prize=prize)
     messages.success(request, _("Lot removed."))
@@ -528,7 +529,7 @@ def prize_delete(request: HttpRequest, tournament: Tournament, prize_id: int) ->
 
 
 @tournament_view
-def forbidden(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+def forbidden(request: UserRequest, tournament: Tournament) -> HttpResponse:
     form = ForbiddenPairForm(request.POST or None, tournament=tournament)
     if request.method == "POST" and form.is_valid():
         try:
@@ -545,7 +546,7 @@ def forbidden(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 @require_POST
 @tournament_view
-def forbidden_delete(request: HttpRequest, tournament: Tournament, pair_id: int) -> HttpResponse:
+def forbidden_delete(request: UserRequest, tournament: Tournament, pair_id: int) -> HttpResponse:
     pair = get_object_or_404(ForbiddenPair, pk=pair_id, tournament=tournament)
     services.forbidden_pair_remove(by=request.user, pair=pair)
     return redirect("manage:forbidden", pk=tournament.pk)
@@ -555,7 +556,7 @@ def forbidden_delete(request: HttpRequest, tournament: Tournament, pair_id: int)
 
 
 @tournament_view
-def round_print(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+def round_print(request: UserRequest, tournament: Tournament, number: int) -> HttpResponse:
     rnd = access.round_of(tournament, number)
     context = {
         "tournament": tournament,

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema, extend_schema_view
@@ -63,7 +63,7 @@ SMALL_MAX = 32_767
 INT_MAX = 2_147_483_647
 
 
-def _user(request: Request) -> AbstractBaseUser:
+def _user(request: Request) -> User:
     return request.user  # type: ignore[return-value]
 
 
@@ -75,7 +75,7 @@ def _detail(tournament: Tournament) -> dict[str, Any]:
 # -- tournaments -----------------------------------------------------------------------
 
 
-class TournamentCreateSerializer(serializers.Serializer):
+class TournamentCreateSerializer(serializers.Serializer[Any]):
     club = serializers.SlugField(help_text="The slug of a club you organise.")
     name = serializers.CharField(max_length=200)
     date = serializers.DateField()
@@ -180,13 +180,13 @@ class TournamentView(TournamentDetailView):
         return Response(_detail(tournament))
 
 
-def _valid(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
+def _valid(serializer_class: type[serializers.Serializer[Any]], request: Request) -> dict[str, Any]:
     serializer = serializer_class(data=request.data)
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
 
 
-class StatusSerializer(serializers.Serializer):
+class StatusSerializer(serializers.Serializer[Any]):
     status = serializers.ChoiceField(
         choices=Tournament.Status.choices,
         help_text="draft -> registration -> running -> finished (registration may go back to draft).",
@@ -216,7 +216,7 @@ class TournamentStatusView(OrganiserView):
 # -- registration ----------------------------------------------------------------------
 
 
-class PlayerInputSerializer(serializers.Serializer):
+class PlayerInputSerializer(serializers.Serializer[Any]):
     """A player of the club by `id`, or a new one by name (added to the club's list)."""
 
     id = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
@@ -233,7 +233,7 @@ class PlayerInputSerializer(serializers.Serializer):
         return attrs
 
 
-class RegisterSerializer(serializers.Serializer):
+class RegisterSerializer(serializers.Serializer[Any]):
     players = PlayerInputSerializer(many=True, help_text="Two players for a team, one otherwise.")
     name = serializers.CharField(required=False, allow_blank=True, max_length=200, help_text="The team's name.")
     checked_in = serializers.BooleanField(default=False, help_text="Register and check in at once.")
@@ -296,7 +296,7 @@ def _competitor(competitor: Competitor) -> dict[str, Any]:
     return CompetitorSerializer(found).data
 
 
-class CheckInSerializer(serializers.Serializer):
+class CheckInSerializer(serializers.Serializer[Any]):
     present = serializers.BooleanField(default=True, help_text="false takes a check-in back.")
 
 
@@ -358,7 +358,7 @@ class CompetitorReinstateView(_CompetitorActionView):
 # -- rounds ----------------------------------------------------------------------------
 
 
-class DrawSerializer(serializers.Serializer):
+class DrawSerializer(serializers.Serializer[Any]):
     seed = serializers.IntegerField(
         required=False, min_value=0, max_value=2**31 - 1, help_text="Replay a draw; a random seed when omitted."
     )
@@ -386,7 +386,7 @@ class RoundsView(RoundListView):
         return Response(RoundDetailSerializer(selectors.round_draw(rnd)).data, status=status.HTTP_201_CREATED)
 
 
-class CloseSerializer(serializers.Serializer):
+class CloseSerializer(serializers.Serializer[Any]):
     force = serializers.BooleanField(default=False, help_text="End the tables still playing as they stand.")
 
 
@@ -407,7 +407,7 @@ class RoundCloseView(OrganiserView):
         return Response(RoundDetailSerializer(selectors.round_draw(rnd)).data)
 
 
-class ClockSerializer(serializers.Serializer):
+class ClockSerializer(serializers.Serializer[Any]):
     action = serializers.ChoiceField(
         choices=[("start", "start"), ("adjust", "adjust"), ("stop", "stop")],
         help_text="start: the clock runs `minutes` from now; adjust: `minutes` more (fewer when negative); stop.",
@@ -454,21 +454,21 @@ class RoundClockView(OrganiserView):
 # -- hands -----------------------------------------------------------------------------
 
 
-class CorrectionSerializer(serializers.Serializer):
+class CorrectionSerializer(serializers.Serializer[Any]):
     raw = HandField(help_text="The corrected hand, as the engine reads it.")
     reason = serializers.CharField(allow_blank=True, max_length=2000, help_text="Why: kept in the hand's history.")
 
 
-class HandWriteSerializer(serializers.Serializer):
+class HandWriteSerializer(serializers.Serializer[Any]):
     hand = HandSerializer()
     result = TableResultSerializer(allow_null=True)
 
 
-class DeletionSerializer(serializers.Serializer):
+class DeletionSerializer(serializers.Serializer[Any]):
     reason = serializers.CharField(allow_blank=True, max_length=2000, help_text="Why: kept in the table's history.")
 
 
-class DeletionResultSerializer(serializers.Serializer):
+class DeletionResultSerializer(serializers.Serializer[Any]):
     result = TableResultSerializer(allow_null=True, help_text="The table's result once the later donnes moved up.")
 
 
@@ -515,7 +515,7 @@ class HandCorrectView(OrganiserView):
         return Response(DeletionResultSerializer({"result": result}).data)
 
 
-class TableSecretSerializer(serializers.Serializer):
+class TableSecretSerializer(serializers.Serializer[Any]):
     table = serializers.IntegerField()
     token = serializers.CharField(help_text="The table's secret, for its X-Table-Token header (or its QR code).")
     revoked = serializers.BooleanField()

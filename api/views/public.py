@@ -50,13 +50,13 @@ class PublicView(ConditionalGetMixin, ApiView):
         return visible_tournament(slug, request.user)
 
 
-class PublicListView(ConditionalGetMixin, ApiView, generics.GenericAPIView):  # type: ignore[misc]
+class PublicListView(ConditionalGetMixin, ApiView, generics.GenericAPIView[Any]):
     """A paged list: a page past the last one is a 404 (DRF's paginator says so)."""
 
     permission_classes = [permissions.AllowAny]
     pagination_class = ApiPagination
 
-    def page(self, queryset: Any, serializer: type[serializers.BaseSerializer]) -> Response:
+    def page(self, queryset: Any, serializer: type[serializers.BaseSerializer[Any]]) -> Response:
         page = self.paginate_queryset(queryset)
         return self.get_paginated_response(serializer(page, many=True).data)
 
@@ -64,7 +64,7 @@ class PublicListView(ConditionalGetMixin, ApiView, generics.GenericAPIView):  # 
 # -- tournaments -----------------------------------------------------------------------
 
 
-class TournamentQuerySerializer(serializers.Serializer):
+class TournamentQuerySerializer(serializers.Serializer[Any]):
     club = serializers.SlugField(required=False, help_text="A club's slug.")
     game = serializers.ChoiceField(choices=Tournament.Game.choices, required=False)
     status = serializers.ChoiceField(choices=Tournament.Status.choices, required=False)

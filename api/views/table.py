@@ -60,7 +60,7 @@ class TableView(ApiView):
     permission_classes = [HasTableToken]
 
 
-class TableInfoSerializer(serializers.Serializer):
+class TableInfoSerializer(serializers.Serializer[Any]):
     tournament = serializers.SlugField()
     game = serializers.CharField()
     confirmation_required = serializers.BooleanField()
@@ -69,7 +69,7 @@ class TableInfoSerializer(serializers.Serializer):
     table = TableDetailSerializer()
 
 
-class EntrySerializer(serializers.Serializer):
+class EntrySerializer(serializers.Serializer[Any]):
     raw = HandField(help_text="The hand, as the engine reads it (see docs/rules.md and docs/engine-cli.md).")
     expected_number = serializers.IntegerField(
         required=False, min_value=1, max_value=32_767, help_text="The donne the app means to enter."
@@ -82,18 +82,19 @@ class EntrySerializer(serializers.Serializer):
     )
 
 
-class EntryResultSerializer(serializers.Serializer):
+class EntryResultSerializer(serializers.Serializer[Any]):
     hand = HandSerializer()
     result = TableResultSerializer(allow_null=True)
     replayed = serializers.BooleanField(help_text="true: this Idempotency-Key was seen; the hand is the stored one.")
 
 
-class EntryConflictSerializer(serializers.Serializer):
-    errors = ErrorItemSerializer(many=True)
+class EntryConflictSerializer(serializers.Serializer[Any]):
+    # A declared field: DRF takes it off the class, so it never hides Serializer.errors.
+    errors = ErrorItemSerializer(many=True)  # type: ignore[assignment]
     hand = HandSerializer(required=False, help_text="The donne another phone stored first (code donne_taken).")
 
 
-class ConfirmSerializer(serializers.Serializer):
+class ConfirmSerializer(serializers.Serializer[Any]):
     side = serializers.IntegerField(
         min_value=0, max_value=SIDE_STORAGE_MAX, help_text=f"The side that agrees (not the one that typed it): {SIDES}."
     )
@@ -184,7 +185,7 @@ class HandEntryView(TableView):
         return Response(body, status=status.HTTP_201_CREATED if outcome.created else status.HTTP_200_OK)
 
 
-class LastDonneCorrectionSerializer(serializers.Serializer):
+class LastDonneCorrectionSerializer(serializers.Serializer[Any]):
     raw = HandField(help_text="The corrected donne, as the engine reads it.")
     entered_side = serializers.IntegerField(
         required=False,
@@ -194,7 +195,7 @@ class LastDonneCorrectionSerializer(serializers.Serializer):
     )
 
 
-class UndoResultSerializer(serializers.Serializer):
+class UndoResultSerializer(serializers.Serializer[Any]):
     result = TableResultSerializer(allow_null=True, help_text="The table's result without the donne taken back.")
 
 

@@ -24,7 +24,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.mail import send_mail
 from django.core.validators import validate_email
@@ -51,7 +51,8 @@ Role = Membership.Role
 def _club_errors(name: str, exclude_pk: int | None) -> Errors:
     if not name:
         return {"name": [_("Give the club's name.")]}
-    if Club.objects.exclude(pk=exclude_pk).filter(name__iexact=name).exists():
+    others = Club.objects.all() if exclude_pk is None else Club.objects.exclude(pk=exclude_pk)
+    if others.filter(name__iexact=name).exists():
         return {"name": [_("A club of that name already exists.")]}
     return {}
 
@@ -78,7 +79,7 @@ def _store_logo(club: Club, logo: LogoImage | None, remove_logo: bool) -> None:
 
 
 @transaction.atomic
-def club_create(*, by: AbstractBaseUser, name: str, town: str = "", logo: LogoImage | None = None) -> Club:
+def club_create(*, by: User, name: str, town: str = "", logo: LogoImage | None = None) -> Club:
     """A new club, with no member yet: its first administrator comes by invitation."""
     require_site_admin(by)
     name, town = name.strip(), town.strip()
@@ -92,7 +93,7 @@ def club_create(*, by: AbstractBaseUser, name: str, town: str = "", logo: LogoIm
 @transaction.atomic
 def club_update(
     *,
-    by: AbstractBaseUser,
+    by: User,
     club: Club,
     name: str,
     town: str = "",
@@ -123,7 +124,7 @@ def _last_admin(membership: Membership) -> bool:
 
 
 @transaction.atomic
-def member_set_role(*, by: AbstractBaseUser, membership: Membership, role: str) -> Membership:
+def member_set_role(*, by: User, membership: Membership, role: str) -> Membership:
     require_club_admin(by, membership.club)
     _lock(membership.club)
     membership = Membership.objects.select_related("club", "user").get(pk=membership.pk)
@@ -141,7 +142,7 @@ def member_set_role(*, by: AbstractBaseUser, membership: Membership, role: str) 
 
 
 @transaction.atomic
-def member_remove(*, by: AbstractBaseUser, membership: Membership) -> None:
+def member_remove(*, by: User, membership: Membership) -> None:
     """The member no longer organises the club; their tournaments and players stay the club's."""
     require_club_admin(by, membership.club)
     _lock(membership.club)
@@ -182,9 +183,7 @@ def _send_invitation(invitation: Invitation, link: str) -> None:
 
 
 @transaction.atomic
-def invitation_create(
-    *, by: AbstractBaseUser, club: Club, email: str, role: str, link_for: Callable[[str], str]
-) -> Invitation:
+def invitation_create(*, by: User, club: Club, email: str, role: str, link_for: Callable[[str], str]) -> Invitation:
     """Invite `email` to join `club` as `role`, by an e-mail with the link `link_for(secret)`.
 
     A pending invitation to the same address is replaced: only the newest link works.
@@ -216,7 +215,7 @@ def invitation_create(
 
 
 @transaction.atomic
-def invitation_cancel(*, by: AbstractBaseUser, invitation: Invitation) -> None:
+def invitation_cancel(*, by: User, invitation: Invitation) -> None:
     require_club_admin(by, invitation.club)
     Invitation.objects.filter(pk=invitation.pk, accepted_at__isnull=True).delete()
 
@@ -258,7 +257,7 @@ def _join(invitation: Invitation, user: Any) -> Membership:
 
 
 @transaction.atomic
-def invitation_accept(*, token: str, user: AbstractBaseUser | AnonymousUser) -> Membership:
+def invitation_accept(*, token: str, user: User | AnonymousUser) -> Membership:
     """The logged-in `user` joins the club of the invitation, which is then used up."""
     if not user.is_authenticated:
         raise PermissionDenied("log in first")

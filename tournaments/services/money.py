@@ -16,7 +16,7 @@ from __future__ import annotations
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -59,7 +59,7 @@ def entry_fee_errors(value: Any) -> tuple[Decimal, Errors]:
 
 @transaction.atomic
 def competitor_set_payment(
-    *, by: AbstractBaseUser, competitor: Competitor, status: str, method: str = "", amount: Any = None
+    *, by: User, competitor: Competitor, status: str, method: str = "", amount: Any = None
 ) -> Competitor:
     """Record how a competitor paid the entry fee: paid (a method, an amount: the fee when
     none is given), unpaid, or free."""
@@ -122,7 +122,9 @@ def _prize_values(
     if not errors:
         others = Prize.objects.filter(
             tournament=tournament, rank_from__lte=ranks["rank_to"], rank_to__gte=ranks["rank_from"]
-        ).exclude(pk=exclude)
+        )
+        if exclude is not None:
+            others = others.exclude(pk=exclude)
         clash = others.order_by("rank_from").first()
         if clash is not None:
             field = "rank_from" if clash.covers(ranks["rank_from"]) else "rank_to"
@@ -138,7 +140,7 @@ def _prize_values(
 
 @transaction.atomic
 def prize_add(
-    *, by: AbstractBaseUser, tournament: Tournament, rank_from: Any, rank_to: Any = None, text: str, value: Any = None
+    *, by: User, tournament: Tournament, rank_from: Any, rank_to: Any = None, text: str, value: Any = None
 ) -> Prize:
     """A lot for the ranks `rank_from` to `rank_to` (one rank when `rank_to` is empty)."""
     require_organiser(by, tournament.club)
@@ -150,9 +152,7 @@ def prize_add(
 
 
 @transaction.atomic
-def prize_update(
-    *, by: AbstractBaseUser, prize: Prize, rank_from: Any, rank_to: Any = None, text: str, value: Any = None
-) -> Prize:
+def prize_update(*, by: User, prize: Prize, rank_from: Any, rank_to: Any = None, text: str, value: Any = None) -> Prize:
     tournament = Tournament.objects.select_for_update().select_related("club").get(pk=prize.tournament_id)
     require_organiser(by, tournament.club)
     values = _prize_values(tournament, rank_from, rank_to, text, value, exclude=prize.pk)
@@ -165,7 +165,7 @@ def prize_update(
 
 
 @transaction.atomic
-def prize_delete(*, by: AbstractBaseUser, prize: Prize) -> None:
+def prize_delete(*, by: User, prize: Prize) -> None:
     tournament = Tournament.objects.select_for_update().select_related("club").get(pk=prize.tournament_id)
     require_organiser(by, tournament.club)
     Prize.objects.filter(pk=prize.pk).delete()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -43,7 +43,9 @@ def player_errors(
         errors["first_name"] = [_("Give the first name.")]
     if errors:
         return errors
-    others = Player.objects.filter(club=club).exclude(pk=exclude_pk)
+    others = Player.objects.filter(club=club)
+    if exclude_pk is not None:
+        others = others.exclude(pk=exclude_pk)
     if licence.strip():
         twin = others.filter(licence__iexact=licence.strip()).first()
         if twin is not None:
@@ -65,7 +67,7 @@ def player_errors(
 @transaction.atomic
 def player_create(
     *,
-    by: AbstractBaseUser,
+    by: User,
     club: Club,
     last_name: str,
     first_name: str,
@@ -92,7 +94,7 @@ def player_create(
 @transaction.atomic
 def player_update(
     *,
-    by: AbstractBaseUser,
+    by: User,
     player: Player,
     last_name: str,
     first_name: str,
@@ -116,7 +118,7 @@ def player_update(
     return player
 
 
-def players_import_preview(*, by: AbstractBaseUser, club: Club, text: str) -> csv_import.ImportPreview:
+def players_import_preview(*, by: User, club: Club, text: str) -> csv_import.ImportPreview:
     """What importing `text` would do: every row checked against the file and the club's players."""
     require_organiser(by, club)
     known = [
@@ -129,7 +131,7 @@ def players_import_preview(*, by: AbstractBaseUser, club: Club, text: str) -> cs
 
 
 @transaction.atomic
-def players_import(*, by: AbstractBaseUser, club: Club, text: str) -> list[Player]:
+def players_import(*, by: User, club: Club, text: str) -> list[Player]:
     """Create the new players of a valid file; one bad row and nothing is written."""
     # Serialise imports into one club, so two uploads of the same file cannot both pass
     # the duplicate check before either has written.

@@ -13,7 +13,7 @@ the privacy page (templates/privacy.html).
 from __future__ import annotations
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -31,7 +31,7 @@ def anonymous_name(player: Player) -> str:
 
 
 @transaction.atomic
-def player_anonymise(*, by: AbstractBaseUser, player: Player) -> Player:
+def player_anonymise(*, by: User, player: Player) -> Player:
     """Erase `player`'s name and contact details everywhere, keeping their results."""
     require_club_admin(by, player.club)
     player = Player.objects.select_for_update().select_related("club").get(pk=player.pk)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.db import transaction
 from django.db.models import Max
@@ -53,7 +53,7 @@ def _join_late(tournament: Tournament, competitor: Competitor) -> None:
 @transaction.atomic
 def competitor_register(
     *,
-    by: AbstractBaseUser,
+    by: User,
     tournament: Tournament,
     players: Sequence[Player | NewPlayer],
     name: str = "",
@@ -134,7 +134,7 @@ def competitor_default_name(players: Sequence[Player]) -> str:
     return " – ".join(p.last_name for p in players)
 
 
-def _lock_competitor(by: AbstractBaseUser, competitor: Competitor) -> tuple[Tournament, Competitor]:
+def _lock_competitor(by: User, competitor: Competitor) -> tuple[Tournament, Competitor]:
     """The competitor and its tournament as the database has them now, both locked."""
     # The caller's objects may be stale (the tournament started since they were loaded):
     # every rule below reads fresh rows.
@@ -144,7 +144,7 @@ def _lock_competitor(by: AbstractBaseUser, competitor: Competitor) -> tuple[Tour
 
 
 @transaction.atomic
-def competitor_check_in(*, by: AbstractBaseUser, competitor: Competitor, present: bool = True) -> Competitor:
+def competitor_check_in(*, by: User, competitor: Competitor, present: bool = True) -> Competitor:
     """Mark a competitor present (*pointage*) or not; once rounds are drawn, present means a late arrival."""
     tournament, competitor = _lock_competitor(by, competitor)
     if tournament.status not in (Status.REGISTRATION, Status.RUNNING):
@@ -166,7 +166,7 @@ def competitor_check_in(*, by: AbstractBaseUser, competitor: Competitor, present
 
 
 @transaction.atomic
-def competitors_check_in_all(*, by: AbstractBaseUser, tournament: Tournament) -> int:
+def competitors_check_in_all(*, by: User, tournament: Tournament) -> int:
     """Check in everyone registered (*tout pointer*), before the first draw; returns how many.
 
     Once rounds are drawn a check-in is a late arrival, decided one competitor at a time.
@@ -181,7 +181,7 @@ def competitors_check_in_all(*, by: AbstractBaseUser, tournament: Tournament) ->
 
 
 @transaction.atomic
-def competitor_withdraw(*, by: AbstractBaseUser, competitor: Competitor) -> Competitor:
+def competitor_withdraw(*, by: User, competitor: Competitor) -> Competitor:
     """Withdraw (*abandon*): the results stay, and the competitor is never drawn again."""
     tournament, competitor = _lock_competitor(by, competitor)
     if tournament.status not in (Status.REGISTRATION, Status.RUNNING):
@@ -197,7 +197,7 @@ def competitor_withdraw(*, by: AbstractBaseUser, competitor: Competitor) -> Comp
 
 
 @transaction.atomic
-def competitor_reinstate(*, by: AbstractBaseUser, competitor: Competitor) -> Competitor:
+def competitor_reinstate(*, by: User, competitor: Competitor) -> Competitor:
     """Take back a withdrawal (a mistaken one, or a team that comes back) before the next draw.
 
     Only while no round was drawn without them: a round drawn since has no seat for them
@@ -225,7 +225,7 @@ def competitor_reinstate(*, by: AbstractBaseUser, competitor: Competitor) -> Com
 
 @transaction.atomic
 def forbidden_pair_add(
-    *, by: AbstractBaseUser, tournament: Tournament, first: Competitor, second: Competitor, reason: str = ""
+    *, by: User, tournament: Tournament, first: Competitor, second: Competitor, reason: str = ""
 ) -> ForbiddenPair:
     """Keep two competitors apart in every draw from now on (family, same household...)."""
     require_organiser(by, tournament.club)
@@ -247,6 +247,6 @@ def forbidden_pair_add(
 
 
 @transaction.atomic
-def forbidden_pair_remove(*, by: AbstractBaseUser, pair: ForbiddenPair) -> None:
+def forbidden_pair_remove(*, by: User, pair: ForbiddenPair) -> None:
     require_organiser(by, pair.tournament.club)
     pair.delete()

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -102,6 +102,7 @@ def _clean_tournament(values: dict[str, Any]) -> dict[str, Any]:
     errors.update(rule_errors)
     if "game" in rule_errors:
         raise_errors(errors)
+    assert game is not None  # rules_check refuses a missing game
     formats = games.formats_for(game)
     values["format"] = values.get("format") or formats[0]
     if values["format"] not in formats:
@@ -178,7 +179,7 @@ def _unique_slug(name: str, date: datetime.date) -> str:
 @transaction.atomic
 def tournament_create(
     *,
-    by: AbstractBaseUser,
+    by: User,
     club: Club,
     name: str,
     date: datetime.date,
@@ -230,7 +231,7 @@ def tournament_create(
 
 
 @transaction.atomic
-def tournament_update(*, by: AbstractBaseUser, tournament: Tournament, **changes: Any) -> Tournament:
+def tournament_update(*, by: User, tournament: Tournament, **changes: Any) -> Tournament:
     """Change the fields given; what the tournament's status fixes cannot change (see module doc)."""
     require_organiser(by, tournament.club)
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
@@ -268,7 +269,7 @@ TRANSITIONS: dict[str, tuple[str, ...]] = {
 
 
 @transaction.atomic
-def tournament_set_status(*, by: AbstractBaseUser, tournament: Tournament, status: str) -> Tournament:
+def tournament_set_status(*, by: User, tournament: Tournament, status: str) -> Tournament:
     require_organiser(by, tournament.club)
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if status not in TRANSITIONS.get(tournament.status, ()):
