@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import admin
 from django.http import HttpRequest
 
@@ -18,8 +16,8 @@ class ApiTokenAdmin(admin.ModelAdmin):  # type: ignore[type-arg]  # not subscrip
     readonly_fields = ["user", "name", "prefix", "created_at", "last_used_at"]
     exclude = ["key_hash"]
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: ApiToken | None = None) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: ApiToken | None = None) -> bool:
         return False

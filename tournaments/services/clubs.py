@@ -20,7 +20,6 @@ import secrets
 import smtplib
 from collections.abc import Callable
 from datetime import timedelta
-from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
@@ -242,7 +241,7 @@ def invitation_open(*, token: str, lock: bool = False) -> Invitation:
     return invitation
 
 
-def _join(invitation: Invitation, user: Any) -> Membership:
+def _join(invitation: Invitation, user: User) -> Membership:
     membership, created = Membership.objects.get_or_create(
         club=invitation.club, user=user, defaults={"role": invitation.role}
     )
@@ -266,7 +265,7 @@ def invitation_accept(*, token: str, user: User | AnonymousUser) -> Membership:
 
 
 @transaction.atomic
-def invitation_accept_new_account(*, token: str, username: str, password: str) -> Any:
+def invitation_accept_new_account(*, token: str, username: str, password: str) -> User:
     """A new account (`username`, `password`, the invitation's e-mail) that joins the club."""
     invitation = invitation_open(token=token, lock=True)
     user_model = get_user_model()

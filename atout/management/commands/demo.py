@@ -18,6 +18,7 @@ import itertools
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
@@ -156,7 +157,7 @@ class Command(BaseCommand):
         self._contree(club, user, players[: CONTREE_TEAMS * 2])
         self._tarot_a_quatre(club, user, players[:TAROT_A_QUATRE_PLAYERS])
 
-    def _organiser(self) -> Any:
+    def _organiser(self) -> User:
         user_model = get_user_model()
         user, created = user_model.objects.get_or_create(
             username=DEMO_USERNAME, defaults={"is_staff": True, "is_superuser": True, "first_name": "Demo"}
@@ -169,7 +170,7 @@ class Command(BaseCommand):
             self.stdout.write(f"the demo organiser {DEMO_USERNAME} already exists")
         return user
 
-    def _players(self, club: Club, user: Any) -> list[Player]:
+    def _players(self, club: Club, user: User) -> list[Player]:
         wanted = CONCOURS_TEAMS * 2 + TAROT_PLAYERS
         existing = list(club.players.order_by("pk"))
         if len(existing) >= wanted:
@@ -191,7 +192,7 @@ class Command(BaseCommand):
         self.stdout.write(f"created {wanted - len(existing)} demo players")
         return list(club.players.order_by("pk"))[:wanted]
 
-    def _concours(self, club: Club, user: Any, players: list[Player]) -> None:
+    def _concours(self, club: Club, user: User, players: list[Player]) -> None:
         if Tournament.objects.filter(club=club, name=CONCOURS_NAME).exists():
             self.stdout.write(f"the demo concours {CONCOURS_NAME!r} already exists")
             return
@@ -213,7 +214,7 @@ class Command(BaseCommand):
         round_draw(by=user, tournament=concours, seed=CONCOURS_SEED)
         self.stdout.write(f"created the demo concours {CONCOURS_NAME!r}: {CONCOURS_TEAMS} teams, round 1 drawn")
 
-    def _contree(self, club: Club, user: Any, players: list[Player]) -> None:
+    def _contree(self, club: Club, user: User, players: list[Player]) -> None:
         """A belote contrée concours of 16 teams a week later, running with round 1 drawn
         (the club's regulars: the same players as the Saint-Nicolas, other teams)."""
         if Tournament.objects.filter(club=club, name=CONTREE_NAME).exists():
@@ -237,7 +238,7 @@ class Command(BaseCommand):
         round_draw(by=user, tournament=contree, seed=CONCOURS_SEED)
         self.stdout.write(f"created the demo contrée concours {CONTREE_NAME!r}: {CONTREE_TEAMS} teams, round 1 drawn")
 
-    def _tarot(self, club: Club, user: Any, players: list[Player]) -> None:
+    def _tarot(self, club: Club, user: User, players: list[Player]) -> None:
         if Tournament.objects.filter(club=club, name=TAROT_NAME).exists():
             self.stdout.write(f"the demo tarot evening {TAROT_NAME!r} already exists")
             return
@@ -254,7 +255,7 @@ class Command(BaseCommand):
             services.competitor_register(by=user, tournament=tarot, players=[player])
         self.stdout.write(f"created the demo tarot evening {TAROT_NAME!r}: {len(players)} players registered")
 
-    def _tarot_a_quatre(self, club: Club, user: Any, players: list[Player]) -> None:
+    def _tarot_a_quatre(self, club: Club, user: User, players: list[Player]) -> None:
         """The club's tarot evening at four, 22 players: round 1 seats three tables of 4
         and two of 5 (the regulars of the Saint-Nicolas, each on their own)."""
         if Tournament.objects.filter(club=club, name=TAROT_A_QUATRE_NAME).exists():
