@@ -165,3 +165,19 @@ def test_the_rankings_show_the_parties_each_competitor_played(running, organiser
     header, *lines = csv_text.splitlines()
     assert header.split(";")[-1] == "Jouées"
     assert next(line for line in lines if line.split(";")[1] == str(late.number)).split(";")[-1] == "1"
+
+
+def test_checking_in_a_late_team_on_the_dashboard_shows_it_exempt_in_the_round_at_once(running, organiser) -> None:
+    tournament, _teams = running(8)
+    round_draw(by=organiser, tournament=tournament)
+    (late,) = register_many(tournament, organiser, 1, checked_in=False)
+    client = client_for(organiser)
+    fragment = client.post(
+        reverse("manage:check_in", args=[tournament.pk, late.pk]), HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="fr"
+    )
+    text = fragment.content.decode()
+    # The team list in place, and the round out of band: its exempt line names the late team.
+    assert text.startswith('<section id="competitors"')
+    assert '<section id="round" class="round" hx-swap-oob="true"' in text
+    exempt = text[text.index("Exempt :") :]
+    assert f"{late.name} (arrivée tardive)" in exempt[: exempt.index("</p>")]
