@@ -1,8 +1,8 @@
-"""A player's tournaments (scoring/history_views.py), mounted at the root by atout/urls.py."""
+"""A player's tournaments (scoring/views/history.py), mounted at the root by atout/urls.py."""
 
 from django.urls import path
 
-from scoring import history_views as views
+from scoring.views import history as views
 
 urlpatterns = [
     path(

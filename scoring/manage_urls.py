@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from scoring import manage_views as views
+from scoring.views import manage as views
 
 app_name = "hands"
 

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from scoring import public_views as views
+from scoring.views import public as views
 
 app_name = "public"
 

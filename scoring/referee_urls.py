@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from scoring import referee_views as views
+from scoring.views import referee as views
 
 app_name = "referee"
 

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from scoring import season_manage_views as views
+from scoring.views import season_manage as views
 
 app_name = "season_manage"
 

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from scoring import season_views as views
+from scoring.views import seasons as views
 
 app_name = "season"
 

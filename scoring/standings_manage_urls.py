@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from scoring import standings_manage_views as views
+from scoring.views import standings_manage as views
 
 app_name = "standings_manage"
 
