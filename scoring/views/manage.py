@@ -20,7 +20,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.access import organiser_tournament
-from scoring.forms import HandForm, ReasonForm, hand_form_class
+from scoring.forms.base import HandForm, ReasonForm
+from scoring.forms.games import hand_form_class
 from scoring.hand_words import DonneWords, HandWords
 from scoring.models import Hand, HandRevision
 from scoring.partie import table_game, tournament_options_or_defaults
