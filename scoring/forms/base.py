@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.core import Game, RuleError
 from scoring.messages import rule_error_text
-from scoring.table_selectors import SideInfo
+from scoring.selectors.tables import SideInfo
 
 
 def number_input(*, decimal: bool = False) -> forms.TextInput:

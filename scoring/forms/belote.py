@@ -21,7 +21,7 @@ from engine.games import announcements as annonces
 from engine.games.checks import required
 from scoring.forms.base import HandForm, number_input, radio
 from scoring.labels import ANNOUNCEMENT_LABELS, CONTRACT_LABELS, SUIT_SYMBOLS
-from scoring.table_selectors import SideInfo
+from scoring.selectors.tables import SideInfo
 
 # Announcement rows offered per side: more than a side ever holds in practice.
 ANNOUNCEMENT_ROWS = 3

@@ -31,6 +31,7 @@ from scoring.forms.games import hand_form_class
 from scoring.messages import rule_error_text
 from scoring.models import Hand
 from scoring.partie import table_game, tournament_options_or_defaults
+from scoring.selectors.tables import HandCheck, SideInfo, TableSheet, hand_check, table_sheet, table_sides
 from scoring.services import (
     KEY_REUSED,
     HandRefused,
@@ -39,7 +40,6 @@ from scoring.services import (
     hand_submit,
     hand_undo_last,
 )
-from scoring.table_selectors import HandCheck, SideInfo, TableSheet, hand_check, table_sheet, table_sides
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Table
 
