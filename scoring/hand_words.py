@@ -129,10 +129,12 @@ class HandWords:
     def announcement(self, item: Any) -> str:
         if not isinstance(item, Mapping):
             return str(item)
-        kind = str(ANNOUNCEMENT_LABELS.get(item.get("kind"), item.get("kind", "")))
+        kind_code = item.get("kind", "")
+        kind = str(ANNOUNCEMENT_LABELS.get(str(kind_code), kind_code))
         high = item.get("high")
         rank = str(RANK_WORDS.get(high, high)) if high else ""
-        suit = SUIT_SYMBOLS.get(item.get("suit"), item.get("suit") or "")
+        suit_code = item.get("suit")
+        suit = SUIT_SYMBOLS.get(str(suit_code), suit_code or "")
         if kind and rank and suit:
             return _("%(kind)s to the %(rank)s of %(suit)s") % {"kind": kind, "rank": rank, "suit": suit}
         if kind and rank:

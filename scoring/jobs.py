@@ -22,10 +22,10 @@ import time
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import InterfaceError, OperationalError, transaction
-from django.db.models import F, Q
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
@@ -66,7 +66,7 @@ class JobFailed(Exception):
 def job_launch(
     *,
     tournament: Tournament,
-    by: AbstractBaseUser | None = None,
+    by: User | None = None,
     config: Mapping[str, Any] | None = None,
     rescore: bool | None = None,
     enqueue: bool = True,
@@ -100,7 +100,7 @@ def job_launch(
 
 @transaction.atomic
 def standings_rules_change(
-    *, by: AbstractBaseUser, tournament: Tournament, config: Mapping[str, Any], rescore: bool = False
+    *, by: User, tournament: Tournament, config: Mapping[str, Any], rescore: bool = False
 ) -> Job:
     """The director changes what the ranking depends on; a job installs it (see module doc).
 
@@ -154,7 +154,7 @@ def job_retry(*, job: Job) -> bool:
     tournament replaced is never run again: the newer one carries the whole
     configuration, and running the older after it would undo it.
     """
-    if job.tournament_id is not None and _newer_jobs(job).exists():
+    if job.tournament_id is not None and _newer_jobs(job, job.tournament_id).exists():
         return False
     stale = timezone.now() - STALE_AFTER
     requeued = (
@@ -172,9 +172,10 @@ def job_retry(*, job: Job) -> bool:
     return bool(requeued)
 
 
-def _newer_jobs(job: Job) -> Any:
+def _newer_jobs(job: Job, tournament_id: int) -> QuerySet[Job]:
+    """The jobs of the tournament (`job`'s) queued after `job` that may still install something."""
     return Job.objects.filter(
-        tournament_id=job.tournament_id, pk__gt=job.pk, kind__in=(Job.Kind.RESCORE, Job.Kind.REBUILD)
+        tournament_id=tournament_id, pk__gt=job.pk, kind__in=(Job.Kind.RESCORE, Job.Kind.REBUILD)
     ).exclude(status=Job.Status.FAILED)
 
 
@@ -350,7 +351,7 @@ def _swap(
     if locked is None or locked.status != Job.Status.RUNNING:
         # Another attempt finished it (or it was cancelled) meanwhile: nothing to do.
         return
-    if _newer_jobs(job).filter(status=Job.Status.DONE).exists():
+    if _newer_jobs(job, tournament_id).filter(status=Job.Status.DONE).exists():
         Job.objects.filter(pk=job.pk).update(
             status=Job.Status.FAILED, error=gettext_noop("Replaced by a newer job."), finished_at=timezone.now()
         )

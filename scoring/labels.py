@@ -73,5 +73,5 @@ def bid_and_contract(raw: dict[str, object]) -> str:
     words = [str(_("capot")) if bid == "capot" else str(bid), contract]
     coinche = raw.get("coinche")
     if coinche in COINCHE_LABELS:
-        words.append(str(COINCHE_LABELS[coinche]))  # type: ignore[index]
+        words.append(str(COINCHE_LABELS[coinche]))
     return " ".join(words)

@@ -195,7 +195,8 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> LongTable:
         colWidths=[narrow, narrow, name_width, *[column] * numbers],
         repeatRows=1,
     )
-    style = [
+    # ReportLab's commands: a name, two cells, then the command's own values.
+    style: list[tuple[Any, ...]] = [
         ("FONT", (0, 0), (-1, 0), "Helvetica-Bold", 9),
         ("FONT", (0, 1), (-1, -1), "Helvetica", 9),
         ("LINEBELOW", (0, 0), (-1, 0), 0.8, RULE),

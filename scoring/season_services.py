@@ -12,7 +12,7 @@ import itertools
 from collections.abc import Iterable
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
@@ -78,7 +78,10 @@ def _check(
 
 def _unique_slug(name: str, exclude: int | None = None) -> str:
     base = slugify(name)[: SLUG_LENGTH - 6].strip("-") or "saison"
-    taken = set(Season.objects.filter(slug__startswith=base).exclude(pk=exclude).values_list("slug", flat=True))
+    others = Season.objects.filter(slug__startswith=base)
+    if exclude is not None:
+        others = others.exclude(pk=exclude)
+    taken = set(others.values_list("slug", flat=True))
     slug, n = base, 2
     while slug in taken:
         slug, n = f"{base}-{n}", n + 1
@@ -88,7 +91,7 @@ def _unique_slug(name: str, exclude: int | None = None) -> str:
 @transaction.atomic
 def season_create(
     *,
-    by: AbstractBaseUser,
+    by: User,
     club: Club,
     name: str,
     starts: datetime.date | None = None,
@@ -113,7 +116,7 @@ def season_create(
 @transaction.atomic
 def season_update(
     *,
-    by: AbstractBaseUser,
+    by: User,
     season: Season,
     name: str,
     starts: datetime.date | None = None,
@@ -131,7 +134,7 @@ def season_update(
 
 
 @transaction.atomic
-def season_tournaments_set(*, by: AbstractBaseUser, season: Season, tournaments: Iterable[Tournament]) -> None:
+def season_tournaments_set(*, by: User, season: Season, tournaments: Iterable[Tournament]) -> None:
     """The season counts exactly `tournaments`, which must all be the club's own."""
     require_organiser(by, season.club)
     chosen = list(tournaments)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import F, Max
 from django.utils import timezone
@@ -34,7 +34,7 @@ KEEP_SEASON_VERSIONS = 3
 
 
 @transaction.atomic
-def season_rebuild_launch(*, season: Season, by: AbstractBaseUser | None = None, rescore: bool = True) -> Job:
+def season_rebuild_launch(*, season: Season, by: User | None = None, rescore: bool = True) -> Job:
     """Queue a season job: every tournament re-scored (or only re-ranked), then the season."""
     if by is not None:
         require_organiser(by, season.club)

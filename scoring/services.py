@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.utils.translation import gettext_noop
 
@@ -156,7 +156,7 @@ def _revision(
     before: dict[str, Any] | None,
     after: dict[str, Any] | None,
     reason: str = "",
-    author: AbstractBaseUser | None = None,
+    author: User | None = None,
     author_label: str = "",
 ) -> HandRevision:
     return HandRevision.objects.create(
@@ -213,7 +213,7 @@ def _rescore(
     result: MatchResult,
     *,
     skip: Hand | None = None,
-    author: AbstractBaseUser | None = None,
+    author: User | None = None,
     author_label: str = "",
     reason: str = "",
 ) -> None:
@@ -294,7 +294,7 @@ def hand_submit(
     raw: Any,
     idempotency_key: str | None = None,
     expected_number: int | None = None,
-    entered_by: AbstractBaseUser | None = None,
+    entered_by: User | None = None,
     via: str = Hand.Via.REFEREE,
     author_label: str = "",
     entered_side: int | None = None,
@@ -478,7 +478,7 @@ def hand_confirm(*, hand: Hand, side: int, author_label: str = "") -> Hand:
 
 
 @transaction.atomic
-def hand_correct(*, hand: Hand, raw: Any, reason: str, by: AbstractBaseUser | None) -> HandOutcome:
+def hand_correct(*, hand: Hand, raw: Any, reason: str, by: User | None) -> HandOutcome:
     """The director replaces any donne of any table, at any time, giving a reason.
 
     The whole partie is scored again: a correction ripples through the litige reserves
@@ -513,7 +513,7 @@ def hand_correct(*, hand: Hand, raw: Any, reason: str, by: AbstractBaseUser | No
 
 
 @transaction.atomic
-def hand_delete(*, hand: Hand, reason: str, by: AbstractBaseUser | None) -> TableResult:
+def hand_delete(*, hand: Hand, reason: str, by: User | None) -> TableResult:
     """The director removes any donne, giving a reason; the later donnes move up one.
 
     The revision keeps the hand as it was; the remaining partie is scored again.
@@ -538,7 +538,7 @@ def hand_delete(*, hand: Hand, reason: str, by: AbstractBaseUser | None) -> Tabl
 
 
 @transaction.atomic
-def table_token_revoke(*, table: Table, by: AbstractBaseUser | None = None) -> Table:
+def table_token_revoke(*, table: Table, by: User | None = None) -> Table:
     """The table's link stops working at once (a lost phone, a link shared too widely)."""
     locked = _lock_table(table)
     locked.token_revoked = True
@@ -547,7 +547,7 @@ def table_token_revoke(*, table: Table, by: AbstractBaseUser | None = None) -> T
 
 
 @transaction.atomic
-def table_token_renew(*, table: Table, by: AbstractBaseUser | None = None) -> Table:
+def table_token_renew(*, table: Table, by: User | None = None) -> Table:
     """A new secret link for the table; the old one stops working (print the new QR code)."""
     locked = _lock_table(table)
     locked.token = new_table_token()

@@ -27,7 +27,7 @@ log = logging.getLogger(__name__)
 TRANSIENT = jobs.TRANSIENT
 
 
-class OwedTask(Task):
+class OwedTask(Task[..., None]):
     """A task whose work is owed in the database: sending it never fails the caller.
 
     The callers send after their commit (a hand stored, a job queued): an error then would
@@ -59,7 +59,8 @@ JOB_RETRIES: dict[str, Any] = {
     base=OwedTask,
     name=STANDINGS_REFRESH,
     autoretry_for=TRANSIENT,
-    retry_backoff=0.5,
+    # A factor of whole seconds: Celery rounds any smaller one up to 1 (it once said 0.5).
+    retry_backoff=1,
     retry_backoff_max=10,
     max_retries=5,
     ignore_result=True,

@@ -55,7 +55,7 @@ class AnnouncementsMixin:
     options: dict[str, Any]
 
     def announcements_on(self) -> bool:
-        return self.options.get("announcements", "on") == "on"
+        return bool(self.options.get("announcements", "on") == "on")
 
     def add_announcement_fields(self) -> None:
         kinds = [("", str(_("none")))] + [(kind, str(ANNOUNCEMENT_LABELS[kind])) for kind in annonces.KINDS]
@@ -204,8 +204,9 @@ class BeloteForm(AnnouncementsMixin, HandForm):
         if capot in (taker, defence) and taken is None and defended is None and total is not None:
             # A capot's card points are known: every trick, so every point, to one side.
             taken, defended = (total, 0) if capot == taker else (0, total)
-        self.defence_filled = defended is None and taken is not None and total is not None
-        if self.defence_filled:
+        self.defence_filled = False
+        if defended is None and taken is not None and total is not None:
+            self.defence_filled = True
             defended = total - taken
         points = {side: value for side, value in ((taker, taken), (defence, defended)) if value is not None}
         if points:
@@ -234,7 +235,7 @@ class BeloteForm(AnnouncementsMixin, HandForm):
         for name in ("taker", "contract", "capot", "order"):
             if raw.get(name):
                 initial[name] = raw[name]
-        points = raw.get("points") if isinstance(raw.get("points"), dict) else {}
+        points = found if isinstance(found := raw.get("points"), dict) else {}
         taker = raw.get("taker") if raw.get("taker") in ("A", "B") else "A"
         initial["points_taker"] = points.get(taker)
         initial["points_defence"] = points.get("B" if taker == "A" else "A")
@@ -298,7 +299,7 @@ class ContreeForm(BeloteForm):
         f["coinche"] = radio((("0", _("no")), ("1", _("coinché (×2)")), ("2", _("surcoinché (×4)"))), _("Coinche"))
 
     def announcements_on(self) -> bool:
-        return self.options.get("announcements", "off") == "on"
+        return bool(self.options.get("announcements", "off") == "on")
 
     def hand(self, data: dict[str, Any]) -> dict[str, Any]:
         hand = super().hand(data)
@@ -380,7 +381,7 @@ class BeloteATroisForm(AnnouncementsMixin, HandForm):
         for name in ("taker", "contract", "last_trick", "order"):
             if raw.get(name) is not None:
                 initial[name] = str(raw[name])
-        points = raw.get("points") if isinstance(raw.get("points"), list) else []
+        points = found if isinstance(found := raw.get("points"), list) else []
         for side, value in zip(self.sides, points, strict=False):
             initial[f"points_{side.code}"] = value
         initial["capot"] = [str(player) for player in raw.get("capot") or []]

@@ -83,7 +83,7 @@ class TarotForm(HandForm):
             # The taker alone: the engine reads a partner equal to the taker.
             if "taker" in hand:
                 hand["partner"] = hand["taker"]
-        elif partner not in (None, ""):
+        elif partner is not None and partner != "":
             hand["partner"] = int(partner)
         if data.get("contract"):
             hand["contract"] = data["contract"]
@@ -113,10 +113,10 @@ class TarotForm(HandForm):
         if raw.get("points") is not None:
             initial["points"] = str(raw["points"])
         initial["petit_au_bout"] = raw.get("petit_au_bout") or ""
-        poignee = raw.get("poignee") if isinstance(raw.get("poignee"), dict) else {}
+        poignee = found if isinstance(found := raw.get("poignee"), dict) else {}
         initial["poignee_by"] = poignee.get("by") or ""
         initial["poignee_size"] = poignee.get("size") or ""
-        chelem = raw.get("chelem") if isinstance(raw.get("chelem"), dict) else {}
+        chelem = found if isinstance(found := raw.get("chelem"), dict) else {}
         initial["chelem_announced"] = bool(chelem.get("announced"))
         initial["chelem_made_by"] = chelem.get("made_by") or ""
         return initial

@@ -7,18 +7,32 @@ computes a ranking: pages read what scoring/standings.py stored.
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict
 
 from django.db.models import Exists, OuterRef, QuerySet, Subquery
 from django.http import Http404
 
 from scoring.models import Hand, Job, Season, SeasonSnapshot, StandingsSnapshot, TableResult
 from scoring.partie import counted_count, game_for_seats, partie_or_none
-from tournaments.access import is_organiser
+from tournaments.access import Visitor, is_organiser
 from tournaments.models import Prize, Round, Seat, Table, Tournament
 
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
 
-def visible_tournament(slug: str, user: Any = None) -> Tournament:
+
+class LiveAnnotations(TypedDict):
+    """What `visible_tournament` adds to the tournament's row."""
+
+    standings_version: int | None  # the live snapshot's version, None before the first
+    has_prizes: bool
+
+
+# A tournament as the public pages load it: with its live version and whether it has lots.
+PublicTournament: TypeAlias = "WithAnnotations[Tournament, LiveAnnotations]"
+
+
+def visible_tournament(slug: str, user: Visitor | None = None) -> PublicTournament:
     """The tournament at `slug` if this visitor may follow it, with its live version; else 404.
 
     Anyone follows a public tournament past its draft; its organisers also see it when
@@ -49,10 +63,10 @@ def visible_tournament(slug: str, user: Any = None) -> Tournament:
 # of an unchanged ranking answer 304 without a database round trip. A snapshot written in
 # this process forgets the row at once; one written by a worker shows within LIVE_TTL.
 LIVE_TTL = 1.0
-_polled: dict[str, tuple[float, Tournament]] = {}
+_polled: dict[str, tuple[float, PublicTournament]] = {}
 
 
-def polled_tournament(slug: str, user: Any = None) -> Tournament:
+def polled_tournament(slug: str, user: Visitor | None = None) -> PublicTournament:
     """`visible_tournament` for the polling partials, kept LIVE_TTL seconds when public."""
     now = time.monotonic()
     hit = _polled.get(slug)
@@ -86,7 +100,7 @@ def snapshot_after_round(tournament: Tournament, number: int) -> StandingsSnapsh
 def snapshot_rounds(tournament: Tournament) -> list[int]:
     """The rounds that have a ranking of their own (after round 1, 2...)."""
     numbers = StandingsSnapshot.objects.filter(tournament=tournament, after_round__isnull=False)
-    return sorted(set(numbers.values_list("after_round", flat=True)))
+    return sorted({number for number in numbers.values_list("after_round", flat=True) if number is not None})
 
 
 def ranking_progress(snapshot: StandingsSnapshot | None) -> dict[str, Any] | None:

@@ -8,10 +8,12 @@ field's name, id and value, so a refused entry comes back exactly as it was type
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from html import escape
+from typing import cast
 
 from django import template
-from django.forms import BoundField
+from django.forms import BoundField, ChoiceField
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
@@ -33,7 +35,12 @@ def chips(field: BoundField) -> SafeString:
     kind = "checkbox" if getattr(field.field.widget, "allow_multiple_selected", False) else "radio"
     chosen = _chosen(field)
     name, auto_id = escape(field.html_name), escape(field.auto_id or field.html_name)
-    choices = getattr(field.field, "menu", None) or field.field.choices
+    # The field's own `menu` when it has one (the choices shown differ), else its choices.
+    # (A choice field's `choices` reads back as the list of pairs, whatever it was set with.)
+    choices = cast(
+        "Iterable[tuple[object, object]]",
+        getattr(field.field, "menu", None) or cast(ChoiceField, field.field).choices,
+    )
     # The standard library's escape: these strings are plain, and this runs for every chip.
     labels = "".join(
         f'<label class="chip"><input type="{kind}" name="{name}" value="{escape(str(value))}" id="{auto_id}_{index}"'

@@ -12,13 +12,14 @@ from typing import Any
 
 import segno
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from kit.requests import UserRequest
 from scoring.access import organiser_tournament
 from scoring.forms.base import HandForm, ReasonForm
 from scoring.forms.games import hand_form_class
@@ -31,7 +32,7 @@ from tournaments.models import Round, Table, Tournament
 from tournaments.qr import only_this_computer, public_url
 
 
-def _round(tournament: Tournament, request: HttpRequest) -> Round | None:
+def _round(tournament: Tournament, request: UserRequest) -> Round | None:
     """The round asked for (?round=N), else the open one, else the latest."""
     rounds = Round.objects.filter(tournament=tournament)
     asked = request.GET.get("round", "")
@@ -56,7 +57,7 @@ def _base(tournament: Tournament, **extra: Any) -> dict[str, Any]:
 
 
 @organiser_tournament
-def index(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+def index(request: UserRequest, tournament: Tournament) -> HttpResponse:
     rnd = _round(tournament, request)
     rounds = Round.objects.filter(tournament=tournament).order_by("number")
     tables = round_tables_with_counts(tournament, rnd.number) if rnd is not None else []
@@ -64,7 +65,7 @@ def index(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 
 @organiser_tournament
-def table_hands(request: HttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
+def table_hands(request: UserRequest, tournament: Tournament, table_id: int) -> HttpResponse:
     table = _table(tournament, table_id)
     referee_url = public_url(request, reverse("referee:table", args=[table.token]))
     context = _base(
@@ -78,7 +79,7 @@ def table_hands(request: HttpRequest, tournament: Tournament, table_id: int) -> 
 
 
 @organiser_tournament
-def history(request: HttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
+def history(request: UserRequest, tournament: Tournament, table_id: int) -> HttpResponse:
     table = _table(tournament, table_id)
     revisions = list(HandRevision.objects.filter(table=table).select_related("author").order_by("-at", "-pk"))
     sides = table_sides(table)
@@ -86,11 +87,12 @@ def history(request: HttpRequest, tournament: Tournament, table_id: int) -> Http
     for revision in revisions:
         # A whole table re-scored (number 0): its donnes side by side, before and after.
         before, after = revision.before or {}, revision.after or {}
-        revision.donnes = [
+        # Attributes for the template only, beside the revision's own fields.
+        revision.donnes = [  # type: ignore[attr-defined]
             (DonneWords(old, words), DonneWords(new, words))
             for old, new in zip(before.get("donnes", []), after.get("donnes", []), strict=False)
         ]
-        revision.states = [
+        revision.states = [  # type: ignore[attr-defined]
             (label, DonneWords(state, words))
             for label, state in ((("before", _("Before")), revision.before), (("after", _("After")), revision.after))
             if state
@@ -114,7 +116,7 @@ def _hand_form(hand: Hand, data: Any = None) -> HandForm:
 
 @require_http_methods(["GET", "POST"])
 @organiser_tournament
-def edit(request: HttpRequest, tournament: Tournament, hand_id: int) -> HttpResponse:
+def edit(request: UserRequest, tournament: Tournament, hand_id: int) -> HttpResponse:
     hand = _hand(tournament, hand_id)
     if request.method == "GET":
         form, reason_form = _hand_form(hand), ReasonForm()
@@ -145,7 +147,7 @@ def edit(request: HttpRequest, tournament: Tournament, hand_id: int) -> HttpResp
 
 @require_http_methods(["GET", "POST"])
 @organiser_tournament
-def delete(request: HttpRequest, tournament: Tournament, hand_id: int) -> HttpResponse:
+def delete(request: UserRequest, tournament: Tournament, hand_id: int) -> HttpResponse:
     hand = _hand(tournament, hand_id)
     reason_form = ReasonForm(request.POST or None)
     if request.method == "POST" and reason_form.is_valid():
@@ -163,7 +165,7 @@ def delete(request: HttpRequest, tournament: Tournament, hand_id: int) -> HttpRe
 
 @require_POST
 @organiser_tournament
-def table_link(request: HttpRequest, tournament: Tournament, table_id: int) -> HttpResponse:
+def table_link(request: UserRequest, tournament: Tournament, table_id: int) -> HttpResponse:
     """Withdraw the table's link, or give it a new one (to print as a new QR code)."""
     table = _table(tournament, table_id)
     action = request.POST.get("action")
@@ -186,7 +188,7 @@ def qr_svg(url: str) -> str:
 
 
 @organiser_tournament
-def sheets(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+def sheets(request: UserRequest, tournament: Tournament) -> HttpResponse:
     """One printable sheet per table: who sits where, the QR code of its link, blank rows."""
     rnd = _round(tournament, request)
     # Codes of 127.0.0.1 open on no phone: the sheets say so instead of printing them.

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.core.cache import cache
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -26,6 +26,7 @@ from django.utils.functional import cached_property
 from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
+from kit.requests import SiteRequest
 from scoring import exports, pdf
 from scoring.models import StandingsSnapshot
 from scoring.selectors import standings as selectors
@@ -47,7 +48,7 @@ def _poll(tournament: Tournament) -> int:
     return POLL_SECONDS_FINISHED if tournament.status == Tournament.Status.FINISHED else POLL_SECONDS
 
 
-def _live(request: HttpRequest, etag: str, template: str, context: Callable[[], dict[str, Any]]) -> HttpResponse:
+def _live(request: SiteRequest, etag: str, template: str, context: Callable[[], dict[str, Any]]) -> HttpResponse:
     """The partial alone (304 when the ETag still holds), for htmx's polling."""
     response = get_conditional_response(request, etag=etag)
     if response is None:
@@ -61,7 +62,7 @@ def _live(request: HttpRequest, etag: str, template: str, context: Callable[[], 
     return response
 
 
-def _page(request: HttpRequest, template: str, context: dict[str, Any], etag: str) -> HttpResponse:
+def _page(request: SiteRequest, template: str, context: dict[str, Any], etag: str) -> HttpResponse:
     context.update(etag=etag, live_headers=json.dumps({"If-None-Match": etag}))
     response = render(request, template, context)
     patch_vary_headers(response, ["HX-Request"])
@@ -113,7 +114,7 @@ class Ranking:
         return columns_for(criteria)
 
 
-def _live_ranking(tournament: Tournament) -> Ranking:
+def _live_ranking(tournament: selectors.PublicTournament) -> Ranking:
     return Ranking(tournament, tournament.standings_version or 0, lambda: selectors.live_snapshot(tournament))
 
 
@@ -125,7 +126,9 @@ def _ranking_context(tournament: Tournament, ranking: Ranking, **extra: Any) -> 
 # -- ranking ----------------------------------------------------------------------------
 
 
-def _ranking_partial(request: HttpRequest, tournament: Tournament, etag: str, *, projector: bool) -> HttpResponse:
+def _ranking_partial(
+    request: SiteRequest, tournament: selectors.PublicTournament, etag: str, *, projector: bool
+) -> HttpResponse:
     ranking = _live_ranking(tournament)
     return _live(
         request,
@@ -135,14 +138,14 @@ def _ranking_partial(request: HttpRequest, tournament: Tournament, etag: str, *,
     )
 
 
-def _ranking_etag(tournament: Tournament) -> str:
+def _ranking_etag(tournament: selectors.PublicTournament) -> str:
     # `updated_at` moves with the settings and the lots (shown beside the ranks).
     stamp = int(tournament.updated_at.timestamp() * 1000)
     return _etag("ranking", tournament.pk, tournament.standings_version or 0, stamp, get_language())
 
 
 @require_safe
-def ranking(request: HttpRequest, slug: str) -> HttpResponse:
+def ranking(request: SiteRequest, slug: str) -> HttpResponse:
     """The live ranking (the newest snapshot); its partial is `ranking_table.html`."""
     if request.htmx:
         tournament = selectors.polled_tournament(slug, request.user)
@@ -156,7 +159,7 @@ def ranking(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_safe
-def ranking_after(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def ranking_after(request: SiteRequest, slug: str, number: int) -> HttpResponse:
     """The ranking as it stood after round `number` (no polling: a past round is settled)."""
     tournament = selectors.visible_tournament(slug, request.user)
     snapshot = selectors.snapshot_after_round(tournament, number)
@@ -169,7 +172,7 @@ def ranking_after(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 @require_safe
-def projector(request: HttpRequest, slug: str) -> HttpResponse:
+def projector(request: SiteRequest, slug: str) -> HttpResponse:
     """The ranking full screen in large type; it pages by itself (static/js/projector.js)."""
     if request.htmx:
         tournament = selectors.polled_tournament(slug, request.user)
@@ -184,7 +187,7 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_safe
-def round_results(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def round_results(request: SiteRequest, slug: str, number: int) -> HttpResponse:
     """Every table of a round with its running totals, and the byes."""
     tournament = selectors.visible_tournament(slug, request.user)
     etag = _etag("round", tournament.pk, number, selectors.round_results_version(tournament, number), get_language())
@@ -202,7 +205,7 @@ def round_results(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 @require_safe
-def table_score(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+def table_score(request: SiteRequest, slug: str, number: int, table: int) -> HttpResponse:
     """One table's partie, donne by donne, with the running score."""
     tournament = selectors.visible_tournament(slug, request.user)
     sheet = selectors.table_sheet_public(tournament, number, table)
@@ -217,7 +220,7 @@ def table_score(request: HttpRequest, slug: str, number: int, table: int) -> Htt
 
 
 @require_safe
-def competitor(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def competitor(request: SiteRequest, slug: str, number: int) -> HttpResponse:
     """A competitor's place and parties, from the live snapshot."""
     tournament = selectors.visible_tournament(slug, request.user)
     version = tournament.standings_version or 0
@@ -250,19 +253,19 @@ def competitor(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 # -- posters and exports ----------------------------------------------------------------
 
 
-def _public_url(request: HttpRequest, tournament: Tournament) -> str:
+def _public_url(request: SiteRequest, tournament: Tournament) -> str:
     return public_url(request, tournament.get_absolute_url())
 
 
 @require_safe
-def qr_code(request: HttpRequest, slug: str) -> HttpResponse:
+def qr_code(request: SiteRequest, slug: str) -> HttpResponse:
     """The QR code of the ranking's address, as SVG."""
     tournament = selectors.visible_tournament(slug, request.user)
     return qr_svg_response(_public_url(request, tournament))
 
 
 @require_safe
-def poster(request: HttpRequest, slug: str) -> HttpResponse:
+def poster(request: SiteRequest, slug: str) -> HttpResponse:
     """A page to print and pin up: the tournament's name and the QR code of its ranking."""
     tournament = selectors.visible_tournament(slug, request.user)
     context = {
@@ -276,7 +279,7 @@ def poster(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_safe
-def ranking_csv(request: HttpRequest, slug: str) -> HttpResponse:
+def ranking_csv(request: SiteRequest, slug: str) -> HttpResponse:
     tournament = selectors.visible_tournament(slug, request.user)
     snapshot = selectors.live_snapshot(tournament)
     prizes = list(tournament.prizes.order_by("rank_from"))
@@ -290,7 +293,7 @@ def ranking_csv(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_safe
-def ranking_pdf(request: HttpRequest, slug: str) -> HttpResponse:
+def ranking_pdf(request: SiteRequest, slug: str) -> HttpResponse:
     tournament = selectors.visible_tournament(slug, request.user)
     # Drawn once per ranking version and language (a 1,000-team ranking takes ~0.3 s),
     # however many phones download it.
@@ -308,7 +311,7 @@ def ranking_pdf(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_safe
-def ranking_print(request: HttpRequest, slug: str) -> HttpResponse:
+def ranking_print(request: SiteRequest, slug: str) -> HttpResponse:
     """The ranking laid out for paper: no navigation, no polling."""
     tournament = selectors.visible_tournament(slug, request.user)
     context = _ranking_context(tournament, _live_ranking(tournament))

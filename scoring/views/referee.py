@@ -17,13 +17,14 @@ import uuid
 from typing import Any
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, QueryDict
+from django.http import HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from kit.requests import SiteRequest
 from scoring.access import referee_table
 from scoring.forms.base import ConfirmForm, HandForm
 from scoring.forms.belote import BeloteForm
@@ -83,7 +84,7 @@ def _bound(table: Table, sides: list[SideInfo], data: QueryDict) -> HandForm:
     return form
 
 
-def _mode(request: HttpRequest) -> str:
+def _mode(request: SiteRequest) -> str:
     return CORRECT if request.POST.get("mode") == CORRECT else NEW
 
 
@@ -119,7 +120,7 @@ def _urls(table: Table) -> dict[str, str]:
 
 
 def _context(
-    request: HttpRequest,
+    request: SiteRequest,
     table: Table,
     sheet: TableSheet,
     *,
@@ -148,7 +149,7 @@ def _context(
     }
 
 
-def _respond(request: HttpRequest, context: dict[str, Any], *, status: int = 200) -> HttpResponse:
+def _respond(request: SiteRequest, context: dict[str, Any], *, status: int = 200) -> HttpResponse:
     """The full page, or for htmx the entry form with the score and sheet out of band."""
     template = "scoring/referee_swap.html" if request.htmx else "scoring/referee.html"
     return render(request, template, context, status=status)
@@ -161,7 +162,7 @@ def _stored_notice(hand: Hand, sheet: TableSheet, text: str) -> dict[str, Any]:
 @never_cache
 @require_GET
 @referee_table
-def table_page(request: HttpRequest, table: Table) -> HttpResponse:
+def table_page(request: SiteRequest, table: Table) -> HttpResponse:
     sheet = table_sheet(table)
     return _respond(request, _context(request, table, sheet, form=_new_form(table, sheet)))
 
@@ -169,7 +170,7 @@ def table_page(request: HttpRequest, table: Table) -> HttpResponse:
 @never_cache
 @require_GET
 @referee_table
-def sheet_part(request: HttpRequest, table: Table) -> HttpResponse:
+def sheet_part(request: SiteRequest, table: Table) -> HttpResponse:
     """The sheet alone (polled by the page, so that two phones at a table agree)."""
     sheet = table_sheet(table)
     return render(request, "scoring/referee_sheet_swap.html", _context(request, table, sheet, form=None))
@@ -178,14 +179,14 @@ def sheet_part(request: HttpRequest, table: Table) -> HttpResponse:
 @never_cache
 @require_GET
 @referee_table
-def clock_part(request: HttpRequest, table: Table) -> HttpResponse:
+def clock_part(request: SiteRequest, table: Table) -> HttpResponse:
     """The time left in the table's round (polled by the page; static/js/clock.js counts down)."""
     return render(request, "tournaments/clock.html", {"clock": tournament_selectors.round_clock(table.round)})
 
 
 @require_POST
 @referee_table
-def validate(request: HttpRequest, table: Table) -> HttpResponse:
+def validate(request: SiteRequest, table: Table) -> HttpResponse:
     """The engine's opinion while the referee types: only the error slots are swapped."""
     sides = table_sides(table)
     form = _bound(table, sides, request.POST)
@@ -198,7 +199,7 @@ def validate(request: HttpRequest, table: Table) -> HttpResponse:
 
 @require_POST
 @referee_table
-def submit(request: HttpRequest, table: Table) -> HttpResponse:
+def submit(request: SiteRequest, table: Table) -> HttpResponse:
     sides = table_sides(table)
     form = _bound(table, sides, request.POST)
     if not (form.is_valid() and form.require_side()):
@@ -272,7 +273,7 @@ def _renumbered(table: Table, sheet: TableSheet, form: HandForm, data: QueryDict
 
 @require_POST
 @referee_table
-def undo(request: HttpRequest, table: Table) -> HttpResponse:
+def undo(request: SiteRequest, table: Table) -> HttpResponse:
     number = request.POST.get("number", "")
     try:
         removed = hand_undo_last(table=table, expected_number=int(number) if number.isdigit() else None)
@@ -288,7 +289,7 @@ def undo(request: HttpRequest, table: Table) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @referee_table
-def correct_last(request: HttpRequest, table: Table) -> HttpResponse:
+def correct_last(request: SiteRequest, table: Table) -> HttpResponse:
     """The last donne, in the entry form, to be corrected (until the partie is over)."""
     sheet = table_sheet(table)
     if request.method == "GET":
@@ -324,7 +325,7 @@ def correct_last(request: HttpRequest, table: Table) -> HttpResponse:
 
 @require_POST
 @referee_table
-def confirm(request: HttpRequest, table: Table, number: int) -> HttpResponse:
+def confirm(request: SiteRequest, table: Table, number: int) -> HttpResponse:
     """A player of another side confirms a pending donne on the same phone."""
     sheet = table_sheet(table)
     form = ConfirmForm(request.POST, sides=sheet.sides)

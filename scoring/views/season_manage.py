@@ -10,11 +10,12 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
+from kit.requests import UserRequest
 from scoring import jobs, season_services, seasons
 from scoring.forms.seasons import SeasonForm
 from scoring.job_config import ACTIVE
@@ -24,7 +25,7 @@ from tournaments.forms import add_service_errors
 from tournaments.models import Club
 
 
-def _season_or_403(request: HttpRequest, slug: str) -> Season:
+def _season_or_403(request: UserRequest, slug: str) -> Season:
     season = get_object_or_404(Season.objects.select_related("club"), slug=slug)
     require_organiser(request.user, season.club)
     return season
@@ -39,7 +40,7 @@ def _jobs_context(season: Season) -> dict[str, object]:
     return {"season": season, "jobs": recent, "active": active}
 
 
-def _save(request: HttpRequest, form: SeasonForm, season: Season | None, club: Club) -> Season | None:
+def _save(request: UserRequest, form: SeasonForm, season: Season | None, club: Club) -> Season | None:
     """The season created or updated from a valid form, its rebuild queued; None on errors."""
     data = form.cleaned_data
     fields = {key: data[key] for key in ("name", "starts", "ends", "scheme", "placing_points")}
@@ -58,7 +59,7 @@ def _save(request: HttpRequest, form: SeasonForm, season: Season | None, club: C
 
 
 @login_required
-def season_create(request: HttpRequest, club_id: int) -> HttpResponse:
+def season_create(request: UserRequest, club_id: int) -> HttpResponse:
     club = get_object_or_404(Club, pk=club_id)
     require_organiser(request.user, club)
     placing = ", ".join(str(points) for points in seasons.DEFAULT_PLACING_POINTS)
@@ -72,7 +73,7 @@ def season_create(request: HttpRequest, club_id: int) -> HttpResponse:
 
 
 @login_required
-def season_edit(request: HttpRequest, slug: str) -> HttpResponse:
+def season_edit(request: UserRequest, slug: str) -> HttpResponse:
     season = _season_or_403(request, slug)
     form = SeasonForm(request.POST or None, club=season.club, initial=SeasonForm.initial_for(season))
     if request.method == "POST" and form.is_valid() and _save(request, form, season, season.club) is not None:
@@ -84,5 +85,5 @@ def season_edit(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_safe
 @login_required
-def jobs_partial(request: HttpRequest, slug: str) -> HttpResponse:
+def jobs_partial(request: UserRequest, slug: str) -> HttpResponse:
     return render(request, "scoring/season/manage_jobs.html", _jobs_context(_season_or_403(request, slug)))

@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
+from kit.requests import UserRequest
 from scoring import season_exports, seasons
 from scoring.models import Job, Season
 from scoring.selectors import standings as selectors
@@ -49,7 +50,7 @@ def season_pdf(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_POST
 @login_required
-def season_rebuild(request: HttpRequest, slug: str) -> HttpResponse:
+def season_rebuild(request: UserRequest, slug: str) -> HttpResponse:
     season = get_object_or_404(Season.objects.select_related("club"), slug=slug)
     require_organiser(request.user, season.club)
     seasons.season_rebuild_launch(season=season, by=request.user, rescore=request.POST.get("rescore") == "1")

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
+from kit.requests import UserRequest
 from scoring import jobs
 from scoring.access import organiser_tournament
 from scoring.forms.standings import StandingsRulesForm
@@ -37,7 +38,7 @@ def _jobs_context(tournament: Tournament) -> dict[str, object]:
 
 
 @organiser_tournament
-def index(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+def index(request: UserRequest, tournament: Tournament) -> HttpResponse:
     config = pending_config(tournament)
     if request.method == "POST":
         form = StandingsRulesForm(request.POST, tournament=tournament)
@@ -71,13 +72,13 @@ def index(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 @require_safe
 @organiser_tournament
-def jobs_partial(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+def jobs_partial(request: UserRequest, tournament: Tournament) -> HttpResponse:
     return render(request, "scoring/standings/manage_jobs.html", _jobs_context(tournament))
 
 
 @require_POST
 @organiser_tournament
-def recalculate(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+def recalculate(request: UserRequest, tournament: Tournament) -> HttpResponse:
     """Re-score every hand with the current options and rebuild the ranking."""
     jobs.job_launch(tournament=tournament, by=request.user, rescore=True)
     messages.success(request, _("Recalculation queued."))
@@ -86,7 +87,7 @@ def recalculate(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 @require_POST
 @organiser_tournament
-def retry(request: HttpRequest, tournament: Tournament, job_id: int) -> HttpResponse:
+def retry(request: UserRequest, tournament: Tournament, job_id: int) -> HttpResponse:
     job = get_object_or_404(Job, pk=job_id, tournament=tournament)
     if jobs.job_retry(job=job):
         messages.success(request, _("The job is queued again."))
