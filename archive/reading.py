@@ -26,7 +26,7 @@ from archive.exporting import COMPETITOR_PAIR_FIELDS, FORMAT, VERSION, checksum
 from archive.fields import ArchiveError, load
 from engine.core import OptionError, RuleError
 from scoring.models import Hand, HandRevision, TableResult
-from scoring.partie import game_for_seats, partie_play, score_fields, tournament_options
+from scoring.partie import SCORE_FIELDS, game_for_seats, partie_play, score_fields, tournament_options
 from tournaments import games
 from tournaments.models import Bye, Club, Competitor, ForbiddenPair, Player, Prize, Round, Seat, Table, Tournament
 
@@ -262,9 +262,6 @@ def _prizes(content: dict[str, Any]) -> list[dict[str, Any]]:
 
 # -- the hands, through the engine ---------------------------------------------------------
 
-# What a stored hand holds that the engine computes from its entry (scoring.partie).
-_SCORED_FIELDS = ("scores", "outcome", "reserve_in", "reserve_out", "extra")
-
 
 def _check_hands(tournament_fields: dict[str, Any], rounds: list[RoundPlan]) -> None:
     """Play every table's partie with its game (the tarot of its seat count at a tarot
@@ -313,7 +310,7 @@ def _check_hands(tournament_fields: dict[str, Any], rounds: list[RoundPlan]) -> 
                     )
                 engine_fields = score_fields(score, reserve)
                 reserve = score.reserve_out
-                for name in _SCORED_FIELDS:
+                for name in SCORE_FIELDS:
                     column = Hand._meta.get_field(name)
                     assert isinstance(column, models.Field)  # a column of Hand's own
                     stored = hand.get(name, column.get_default())

@@ -17,6 +17,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from scoring.models import StandingsSnapshot
+from scoring.rows import SnapshotRow
 from scoring.standings import columns_for
 from tournaments.models import Competitor, Prize, Tournament
 from tournaments.selectors import prize_for_rank
@@ -85,7 +86,8 @@ def ranking_csv(
     lots = [_("Lot")] if prizes else []
     team = [] if players is None else [_("Players"), _("Clubs"), *([_("Licences")] if licences else [])]
     writer.writerow([_("Rank"), _("No."), _("Name"), *team, *[str(c["label"]) for c in columns], _("Played"), *lots])
-    for row in snapshot.rows if snapshot is not None else []:
+    ranked: list[SnapshotRow] = snapshot.rows if snapshot is not None else []
+    for row in ranked:
         prize = prize_for_rank(prizes, row.get("rank")) if prizes else None
         members = (players or {}).get(row.get("competitor") or 0, [])
         team = (

@@ -34,7 +34,7 @@ from engine.core import OptionError
 from kit.gcpause import gc_paused
 from scoring import partie, rescoring, standings
 from scoring.enqueue import JOB_RUN, enqueue_on_commit
-from scoring.job_config import CONFIG_FIELDS, pending_config, tournament_config
+from scoring.job_config import CONFIG_FIELDS, JobConfig, config_of, pending_config, tournament_config
 from scoring.models import Hand, Job, StandingsRefresh
 from scoring.rescoring import TableOutcome, TableScorer
 from scoring.seasons import season_child_finished, season_job_run
@@ -79,7 +79,7 @@ def job_launch(
     `enqueue` False leaves the job for the caller to run (`manage.py rebuild_standings`).
     """
     # On top of what a job still waiting would install: replacing it must not lose it.
-    target = {**pending_config(tournament), **{k: v for k, v in (config or {}).items() if k in CONFIG_FIELDS}}
+    target: JobConfig = {**pending_config(tournament), **config_of(config or {})}
     if rescore is None:
         # Against the options the hands were scored with, the tournament's own.
         rescore = _resolved(tournament, target["rule_options"]) != _resolved(tournament, tournament.rule_options)
@@ -99,9 +99,7 @@ def job_launch(
 
 
 @transaction.atomic
-def standings_rules_change(
-    *, by: User, tournament: Tournament, config: Mapping[str, Any], rescore: bool = False
-) -> Job:
+def standings_rules_change(*, by: User, tournament: Tournament, config: JobConfig, rescore: bool = False) -> Job:
     """The director changes what the ranking depends on; a job installs it (see module doc).
 
     Unlike `tournaments.services.tournament_update`, this works while the tournament runs
@@ -281,7 +279,7 @@ def _tournament_job(job: Job) -> None:
     tournament = job.tournament
     if tournament is None:
         raise JobFailed(gettext_noop("The tournament is gone."))
-    config = {**tournament_config(tournament), **job.params}
+    config: JobConfig = {**tournament_config(tournament), **config_of(job.params)}
     game = engine.get_game(tournament.game)
     try:
         options = game.resolve_options(config["rule_options"] or {})
@@ -338,7 +336,7 @@ def _raise_errors(outcomes: Iterable[TableOutcome]) -> None:
 @transaction.atomic
 def _swap(
     job: Job,
-    config: Mapping[str, Any],
+    config: JobConfig,
     options: Mapping[str, Any],
     scorer: TableScorer | None,
     outcomes: dict[int, TableOutcome],

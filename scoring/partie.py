@@ -34,7 +34,7 @@ table's hands (every service that changes them calls it inside its transaction),
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -48,7 +48,29 @@ from scoring.models import Hand, TableResult
 from scoring.pg import server_bound_cursor
 from tournaments.models import Competitor, Table, Tournament
 
-SCORE_FIELDS = ("scores", "outcome", "reserve_in", "reserve_out", "extra")
+
+class ScoreFields(TypedDict):
+    """A hand's score as the Hand columns store it (`score_fields`)."""
+
+    scores: list[Number]  # by side index
+    outcome: str
+    reserve_in: int
+    reserve_out: int
+    extra: dict[str, Any]  # what the game adds (engine.core.HandScore.extra), tuples as lists
+
+
+class ResultFields(TypedDict):
+    """A partie as the TableResult columns store it (`result_fields`)."""
+
+    totals: list[Number]  # by side index
+    donnes_played: int
+    reserve: int
+    finished: bool
+    winner_side: int | None
+
+
+ScoreField = Literal["scores", "outcome", "reserve_in", "reserve_out", "extra"]
+SCORE_FIELDS: tuple[ScoreField, ...] = ("scores", "outcome", "reserve_in", "reserve_out", "extra")
 RESULT_FIELDS = ("totals", "donnes_played", "reserve", "finished", "winner_side")
 
 # -- the engine's partie, with the tournament's rules ---------------------------------
@@ -152,7 +174,7 @@ def counted_result(played: MatchResult, confirmation_required: bool, statuses: I
 # -- how a hand's score is stored -------------------------------------------------------
 
 
-def score_fields(score: HandScore, reserve_in: int) -> dict[str, Any]:
+def score_fields(score: HandScore, reserve_in: int) -> ScoreFields:
     """A HandScore as the Hand columns that store it (JSON-ready: tuples become lists)."""
     return {
         "scores": list(score.scores),
@@ -163,10 +185,10 @@ def score_fields(score: HandScore, reserve_in: int) -> dict[str, Any]:
     }
 
 
-def scored_fields(result: MatchResult) -> list[dict[str, Any]]:
+def scored_fields(result: MatchResult) -> list[ScoreFields]:
     """The stored fields of every hand the partie scored, in order (each takes the reserve
     the one before left)."""
-    fields = []
+    fields: list[ScoreFields] = []
     reserve = 0
     for score in result.scores:
         fields.append(score_fields(score, reserve))
@@ -199,7 +221,7 @@ def forced_winner(totals: Sequence[Number], forfeits: Iterable[int], sides: int)
     return leaders[0] if len(leaders) == 1 else None
 
 
-def result_fields(game: Game, result: MatchResult) -> dict[str, Any]:
+def result_fields(game: Game, result: MatchResult) -> ResultFields:
     """A partie as the TableResult columns that store it."""
     return {
         "totals": list(result.totals),
@@ -296,7 +318,7 @@ PG_WRITE_RESULTS = """
 """
 
 
-def table_results_write(by_table: Mapping[int, Mapping[str, Any]]) -> None:
+def table_results_write(by_table: Mapping[int, ResultFields]) -> None:
     """Rewrite many tables' results at once (`result_fields` by table id): a re-scoring.
 
     Results are created where missing; of the others, those that changed are rewritten,

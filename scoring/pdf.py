@@ -26,6 +26,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Image, LongTable, Paragraph, SimpleDocTemplate, Spacer, TableStyle
 
 from scoring.models import StandingsSnapshot
+from scoring.rows import SnapshotRow
 from scoring.standings import columns_for
 from tournaments.models import ClubLogo, Prize, Tournament
 from tournaments.selectors import prize_for_rank
@@ -75,6 +76,7 @@ def ranking_rows(snapshot: StandingsSnapshot | None, prizes: Sequence[Prize] = (
     name cell carries the lot of the rank on a second line when `prizes` are given."""
     criteria = snapshot.criteria if snapshot is not None else []
     header = [_("Rank"), _("No."), _("Name"), *[str(c["label"]) for c in columns_for(criteria)], _("Played")]
+    ranked: list[SnapshotRow] = snapshot.rows if snapshot is not None else []
     rows = [
         [
             str(row.get("rank", "")),
@@ -85,7 +87,7 @@ def ranking_rows(snapshot: StandingsSnapshot | None, prizes: Sequence[Prize] = (
             *[_number(value) for value in row.get("values") or []],
             str(row.get("played", "")),
         ]
-        for row in (snapshot.rows if snapshot is not None else [])
+        for row in ranked
     ]
     return header, rows
 

@@ -21,6 +21,7 @@ the comparison is done here and the ORM writes.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,7 +36,7 @@ from kit import fastjson
 from scoring import partie
 from scoring.messages import rule_error_text
 from scoring.models import Hand, HandRevision
-from scoring.partie import SCORE_FIELDS
+from scoring.partie import SCORE_FIELDS, ResultFields, ScoreFields
 from scoring.pg import server_bound_cursor
 from tournaments.models import Round, Seat, Table, Tournament
 
@@ -76,8 +77,8 @@ class TableOutcome:
     """A table scored again: each hand with its new score fields, the table's new result."""
 
     work: TableWork
-    scored: list[tuple[StoredHand, dict[str, Any]]]
-    result: dict[str, Any] | None
+    scored: list[tuple[StoredHand, ScoreFields]]
+    result: ResultFields | None
     errors: list[str]
 
 
@@ -278,12 +279,12 @@ def write_hands(
     return _write_hands_portable(scored, tables, dict(options), now, author_id, label)
 
 
-def _batches(outcomes: Sequence[TableOutcome]) -> Iterable[list[tuple[StoredHand, dict[str, Any]]]]:
+def _batches(outcomes: Sequence[TableOutcome]) -> Iterable[list[tuple[StoredHand, ScoreFields]]]:
     """The scored hands in batches of whole tables, about `WRITE_BATCH` hands each.
 
     A table's hands stay in one batch: its `rescore` revision is one row.
     """
-    batch: list[tuple[StoredHand, dict[str, Any]]] = []
+    batch: list[tuple[StoredHand, ScoreFields]] = []
     for outcome in outcomes:
         batch.extend(outcome.scored)
         if len(batch) >= WRITE_BATCH:
@@ -294,9 +295,9 @@ def _batches(outcomes: Sequence[TableOutcome]) -> Iterable[list[tuple[StoredHand
 
 
 def _write_hands_pg(
-    batch: list[tuple[StoredHand, dict[str, Any]]],
+    batch: list[tuple[StoredHand, ScoreFields]],
     options: Mapping[str, Any],
-    now: Any,
+    now: datetime.datetime,
     author_id: int | None,
     label: str,
 ) -> int:
@@ -318,10 +319,10 @@ def _write_hands_pg(
 
 
 def _write_hands_portable(
-    scored: list[tuple[StoredHand, dict[str, Any]]],
+    scored: list[tuple[StoredHand, ScoreFields]],
     tables: dict[int, int],
     options: dict[str, Any],
-    now: Any,
+    now: datetime.datetime,
     author_id: int | None,
     label: str,
 ) -> int:
@@ -335,7 +336,7 @@ def _write_hands_portable(
         [*SCORE_FIELDS, "options", "version", "updated_at"],
         batch_size=500,
     )
-    by_table: dict[int, list[tuple[StoredHand, dict[str, Any], dict[str, Any]]]] = {}
+    by_table: dict[int, list[tuple[StoredHand, ScoreFields, dict[str, Any]]]] = {}
     for hand, fields, stored in changed:
         by_table.setdefault(tables[hand.id], []).append((hand, fields, stored))
     revisions = []

@@ -26,6 +26,7 @@ import engine.standings as engine_standings
 from scoring.enqueue import JOB_RUN, SEASON_AGGREGATE, enqueue, enqueue_on_commit
 from scoring.job_config import pending_config
 from scoring.models import Job, Season, SeasonSnapshot, StandingsSnapshot
+from scoring.rows import SnapshotRow
 from tournaments.access import require_organiser
 from tournaments.models import Competitor
 
@@ -162,7 +163,7 @@ def season_rows(season: Season) -> list[dict[str, Any]]:
     ]
 
 
-def _standing(player_id: int, row: dict[str, Any]) -> engine_standings.Standing:
+def _standing(player_id: int, row: SnapshotRow) -> engine_standings.Standing:
     """A player's line in one tournament: their competitor's rank and points."""
     return engine_standings.Standing(
         competitor=str(player_id),

@@ -16,6 +16,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from engine.standings import allowed_criteria
+from scoring.job_config import JobConfig
 from tournaments import games
 from tournaments.models import Tournament
 
@@ -51,7 +52,7 @@ class StandingsRulesForm(forms.Form):
             )
 
     @classmethod
-    def initial_for(cls, tournament: Tournament, config: dict[str, Any]) -> dict[str, Any]:
+    def initial_for(cls, tournament: Tournament, config: JobConfig) -> dict[str, Any]:
         points = config.get("match_points") or {}
         initial: dict[str, Any] = {
             "match_win": points.get("win", 2),
@@ -87,7 +88,7 @@ class StandingsRulesForm(forms.Form):
         cleaned["criteria"] = chosen
         return cleaned
 
-    def config(self) -> dict[str, Any]:
+    def config(self) -> JobConfig:
         """The configuration to install (valid form only)."""
         data = self.cleaned_data
         return {

@@ -14,6 +14,7 @@ from django.http import Http404
 
 from scoring.models import Hand, Job, Season, SeasonSnapshot, StandingsSnapshot, TableResult
 from scoring.partie import counted_count, game_for_seats, partie_or_none
+from scoring.rows import SnapshotRow
 from tournaments.access import Visitor, is_organiser
 from tournaments.models import Prize, Round, Seat, Table, Tournament
 
@@ -130,19 +131,21 @@ def parties_in_play(snapshot: StandingsSnapshot | None) -> int:
     """How many parties a snapshot counts as they stand, unfinished (read from its rows)."""
     if snapshot is None:
         return 0
+    rows: list[SnapshotRow] = snapshot.rows
     tables = {
         (partie["round"], partie["table"])
-        for row in snapshot.rows
+        for row in rows
         if (partie := row.get("current_partie")) and not partie.get("finished")
     }
     return len(tables)
 
 
-def row_of(snapshot: StandingsSnapshot | None, number: int) -> dict[str, Any] | None:
+def row_of(snapshot: StandingsSnapshot | None, number: int) -> SnapshotRow | None:
     """A competitor's row in a snapshot, by the competitor's number."""
     if snapshot is None:
         return None
-    return next((row for row in snapshot.rows if row.get("number") == number), None)
+    rows: list[SnapshotRow] = snapshot.rows
+    return next((row for row in rows if row.get("number") == number), None)
 
 
 def round_tables_public(tournament: Tournament, number: int) -> tuple[Round, list[dict[str, Any]]]:
@@ -204,7 +207,7 @@ def public_season(slug: str) -> tuple[Season, SeasonSnapshot | None]:
 RESULT_CODES = ("win", "loss", "draw", "bye", "pending", "absent")
 
 
-def parties_of(row: dict[str, Any], others: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
+def parties_of(row: SnapshotRow, others: dict[int, SnapshotRow]) -> list[dict[str, Any]]:
     """A snapshot row's round-by-round results, with opponents and partners named."""
 
     def named(ids: list[int]) -> list[dict[str, Any]]:

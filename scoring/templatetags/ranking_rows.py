@@ -22,6 +22,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext, ngettext
 
+from scoring.rows import SnapshotRow
 from tournaments.models import Prize
 from tournaments.selectors import prize_for_rank
 
@@ -35,7 +36,7 @@ def _number(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-def _in_play_mark(row: Mapping[str, Any], marks: dict[int, str]) -> str:
+def _in_play_mark(row: SnapshotRow, marks: dict[int, str]) -> str:
     """The badge under the name of a competitor whose partie is still in play ("" if none).
 
     `marks` keeps the badges made, by donnes played: mid-round, most rows need one.
@@ -97,13 +98,13 @@ def _prize_mark(prizes: Sequence[Prize], rank: Any) -> str:
 
 
 @register.simple_tag
-def ranking_rows(rows: Iterable[Mapping[str, Any]], competitor_base: str, prizes: Sequence[Prize] = ()) -> SafeString:
+def ranking_rows(rows: Iterable[SnapshotRow], competitor_base: str, prizes: Sequence[Prize] = ()) -> SafeString:
     """One <tr> per row: rank, number, name linked to the competitor's page (its partie in
     play, the lot its rank wins when `prizes` are given), the criteria, played."""
     withdrawn = format_html(' <span class="muted">({})</span>', gettext("withdrawn"))
     marks: dict[int, str] = {}
 
-    def cells(row: Mapping[str, Any]) -> tuple[Any, ...]:
+    def cells(row: SnapshotRow) -> tuple[Any, ...]:
         values = format_html_join("", '<td class="num">{}</td>', ((_number(v),) for v in row.get("values") or []))
         return (
             format_html(' class="withdrawn"') if row.get("withdrawn") else "",
