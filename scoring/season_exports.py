@@ -21,6 +21,7 @@ from reportlab.platypus import LongTable, Paragraph, Spacer, TableStyle
 from scoring.exports import BOM, FORMULA_STARTS
 from scoring.models import Season, SeasonSnapshot
 from scoring.pdf import MARGIN, RULE, ZEBRA, build_ranking_document, printable
+from scoring.rows import SeasonRow
 from tournaments.models import Player
 
 
@@ -37,7 +38,7 @@ def _points(value: Any) -> str:
 
 def season_lines(season: Season, snapshot: SeasonSnapshot | None) -> tuple[list[str], list[list[str]]]:
     """The header and the lines of the season's ranking (one query for the players' clubs)."""
-    rows = snapshot.rows if snapshot is not None else []
+    rows: list[SeasonRow] = snapshot.rows if snapshot is not None else []
     players = Player.objects.filter(pk__in=[row.get("player") for row in rows]).select_related("club")
     clubs = {player.pk: player.affiliation or player.club.name for player in players}
     header = [_("Rank"), _("Player"), _("Club"), _("Points"), _("Tournaments played")]
@@ -45,7 +46,7 @@ def season_lines(season: Season, snapshot: SeasonSnapshot | None) -> tuple[list[
         [
             str(row.get("rank", "")),
             str(row.get("name", "")),
-            clubs.get(row.get("player"), ""),
+            clubs.get(row.get("player", 0), ""),  # no player 0: a row without one has no club
             _points(row.get("points")),
             str(row.get("played", "")),
         ]

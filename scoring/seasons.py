@@ -15,7 +15,6 @@ A season row: `player` (id), `name`, `rank` (shared), `points`, `played` (tourna
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -26,7 +25,7 @@ import engine.standings as engine_standings
 from scoring.enqueue import JOB_RUN, SEASON_AGGREGATE, enqueue, enqueue_on_commit
 from scoring.job_config import pending_config
 from scoring.models import Job, Season, SeasonSnapshot, StandingsSnapshot
-from scoring.rows import SnapshotRow
+from scoring.rows import SeasonRow, SnapshotRow
 from tournaments.access import require_organiser
 from tournaments.models import Competitor
 
@@ -103,7 +102,7 @@ def season_child_finished(*, season_job_id: int, child: Job) -> None:
         enqueue(SEASON_AGGREGATE, job_id=season_job_id)
 
 
-def season_rows(season: Season) -> list[dict[str, Any]]:
+def season_rows(season: Season) -> list[SeasonRow]:
     """The season ranking from each tournament's live snapshot (engine.standings.season_ranking).
 
     Each player of a ranked competitor stands in that tournament with the competitor's

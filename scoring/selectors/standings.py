@@ -140,12 +140,11 @@ def parties_in_play(snapshot: StandingsSnapshot | None) -> int:
     return len(tables)
 
 
-def row_of(snapshot: StandingsSnapshot | None, number: int) -> SnapshotRow | None:
+def row_of(snapshot: StandingsSnapshot | None, number: int) -> dict[str, Any] | None:
     """A competitor's row in a snapshot, by the competitor's number."""
     if snapshot is None:
         return None
-    rows: list[SnapshotRow] = snapshot.rows
-    return next((row for row in rows if row.get("number") == number), None)
+    return next((row for row in snapshot.rows if row.get("number") == number), None)
 
 
 def round_tables_public(tournament: Tournament, number: int) -> tuple[Round, list[dict[str, Any]]]:
@@ -207,7 +206,7 @@ def public_season(slug: str) -> tuple[Season, SeasonSnapshot | None]:
 RESULT_CODES = ("win", "loss", "draw", "bye", "pending", "absent")
 
 
-def parties_of(row: SnapshotRow, others: dict[int, SnapshotRow]) -> list[dict[str, Any]]:
+def parties_of(row: dict[str, Any], others: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
     """A snapshot row's round-by-round results, with opponents and partners named."""
 
     def named(ids: list[int]) -> list[dict[str, Any]]:

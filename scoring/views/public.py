@@ -29,7 +29,6 @@ from django.views.decorators.http import require_safe
 from kit.requests import SiteRequest
 from scoring import exports, pdf
 from scoring.models import StandingsSnapshot
-from scoring.rows import SnapshotRow
 from scoring.selectors import standings as selectors
 from scoring.standings import columns_for
 from tournaments.access import is_organiser
@@ -232,8 +231,7 @@ def competitor(request: SiteRequest, slug: str, number: int) -> HttpResponse:
         row = selectors.row_of(snapshot, number)
         if row is None:
             raise Http404("no such competitor in the ranking")
-        ranked: list[SnapshotRow] = snapshot.rows if snapshot else []
-        names = {other["competitor"]: other for other in ranked}
+        names = {other["competitor"]: other for other in snapshot.rows} if snapshot else {}
         return _base_context(
             tournament,
             row=row,
