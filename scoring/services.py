@@ -14,13 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.utils.translation import gettext_noop
 
-from engine.core import OptionError, RuleError
+from engine.core import Number, OptionError, RuleError
 from engine.match import MatchResult
 from scoring.messages import rule_error_text, rule_errors_by_field
 from scoring.models import Hand, HandRevision, TableResult
@@ -135,7 +135,21 @@ def _play(table: Table, raws: Sequence[Any]) -> MatchResult:
         ) from None
 
 
-def _snapshot(hand: Hand) -> dict[str, Any]:
+class HandState(TypedDict):
+    """A hand as a revision keeps it, before or after a change (HandRevision.before/after)."""
+
+    number: int
+    raw: Any  # the hand as entered (the engine's hand object, as JSON)
+    scores: list[Number]
+    outcome: str
+    reserve_in: int
+    reserve_out: int
+    status: str
+    options: dict[str, Any]  # the rule options it was scored with
+    confirmed_by_side: NotRequired[int]  # after a confirmation: the side that agreed
+
+
+def _snapshot(hand: Hand) -> HandState:
     """A hand as a revision keeps it (before or after a change)."""
     return {
         "number": hand.number,
@@ -153,8 +167,8 @@ def _revision(
     hand: Hand,
     action: str,
     *,
-    before: dict[str, Any] | None,
-    after: dict[str, Any] | None,
+    before: HandState | None,
+    after: HandState | None,
     reason: str = "",
     author: User | None = None,
     author_label: str = "",
