@@ -60,6 +60,7 @@ CHECKS = [
 ]
 PATH_VALUES: dict[str, list[Any]] = {
     "slug": ["fuzz", "nothing-here"],
+    "club": ["fuzz-club", "nothing-here"],
     "number": [1, 2, 99],
     "table": [1, 2, 9],
     "donne": [1, 2, 9],
