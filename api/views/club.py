@@ -5,7 +5,7 @@ The same gates and services as the club's pages: `tournaments.access` decides wh
 (a club's organisers, its administrators among them; a site administrator who is not a
 member gets 403 here as on the pages), `scoring.season_services` and
 `scoring.seasons.season_rebuild_launch` write seasons, `tournaments.services` players and
-payments, and `scoring.history_selectors.player_history` reads a player's tournaments.
+payments, and `scoring.selectors.history.player_history` reads a player's tournaments.
 A player's public history follows the rules of the page `/joueur/<id>/`: 404 when the
 player opted out or was anonymised, public tournaments only, name and club only.
 """
@@ -46,8 +46,8 @@ from api.serializers import SeasonDetailSerializer, SeasonSummarySerializer
 from api.views.base import ApiPagination, errors
 from api.views.public import PublicListView, PublicView, SeasonDetailView, SeasonListView, ok
 from scoring import season_services, seasons
-from scoring.history_selectors import player_history
 from scoring.models import Season
+from scoring.selectors.history import player_history
 from tournaments import access, services
 from tournaments.models import Club, Competitor, Player, Tournament
 from tournaments.selectors import club_players

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.history_selectors import player_history
+from scoring.selectors.history import player_history
 from tests.e2e.conftest import PHONE, screenshot
 from tests.e2e.test_season import finished_concours
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
