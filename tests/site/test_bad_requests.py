@@ -222,6 +222,18 @@ def test_the_catalogue_reaches_every_kind_of_api_write() -> None:
     assert len(operations) >= 10
 
 
+def test_the_catalogue_reaches_the_clubs_own_writes() -> None:
+    operations = {(method, path) for method, path, _ in API_WRITES}
+    assert {
+        ("POST", "/api/v1/seasons/"),
+        ("PATCH", "/api/v1/seasons/{slug}/"),
+        ("POST", "/api/v1/seasons/{slug}/rebuild/"),
+        ("POST", "/api/v1/clubs/{club}/players/"),
+        ("PATCH", "/api/v1/clubs/{club}/players/{player_id}/"),
+        ("PUT", "/api/v1/tournaments/{slug}/competitors/{number}/payment/"),
+    } <= operations
+
+
 def test_no_bad_body_to_an_api_write_is_a_server_error_or_stores_anything(world: World) -> None:
     client = Client()
     failures = []
