@@ -100,6 +100,12 @@ class TournamentForm(forms.Form):
     pairing_method = forms.ChoiceField(
         label=_("Draw of rounds 2 and after"), choices=Tournament.PairingMethod.choices, initial="swiss"
     )
+    first_round_order = forms.ChoiceField(
+        label=_("Order of round 1"),
+        choices=Tournament.FirstRoundOrder.choices,
+        initial=Tournament.FirstRoundOrder.RANDOM,
+        help_text=_("By Atout rating: the strongest players, rated from their earlier tournaments, do not meet."),
+    )
     criteria = forms.ChoiceField(label=_("Ranking"), choices=_criteria_choices, required=False)
     bye_policy = forms.ChoiceField(label=_("A bye (exempt) scores"), choices=Tournament.ByePolicy.choices)
     bye_points = forms.IntegerField(label=_("Points for a bye (fixed policy)"), min_value=0, initial=0, required=False)
@@ -196,6 +202,7 @@ class TournamentForm(forms.Form):
             "end_rule": data["end_rule"],
             "end_value": data["end_value"],
             "pairing_method": data["pairing_method"],
+            "first_round_order": data["first_round_order"],
             "criteria": data["criteria"].split(",") if data["criteria"] else None,
             "bye_policy": data["bye_policy"],
             "bye_points": data["bye_points"] or 0,
