@@ -104,6 +104,8 @@ class TournamentForm(forms.Form):
         label=_("Order of round 1"),
         choices=Tournament.FirstRoundOrder.choices,
         initial=Tournament.FirstRoundOrder.RANDOM,
+        # A browser always sends the select; a form sent without it keeps the setting.
+        required=False,
         help_text=_("By Atout rating: the strongest players, rated from their earlier tournaments, do not meet."),
     )
     criteria = forms.ChoiceField(label=_("Ranking"), choices=_criteria_choices, required=False)
@@ -202,7 +204,6 @@ class TournamentForm(forms.Form):
             "end_rule": data["end_rule"],
             "end_value": data["end_value"],
             "pairing_method": data["pairing_method"],
-            "first_round_order": data["first_round_order"],
             "criteria": data["criteria"].split(",") if data["criteria"] else None,
             "bye_policy": data["bye_policy"],
             "bye_points": data["bye_points"] or 0,
@@ -216,7 +217,7 @@ class TournamentForm(forms.Form):
             "is_public": data["is_public"],
             "confirmation_required": data["confirmation_required"],
             "entry_fee": data["entry_fee"] or 0,
-        }
+        } | ({"first_round_order": data["first_round_order"]} if data.get("first_round_order") else {})
 
     @classmethod
     def initial_from(cls, tournament: Tournament) -> dict[str, Any]:
