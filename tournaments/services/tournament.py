@@ -31,8 +31,10 @@ from tournaments.signals import tournament_finished
 # The late policy too: a late arrival's missed rounds are scored as it said when they came.
 LOCKED_WHEN_RUNNING = ("game", "format", "end_rule", "end_value", "rule_options", "criteria", "late_policy")
 # Fixed once the first round is drawn: the rounds of one tournament seat alike.
-# The order of round 1 too: it is how round 1 was drawn.
-FIXED_ONCE_DRAWN = ("table_preference", "allow_tables_of_three", "first_round_order")
+FIXED_ONCE_DRAWN = ("table_preference", "allow_tables_of_three")
+# Fixed once round 1 is drawn: it says how round 1 was drawn (only a running tournament
+# has rounds).
+FIXED_ONCE_ROUND_1_DRAWN = ("first_round_order",)
 EDITABLE_WHEN_FINISHED = ("name", "date", "is_public")
 TOURNAMENT_FIELDS = (
     "name",
@@ -72,9 +74,11 @@ def tournament_frozen_fields(*, tournament: Tournament) -> dict[str, str]:
     if tournament.status == Status.RUNNING:
         if tournament.rounds.exists():
             reason = _("Fixed: round 1 is drawn.")
+            locked = (*LOCKED_WHEN_RUNNING, *FIXED_ONCE_ROUND_1_DRAWN)
         else:
             reason = _("Fixed: the tournament has started.")
-        return dict.fromkeys(LOCKED_WHEN_RUNNING, reason) | _seating_frozen(tournament)
+            locked = LOCKED_WHEN_RUNNING
+        return dict.fromkeys(locked, reason) | _seating_frozen(tournament)
     return _seating_frozen(tournament)
 
 
