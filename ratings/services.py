@@ -6,6 +6,10 @@ played at least one donne (ratings/compute.py), and writes the ratings and the l
 tournaments counted in one transaction. It starts from nothing every time, so running it
 twice gives the same ratings, and a run killed half-way leaves the previous ones. Two runs
 at once queue on a lock; the second reads what the first wrote and changes nothing.
+
+The rebuild is owed work: a finished tournament missing from `RatedTournament` says a
+rebuild is due, so a message lost on the way (a broker away or restarted empty) is sent
+again by the workers' sweep (`ratings_owed_resend`, called from atout.celery).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from ratings.compute import Partie, Rated, rate, side_ranks
+from ratings.enqueue import enqueue_rebuild
 from ratings.models import PlayerRating, RatedTournament
 from scoring.models import TableResult
 from tournaments.models import Competitor, Seat, Tournament
@@ -36,26 +41,30 @@ class RebuildSummary:
 def finished_parties() -> tuple[list[Partie], dict[int, int]]:
     """Every partie of the finished tournaments in the order played, and the number of
     parties counted per tournament (every finished tournament, 0 when none counted)."""
-    tournaments = list(
-        Tournament.objects.filter(status=Tournament.Status.FINISHED).order_by("date", "pk").values_list("pk", flat=True)
-    )
+    finished = Tournament.objects.filter(status=Tournament.Status.FINISHED)
+    tournaments = list(finished.order_by("date", "pk").values_list("pk", flat=True))
     place = {pk: index for index, pk in enumerate(tournaments)}
+    # Four queries, whatever the number of tournaments (the finished ones as a subquery).
     results = list(
-        TableResult.objects.filter(table__round__tournament__in=tournaments, donnes_played__gt=0).values_list(
+        TableResult.objects.filter(table__round__tournament__in=finished.values("pk"), donnes_played__gt=0)
+        .values_list(
             "table_id", "totals", "winner_side", "table__number", "table__round__number", "table__round__tournament_id"
         )
+        .iterator(chunk_size=2000)
     )
+    # A tournament finished since the first query is left to the rebuild its finish queued.
+    results = [row for row in results if row[5] in place]
     tables = {row[0] for row in results}
     sides: dict[int, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
-    for table_id, side, competitor_id in Seat.objects.filter(round__tournament__in=tournaments).values_list(
+    seats = Seat.objects.filter(round__tournament__in=finished.values("pk")).values_list(
         "table_id", "side", "competitor_id"
-    ):
+    )
+    for table_id, side, competitor_id in seats.iterator(chunk_size=5000):
         if table_id in tables:
             sides[table_id][side].append(competitor_id)
     players: dict[int, list[int]] = defaultdict(list)
-    for competitor_id, player_id in Competitor.players.through.objects.filter(
-        competitor__tournament__in=tournaments
-    ).values_list("competitor_id", "player_id"):
+    members = Competitor.players.through.objects.filter(competitor__tournament__in=finished.values("pk"))
+    for competitor_id, player_id in members.values_list("competitor_id", "player_id").iterator(chunk_size=5000):
         players[competitor_id].append(player_id)
     counted = dict.fromkeys(tournaments, 0)
     parties: list[Partie] = []
@@ -82,6 +91,15 @@ def _partie(
     if any(not side for side in sides) or len(everyone) != len(set(everyone)):
         return None
     return Partie(sides=sides, ranks=side_ranks(totals, winner_side))
+
+
+def ratings_owed_resend() -> bool:
+    """Queue a rebuild if a finished tournament is not counted yet; whether one was sent."""
+    counted = RatedTournament.objects.values("tournament_id")
+    if not Tournament.objects.filter(status=Tournament.Status.FINISHED).exclude(pk__in=counted).exists():
+        return False
+    enqueue_rebuild()
+    return True
 
 
 def _lock() -> None:

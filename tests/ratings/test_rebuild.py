@@ -9,7 +9,7 @@ import pytest
 from django.core.management import call_command
 
 from ratings.models import PlayerRating, RatedTournament
-from ratings.services import ratings_rebuild
+from ratings.services import ratings_owed_resend, ratings_rebuild
 from tests.factories import ClubFactory, TournamentFactory, competitors_for
 from tests.ratings.builders import director_of, new_players, played
 from tournaments.models import Player, Tournament
@@ -149,3 +149,18 @@ def test_a_rebuild_that_fails_half_way_leaves_the_previous_ratings(monkeypatch: 
         ratings_rebuild()
     assert snapshot() == before
     assert RatedTournament.objects.count() == 1
+
+
+def test_the_sweep_sends_a_rebuild_while_a_finished_tournament_is_not_counted(
+    django_capture_on_commit_callbacks,
+) -> None:
+    club = ClubFactory()
+    a, b, c, d = new_players(4, club)
+    # Finished, but the message asking for the rebuild was lost.
+    played([[102, 60]], players=[[a, b], [c, d]], club=club)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert ratings_owed_resend() is True
+    assert ordinal(a) > ordinal(c)
+    with django_capture_on_commit_callbacks(execute=True) as sent:
+        assert ratings_owed_resend() is False
+    assert sent == []
