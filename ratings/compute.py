@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from openskill.models import PlackettLuce
+from openskill.models import PlackettLuce, PlackettLuceRating
 
 MODEL = PlackettLuce()
 # mu - 3 sigma of a player never rated (0 with openskill's defaults: 25 - 3 x 25/3).
@@ -48,16 +48,15 @@ def side_ranks(totals: Sequence[float], winner_side: int | None) -> tuple[int, .
 
 def rate(parties: Iterable[Partie]) -> dict[int, Rated]:
     """Every player's rating after `parties`, played in the order given."""
-    current: dict[int, object] = {}
+    current: dict[int, PlackettLuceRating] = {}
     counted: dict[int, int] = {}
     for partie in parties:
-        teams = [[current.get(player) or MODEL.rating() for player in side] for side in partie.sides]
+        teams = [[current[p] if p in current else MODEL.rating() for p in side] for side in partie.sides]
         updated = MODEL.rate(teams, ranks=list(partie.ranks))
         for side, ratings in zip(partie.sides, updated, strict=True):
             for player, rating in zip(side, ratings, strict=True):
                 current[player] = rating
                 counted[player] = counted.get(player, 0) + 1
     return {
-        player: Rated(mu=rating.mu, sigma=rating.sigma, parties=counted[player])  # type: ignore[attr-defined]
-        for player, rating in current.items()
+        player: Rated(mu=rating.mu, sigma=rating.sigma, parties=counted[player]) for player, rating in current.items()
     }
