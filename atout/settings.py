@@ -115,6 +115,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# The live ranking's polls are served a new version at most every this many seconds
+# (scoring/live_ranking.py): a hand shows within it plus one poll. 0: every version at once.
+RANKING_PUBLISH_SECONDS = env_int("ATOUT_RANKING_PUBLISH_SECONDS", 2)
+
 _cache_url = env_str("CACHE_URL")
 CACHES = {
     "default": (
