@@ -68,6 +68,10 @@ MIDDLEWARE = [
     # Before anything reads request.POST: a form body that is not UTF-8 is refused.
     "atout.middleware.FormEncodingMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
+    # Gzip for the public reads, never over a CSRF token (BREACH): inside the CSRF
+    # middleware, so that it still sees whether the body asked for a token. The
+    # middlewares outside it only set headers and cookies.
+    "atout.middleware.PublicGZipMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
