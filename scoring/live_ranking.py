@@ -16,6 +16,8 @@ process serves the same version; it is decided on the read side only: the refres
 once per version and whatever else changes it (language, page or projector, live or
 not, lots shown), stored in the shared cache (Redis in production through CACHE_URL),
 and read by the page, which wraps it, and by the htmx partial, which returns it alone.
+The partial's gzip body is kept beside it, compressed once too (`shared_gzip`): at 1,000
+teams compressing the fragment costs more than serving it from the cache.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from collections.abc import Callable
 from django.conf import settings
 from django.core.cache import cache
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.text import compress_string
 
 # A version's fragment outlives the version's minutes on screen; a newer one replaces it.
 FRAGMENT_SECONDS = 600
@@ -87,3 +90,17 @@ def shared_fragment(key: str, render: Callable[[], str | None]) -> SafeString | 
         cache.set(key, str(found), FRAGMENT_SECONDS)
     # Rendered by the template engine, escaped there: safe to include as it is.
     return mark_safe(found)
+
+
+def shared_gzip(key: str, fragment: str) -> bytes:
+    """The fragment stored under `key`, gzip-compressed once for every process.
+
+    Only for a fragment that holds no secret and no CSRF token (the ranking's table):
+    see atout.middleware.PublicGZipMiddleware, whose compression this is (no random
+    padding: nothing in it to guess).
+    """
+    packed = cache.get(key + ":gzip")
+    if packed is None:
+        packed = compress_string(fragment.encode())
+        cache.set(key + ":gzip", packed, FRAGMENT_SECONDS)
+    return bytes(packed)

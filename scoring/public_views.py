@@ -18,6 +18,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
+from django.middleware.gzip import re_accepts_gzip
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -129,8 +130,9 @@ def _ranking_etag(tournament: Tournament, version: int) -> str:
 
 def _ranking_fragment(
     tournament: Tournament, ranking: Ranking, *, kind: str, live: bool, etag: str, exact: bool = True
-) -> SafeString | None:
-    """The ranking's table (`ranking_table.html`), rendered once per version for every process.
+) -> tuple[str, SafeString | None]:
+    """The ranking's table (`ranking_table.html`), rendered once per version for every process,
+    with the key it is kept under.
 
     `kind` is the page it is for: "page" and "projector" (live, polling their own
     address), "after" (a past round's), "print". Its key holds everything the fragment
@@ -159,7 +161,7 @@ def _ranking_fragment(
         context.update(live=live, etag=etag, live_headers=json.dumps({"If-None-Match": etag}))
         return render_to_string("scoring/public/ranking_table.html", context)
 
-    return live_ranking.shared_fragment(key, render)
+    return key, live_ranking.shared_fragment(key, render)
 
 
 def _served_version(tournament: Tournament) -> int:
@@ -167,11 +169,11 @@ def _served_version(tournament: Tournament) -> int:
     return live_ranking.published_version(tournament.pk, tournament.standings_version or 0)
 
 
-def _live_fragment(tournament: Tournament, version: int, *, kind: str) -> tuple[str, SafeString]:
-    """The live ranking's ETag and fragment at `version`, or at the newest when it is gone."""
+def _live_fragment(tournament: Tournament, version: int, *, kind: str) -> tuple[str, str, SafeString]:
+    """The live ranking's ETag, cache key and fragment at `version`, or at the newest when it is gone."""
     ranking = Ranking(tournament, version, lambda: selectors.snapshot_version(tournament, version))
     etag = _ranking_etag(tournament, version)
-    fragment = _ranking_fragment(tournament, ranking, kind=kind, live=True, etag=etag)
+    key, fragment = _ranking_fragment(tournament, ranking, kind=kind, live=True, etag=etag)
     if fragment is None:
         # The published version was pruned before this language or page drew it: publish the newest.
         snapshot = selectors.live_snapshot(tournament)
@@ -179,9 +181,9 @@ def _live_fragment(tournament: Tournament, version: int, *, kind: str) -> tuple[
         live_ranking.publish(tournament.pk, newest)
         ranking = Ranking(tournament, newest, lambda: snapshot)
         etag = _ranking_etag(tournament, newest)
-        fragment = _ranking_fragment(tournament, ranking, kind=kind, live=True, etag=etag)
+        key, fragment = _ranking_fragment(tournament, ranking, kind=kind, live=True, etag=etag)
         assert fragment is not None  # a snapshot in hand (or none at all) always renders
-    return etag, fragment
+    return etag, key, fragment
 
 
 def _ranking_context(tournament: Tournament, ranking: Ranking, **extra: Any) -> dict[str, Any]:
@@ -198,16 +200,26 @@ def _ranking_partial(request: HttpRequest, tournament: Tournament, *, kind: str)
     etag = _ranking_etag(tournament, version)
     response = get_conditional_response(request, etag=etag)
     if response is None:
-        etag, fragment = _live_fragment(tournament, version, kind=kind)
-        response = HttpResponse(fragment)
-    return _polled(response, etag)
+        etag, key, fragment = _live_fragment(tournament, version, kind=kind)
+        if re_accepts_gzip.search(request.headers.get("Accept-Encoding", "")):
+            # Compressed once per fragment, as atout.middleware.PublicGZipMiddleware would:
+            # the fragment holds no token and no secret. The tag turns weak, as there.
+            response = _polled(HttpResponse(live_ranking.shared_gzip(key, fragment)), etag)
+            response["Content-Encoding"] = "gzip"
+            response["ETag"] = "W/" + etag
+        else:
+            response = _polled(HttpResponse(fragment), etag)
+    else:
+        response = _polled(response, etag)
+    patch_vary_headers(response, ["Accept-Encoding"])
+    return response
 
 
 def _ranking_page(
     request: HttpRequest, tournament: Tournament, template: str, *, kind: str, **extra: Any
 ) -> HttpResponse:
     """A page wrapping the shared fragment of the published version."""
-    etag, fragment = _live_fragment(tournament, _served_version(tournament), kind=kind)
+    etag, _key, fragment = _live_fragment(tournament, _served_version(tournament), kind=kind)
     return _page(request, template, _base_context(tournament, ranking_fragment=fragment, **extra), etag)
 
 
@@ -230,7 +242,7 @@ def ranking_after(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         raise Http404("no ranking after this round")
     ranking = Ranking(tournament, snapshot.version, lambda: snapshot, with_prizes=False)
     etag = _etag("after", snapshot.version)
-    fragment = _ranking_fragment(tournament, ranking, kind="after", live=False, etag=etag, exact=False)
+    _key, fragment = _ranking_fragment(tournament, ranking, kind="after", live=False, etag=etag, exact=False)
     context = _base_context(
         tournament, ranking_fragment=fragment, rounds=selectors.snapshot_rounds(tournament), after=number, live=False
     )
@@ -378,6 +390,6 @@ def ranking_print(request: HttpRequest, slug: str) -> HttpResponse:
     """The ranking laid out for paper: no navigation, no polling."""
     tournament = selectors.visible_tournament(slug, request.user)
     ranking = Ranking(tournament, tournament.standings_version or 0, lambda: selectors.live_snapshot(tournament))
-    fragment = _ranking_fragment(tournament, ranking, kind="print", live=False, etag="", exact=False)
+    _key, fragment = _ranking_fragment(tournament, ranking, kind="print", live=False, etag="", exact=False)
     context = _base_context(tournament, ranking_fragment=fragment, live=False)
     return render(request, "scoring/public/ranking_print.html", context)

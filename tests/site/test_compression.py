@@ -14,9 +14,11 @@ from __future__ import annotations
 import gzip
 
 import pytest
+from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
+from scoring import live_ranking
 from scoring.services import hand_submit
 from tests.scoring.tables import director_of, make_table
 from tournaments.models import Table
@@ -51,6 +53,20 @@ def test_the_ranking_partial_goes_compressed_and_reads_the_same(running: Table, 
     assert gzip.decompress(packed.content) == plain.content
     assert len(packed.content) < len(plain.content)
     assert "Accept-Encoding" in packed["Vary"] and "Accept-Encoding" in plain["Vary"]
+
+
+def test_the_ranking_partial_is_compressed_once_per_version_for_every_phone(running: Table, monkeypatch) -> None:
+    cache.clear()
+    packed: list[int] = []
+    real = live_ranking.compress_string
+    monkeypatch.setattr(live_ranking, "compress_string", lambda data: packed.append(1) or real(data))
+    first, second = (Client().get(public(running), headers={**HTMX, **GZIP}) for _ in range(2))
+    assert compressed(first) and compressed(second) and first.content == second.content
+    assert len(packed) == 1
+    assert "Accept-Encoding" in first["Vary"]
+    # A phone that does not accept gzip gets the same fragment plain.
+    plain = Client().get(public(running), headers=HTMX)
+    assert not compressed(plain) and gzip.decompress(first.content) == plain.content
 
 
 def test_a_poll_after_a_compressed_answer_still_gets_its_304(running: Table, client: Client) -> None:
