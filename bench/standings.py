@@ -376,9 +376,9 @@ def bench_night_polls(tournament: Any, publish_every: float, *, phones: int, sec
     from django.test import Client
 
     from scoring import live_ranking
-    from scoring.public_views import POLL_SECONDS
+    from scoring.selectors.standings import forget_polled
     from scoring.standings import standings_rebuild
-    from scoring.standings_selectors import forget_polled
+    from scoring.views.public import POLL_SECONDS
     from tournaments.models import Table
 
     tables = Table.objects.filter(round__tournament=tournament, round__number=1).count()

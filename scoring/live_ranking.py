@@ -51,7 +51,7 @@ def published_version(tournament_id: int, newest: int, *, now: float | None = No
     `newest` is the newest version the caller knows of. The published version moves to it
     when the last publication is at least `every` seconds old (RANKING_PUBLISH_SECONDS by
     default); until then the published version is served. It never moves back: a process
-    that read the tournament a moment ago (scoring.standings_selectors.polled_tournament)
+    that read the tournament a moment ago (scoring.selectors.standings.polled_tournament)
     is served the newer version another process published.
     """
     every = settings.RANKING_PUBLISH_SECONDS if every is None else every
