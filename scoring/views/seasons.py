@@ -34,7 +34,9 @@ def season_ranking(request: HttpRequest, slug: str) -> HttpResponse:
 @require_safe
 def season_csv(request: HttpRequest, slug: str) -> HttpResponse:
     season, snapshot = selectors.public_season(slug)
-    response = HttpResponse(season_exports.season_csv(season, snapshot), content_type="text/csv; charset=utf-8")
+    # Licence numbers for the club's organisers only, as in the tournament ranking's CSV.
+    text = season_exports.season_csv(season, snapshot, licences=is_organiser(request.user, season.club))
+    response = HttpResponse(text, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{season.slug}-classement.csv"'
     return response
 
