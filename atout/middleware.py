@@ -142,6 +142,7 @@ COMPRESSED_VIEWS = frozenset(
         "api:clubs",
         "api:seasons",
         "api:season",
+        "api:player-history",
     }
 )
 
