@@ -263,12 +263,18 @@ def standings_version(tournament: Tournament, after_round: int | None) -> int | 
     return snapshots.order_by("-version").values_list("version", flat=True).first()
 
 
-def standings(tournament: Tournament, after_round: int | None) -> dict[str, Any]:
-    """The live ranking, or the one after round `after_round` (404 if it has none)."""
+def standings(tournament: Tournament, after_round: int | None, *, version: int | None = None) -> dict[str, Any]:
+    """The live ranking, or the one after round `after_round` (404 if it has none).
+
+    With `version`, that version of it (the published one, scoring.live_ranking), or the
+    newest when it is gone (pruned).
+    """
     snapshots = StandingsSnapshot.objects.filter(tournament=tournament)
     if after_round is not None:
         snapshots = snapshots.filter(after_round=after_round)
-    snapshot = snapshots.order_by("-version").first()
+    snapshot = snapshots.filter(version=version).first() if version is not None else None
+    if snapshot is None:
+        snapshot = snapshots.order_by("-version").first()
     if snapshot is None:
         if after_round is not None:
             raise Http404("no ranking after this round")

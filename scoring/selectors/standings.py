@@ -93,6 +93,12 @@ def live_snapshot(tournament: Tournament) -> StandingsSnapshot | None:
     return _with_last_round_status(StandingsSnapshot.objects.filter(tournament=tournament)).order_by("-version").first()
 
 
+def snapshot_version(tournament: Tournament, version: int) -> StandingsSnapshot | None:
+    """The ranking of `version` (None once pruned): the published one (scoring.live_ranking)."""
+    snapshots = StandingsSnapshot.objects.filter(tournament=tournament, version=version)
+    return _with_last_round_status(snapshots).first()
+
+
 def snapshot_after_round(tournament: Tournament, number: int) -> StandingsSnapshot | None:
     snapshots = StandingsSnapshot.objects.filter(tournament=tournament, after_round=number)
     return _with_last_round_status(snapshots).order_by("-version").first()

@@ -18,16 +18,18 @@ from typing import Any
 
 from django.core.cache import cache
 from django.http import Http404, HttpResponse
+from django.middleware.gzip import re_accepts_gzip
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.functional import cached_property
+from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
 from kit.requests import SiteRequest
-from scoring import exports, pdf
+from scoring import exports, live_ranking, pdf
 from scoring.models import StandingsSnapshot
 from scoring.selectors import standings as selectors
 from scoring.standings import columns_for
@@ -55,6 +57,10 @@ def _live(request: SiteRequest, etag: str, template: str, context: Callable[[], 
         values = context()
         values.update(etag=etag, live_headers=json.dumps({"If-None-Match": etag}))
         response = HttpResponse(render_to_string(template, values, request))
+    return _polled(response, etag)
+
+
+def _polled(response: HttpResponse, etag: str) -> HttpResponse:
     response["ETag"] = etag
     # Always ask again (the ETag makes asking cheap); never a stale ranking from a cache.
     response["Cache-Control"] = "no-cache"
@@ -114,8 +120,71 @@ class Ranking:
         return columns_for(criteria)
 
 
-def _live_ranking(tournament: selectors.PublicTournament) -> Ranking:
-    return Ranking(tournament, tournament.standings_version or 0, lambda: selectors.live_snapshot(tournament))
+def _stamp(tournament: Tournament) -> int:
+    # `updated_at` moves with the settings and the lots (shown beside the ranks).
+    return int(tournament.updated_at.timestamp() * 1000)
+
+
+def _ranking_etag(tournament: Tournament, version: int) -> str:
+    return _etag("ranking", tournament.pk, version, _stamp(tournament), get_language())
+
+
+def _ranking_fragment(
+    tournament: Tournament, ranking: Ranking, *, kind: str, live: bool, etag: str, exact: bool = True
+) -> tuple[str, SafeString | None]:
+    """The ranking's table (`ranking_table.html`), rendered once per version for every process,
+    with the key it is kept under.
+
+    `kind` is the page it is for: "page" and "projector" (live, polling their own
+    address), "after" (a past round's), "print". Its key holds everything the fragment
+    shows: the version, the settings and lots (`updated_at`), the language, the kind,
+    the polling. With `exact`, None when the version's snapshot is gone (pruned) and
+    nothing was cached.
+    """
+    name = "public:projector" if kind == "projector" else "public:ranking"
+    poll_url = reverse(name, kwargs={"slug": tournament.slug})
+    key = live_ranking.fragment_key(
+        tournament.pk,
+        ranking.version,
+        _stamp(tournament),
+        get_language(),
+        kind,
+        int(live),
+        _poll(tournament),
+        int(ranking.with_prizes),
+        tournament.slug,
+    )
+
+    def render() -> str | None:
+        if exact and ranking.version and ranking.snapshot is None:
+            return None
+        context = _ranking_context(tournament, ranking, projector=kind == "projector", poll_url=poll_url)
+        context.update(live=live, etag=etag, live_headers=json.dumps({"If-None-Match": etag}))
+        return render_to_string("scoring/public/ranking_table.html", context)
+
+    return key, live_ranking.shared_fragment(key, render)
+
+
+def _served_version(tournament: selectors.PublicTournament) -> int:
+    """The version a poll of the live ranking is served: the published one (scoring.live_ranking)."""
+    return live_ranking.published_version(tournament.pk, tournament.standings_version or 0)
+
+
+def _live_fragment(tournament: Tournament, version: int, *, kind: str) -> tuple[str, str, SafeString]:
+    """The live ranking's ETag, cache key and fragment at `version`, or at the newest when it is gone."""
+    ranking = Ranking(tournament, version, lambda: selectors.snapshot_version(tournament, version))
+    etag = _ranking_etag(tournament, version)
+    key, fragment = _ranking_fragment(tournament, ranking, kind=kind, live=True, etag=etag)
+    if fragment is None:
+        # The published version was pruned before this language or page drew it: publish the newest.
+        snapshot = selectors.live_snapshot(tournament)
+        newest = snapshot.version if snapshot is not None else 0
+        live_ranking.publish(tournament.pk, newest)
+        ranking = Ranking(tournament, newest, lambda: snapshot)
+        etag = _ranking_etag(tournament, newest)
+        key, fragment = _ranking_fragment(tournament, ranking, kind=kind, live=True, etag=etag)
+        assert fragment is not None  # a snapshot in hand (or none at all) always renders
+    return etag, key, fragment
 
 
 def _ranking_context(tournament: Tournament, ranking: Ranking, **extra: Any) -> dict[str, Any]:
@@ -126,36 +195,43 @@ def _ranking_context(tournament: Tournament, ranking: Ranking, **extra: Any) -> 
 # -- ranking ----------------------------------------------------------------------------
 
 
-def _ranking_partial(
-    request: SiteRequest, tournament: selectors.PublicTournament, etag: str, *, projector: bool
+def _ranking_partial(request: SiteRequest, tournament: selectors.PublicTournament, *, kind: str) -> HttpResponse:
+    """The shared fragment alone, or 304 while the published version is the one the client shows."""
+    version = _served_version(tournament)
+    etag = _ranking_etag(tournament, version)
+    response = get_conditional_response(request, etag=etag)
+    if response is None:
+        etag, key, fragment = _live_fragment(tournament, version, kind=kind)
+        if re_accepts_gzip.search(request.headers.get("Accept-Encoding", "")):
+            # Compressed once per fragment, as atout.middleware.PublicGZipMiddleware would:
+            # the fragment holds no token and no secret. The tag turns weak, as there.
+            response = _polled(HttpResponse(live_ranking.shared_gzip(key, fragment)), etag)
+            response["Content-Encoding"] = "gzip"
+            response["ETag"] = "W/" + etag
+        else:
+            response = _polled(HttpResponse(fragment), etag)
+    else:
+        response = _polled(response, etag)
+    patch_vary_headers(response, ["Accept-Encoding"])
+    return response
+
+
+def _ranking_page(
+    request: SiteRequest, tournament: selectors.PublicTournament, template: str, *, kind: str, **extra: Any
 ) -> HttpResponse:
-    ranking = _live_ranking(tournament)
-    return _live(
-        request,
-        etag,
-        "scoring/public/ranking_table.html",
-        lambda: _ranking_context(tournament, ranking, projector=projector),
-    )
-
-
-def _ranking_etag(tournament: selectors.PublicTournament) -> str:
-    # `updated_at` moves with the settings and the lots (shown beside the ranks).
-    stamp = int(tournament.updated_at.timestamp() * 1000)
-    return _etag("ranking", tournament.pk, tournament.standings_version or 0, stamp, get_language())
+    """A page wrapping the shared fragment of the published version."""
+    etag, _key, fragment = _live_fragment(tournament, _served_version(tournament), kind=kind)
+    return _page(request, template, _base_context(tournament, ranking_fragment=fragment, **extra), etag)
 
 
 @require_safe
 def ranking(request: SiteRequest, slug: str) -> HttpResponse:
-    """The live ranking (the newest snapshot); its partial is `ranking_table.html`."""
+    """The live ranking (the published snapshot); its partial is `ranking_table.html`."""
     if request.htmx:
-        tournament = selectors.polled_tournament(slug, request.user)
-        return _ranking_partial(request, tournament, _ranking_etag(tournament), projector=False)
+        return _ranking_partial(request, selectors.polled_tournament(slug, request.user), kind="page")
     tournament = selectors.visible_tournament(slug, request.user)
-    etag = _ranking_etag(tournament)
-    context = _ranking_context(
-        tournament, _live_ranking(tournament), rounds=selectors.snapshot_rounds(tournament), after=None
-    )
-    return _page(request, "scoring/public/ranking.html", context, etag)
+    rounds = selectors.snapshot_rounds(tournament)
+    return _ranking_page(request, tournament, "scoring/public/ranking.html", kind="page", rounds=rounds, after=None)
 
 
 @require_safe
@@ -166,21 +242,21 @@ def ranking_after(request: SiteRequest, slug: str, number: int) -> HttpResponse:
     if snapshot is None:
         raise Http404("no ranking after this round")
     ranking = Ranking(tournament, snapshot.version, lambda: snapshot, with_prizes=False)
-    context = _ranking_context(tournament, ranking, rounds=selectors.snapshot_rounds(tournament), after=number)
-    context["live"] = False
-    return _page(request, "scoring/public/ranking.html", context, _etag("after", snapshot.version))
+    etag = _etag("after", snapshot.version)
+    _key, fragment = _ranking_fragment(tournament, ranking, kind="after", live=False, etag=etag, exact=False)
+    context = _base_context(
+        tournament, ranking_fragment=fragment, rounds=selectors.snapshot_rounds(tournament), after=number, live=False
+    )
+    return _page(request, "scoring/public/ranking.html", context, etag)
 
 
 @require_safe
 def projector(request: SiteRequest, slug: str) -> HttpResponse:
     """The ranking full screen in large type; it pages by itself (static/js/projector.js)."""
     if request.htmx:
-        tournament = selectors.polled_tournament(slug, request.user)
-        return _ranking_partial(request, tournament, _ranking_etag(tournament), projector=True)
+        return _ranking_partial(request, selectors.polled_tournament(slug, request.user), kind="projector")
     tournament = selectors.visible_tournament(slug, request.user)
-    etag = _ranking_etag(tournament)
-    context = _ranking_context(tournament, _live_ranking(tournament), projector=True)
-    return _page(request, "scoring/public/projector.html", context, etag)
+    return _ranking_page(request, tournament, "scoring/public/projector.html", kind="projector", projector=True)
 
 
 # -- rounds and tables ------------------------------------------------------------------
@@ -314,6 +390,7 @@ def ranking_pdf(request: SiteRequest, slug: str) -> HttpResponse:
 def ranking_print(request: SiteRequest, slug: str) -> HttpResponse:
     """The ranking laid out for paper: no navigation, no polling."""
     tournament = selectors.visible_tournament(slug, request.user)
-    context = _ranking_context(tournament, _live_ranking(tournament))
-    context["live"] = False
+    ranking = Ranking(tournament, tournament.standings_version or 0, lambda: selectors.live_snapshot(tournament))
+    _key, fragment = _ranking_fragment(tournament, ranking, kind="print", live=False, etag="", exact=False)
+    context = _base_context(tournament, ranking_fragment=fragment, live=False)
     return render(request, "scoring/public/ranking_print.html", context)

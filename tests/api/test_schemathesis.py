@@ -146,8 +146,10 @@ def _fuzz(method: str, path: str, headers: dict[str, str], mode: GenerationMode,
     )
     @given(case=operation.as_strategy(generation_mode=mode))
     def run(case: Any) -> None:
-        # The fuzzer's own header values (a random token...) give way to the world's.
-        case.headers = {**(case.headers or {}), **headers}
+        # The fuzzer's own header values (a random token...) give way to the world's. Its
+        # in-process WSGI client asks for gzip and reads the body without undoing it: ask
+        # for none (the gzip answers are tested in tests/api/test_compression.py).
+        case.headers = {**(case.headers or {}), "Accept-Encoding": "identity", **headers}
         case.call_and_validate(app=application, checks=CHECKS)
         # A run of wrong secrets must not lock the rest of the run out (429 is tested apart).
         cache.clear()
