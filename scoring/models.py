@@ -145,7 +145,7 @@ class StandingsSnapshot(models.Model):
     # The criteria the ranking was built with, in order: the columns a page shows.
     criteria = models.JSONField(default=list, blank=True)
     # A hash of the results the ranking was built from: an unchanged input is not
-    # written again as a new version (scoring/standings.py).
+    # written again as a new version (scoring/standings/).
     digest = models.CharField(max_length=64, blank=True)
     built_at = models.DateTimeField(auto_now_add=True)
 
@@ -241,7 +241,7 @@ class SeasonSnapshot(models.Model):
 
 
 class StandingsRefresh(models.Model):
-    """Coalesces the refreshes of one tournament's standings (scoring/standings.py).
+    """Coalesces the refreshes of one tournament's standings (scoring/standings/).
 
     Every stored hand takes a ticket (`requested` + 1) and asks for a refresh; a refresh
     reads the current ticket before it reads the results, and records it in `built`

@@ -1,7 +1,7 @@
 """Reads that several pages share: tournaments shown to the public, their stored rankings.
 
 Terms (the live snapshot, the snapshot after round n): docs/glossary.md. Nothing here
-computes a ranking: pages read what scoring/standings.py stored.
+computes a ranking: pages read what scoring/standings/ stored.
 """
 
 from __future__ import annotations
@@ -10,10 +10,12 @@ import time
 from typing import Any
 
 from django.db.models import Exists, OuterRef, QuerySet, Subquery
+from django.dispatch import receiver
 from django.http import Http404
 
 from scoring.models import Hand, Job, Season, SeasonSnapshot, StandingsSnapshot, TableResult
 from scoring.partie import counted_count, game_for_seats, partie_or_none
+from scoring.standings.signals import snapshot_written
 from tournaments.access import is_organiser
 from tournaments.models import Prize, Round, Seat, Table, Tournament
 
@@ -47,7 +49,8 @@ def visible_tournament(slug: str, user: Any = None) -> Tournament:
 # Phones poll the same ranking every few seconds. Each web process keeps the public
 # tournament row it read (with its live version) for LIVE_TTL seconds, so that most polls
 # of an unchanged ranking answer 304 without a database round trip. A snapshot written in
-# this process forgets the row at once; one written by a worker shows within LIVE_TTL.
+# this process forgets the row at once (the writer's `snapshot_written` signal, received
+# below); one written by a worker shows within LIVE_TTL.
 LIVE_TTL = 1.0
 _polled: dict[str, tuple[float, Tournament]] = {}
 
@@ -66,6 +69,14 @@ def polled_tournament(slug: str, user: Any = None) -> Tournament:
 
 def forget_polled(slug: str) -> None:
     _polled.pop(slug, None)
+
+
+@receiver(snapshot_written, dispatch_uid="scoring.standings_selectors.snapshot_written")
+def _on_snapshot_written(*, slug: str, version: int, **_kwargs: Any) -> None:
+    """A new live version was committed in this process: drop the row kept with an older one."""
+    hit = _polled.get(slug)
+    if hit is not None and getattr(hit[1], "standings_version", None) != version:
+        forget_polled(slug)
 
 
 def _with_last_round_status(snapshots: QuerySet[StandingsSnapshot]) -> QuerySet[StandingsSnapshot]:
@@ -96,7 +107,7 @@ def ranking_progress(snapshot: StandingsSnapshot | None) -> dict[str, Any] | Non
     `snapshot_after_round`: no query of its own). Rounds are drawn one after the other,
     each once the one before is closed (rounds.services), so every round before the last
     one counted is closed. A round's status is part of the version's digest
-    (scoring/standings.py): closing one writes a new version, and pages follow.
+    (scoring/standings/snapshots.py): closing one writes a new version, and pages follow.
     """
     if snapshot is None or snapshot.after_round is None:
         return None

@@ -1,0 +1,267 @@
+"""Reading a tournament's results for its ranking: rows, entries, and the per-round cache.
+
+Load a tournament's table results, seats and byes in a few queries and turn each round
+into the engine's partie results (`engine.standings.PartieResult`) and each competitor's
+item of a snapshot row's `rounds`. The scores of a round away from the tables (a bye, a
+late arrival's missed round) are the engine's rule (`engine.standings.missed_round`).
+Terms (partie result, bye): docs/glossary.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict, defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+from django.db import connection
+
+import engine.standings as engine_standings
+from kit import fastjson
+from scoring.models import TableResult
+from tournaments.models import Bye, Competitor, Round, Seat, Table, Tournament
+
+
+@dataclass(slots=True)
+class Entry:
+    """One competitor's partie result in one round (see "partie result" above)."""
+
+    round: int
+    table: int | None
+    side: int | None
+    result: str
+    points: float
+    against: float
+    opponents: list[int] = field(default_factory=list)
+    partners: list[int] = field(default_factory=list)
+    # Every side's total, the competitor's own first (the games for three have two others).
+    finished: bool = False
+    # A round a late arrival missed (a bye of reason "late").
+    late: bool = False
+
+
+@dataclass(slots=True)
+class RoundWork:
+    """One round as read, turned into what a ranking needs of it: the engine's partie
+    results and each competitor's item of the snapshot rows.
+
+    Built once per round *content*: the rounds already played do not change while the
+    next one is in play, so a refresh after each hand rebuilds only the round in play
+    and takes the others from the process's cache (see `_cached_round`). Shared between
+    rankings, hence never modified once built.
+    """
+
+    parties: list[engine_standings.PartieResult]
+    history: dict[int, dict[str, Any]]  # competitor -> its item of a snapshot row's `rounds`
+    # competitor -> its partie in this round as a snapshot row's `current_partie` shows it
+    parties_state: dict[int, dict[str, Any]] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Loaded:
+    """A tournament's results as the engine needs them, by round."""
+
+    tournament: Tournament
+    competitors: list[tuple[int, int, str, str, int, int | None]]
+    rounds: list[int]
+    works: dict[int, RoundWork]
+    round_digests: dict[int, str]
+
+    def round_parties(self, number: int) -> list[engine_standings.PartieResult]:
+        work = self.works.get(number)
+        return work.parties if work is not None else []
+
+
+SEATS_SQL = """
+    SELECT t.id, t.number, r.number, s.side, s.competitor_id, CAST(res.totals AS TEXT), res.finished, res.winner_side,
+           res.donnes_played
+      FROM {seat} s
+      JOIN {table} t ON t.id = s.table_id
+      JOIN {round} r ON r.id = s.round_id
+      LEFT JOIN {result} res ON res.table_id = t.id
+     WHERE r.tournament_id = %s
+     ORDER BY r.number, t.number, s.side, s.position
+"""
+
+
+def _seat_rows(tournament_id: int) -> list[tuple[Any, ...]]:
+    """Every seat with its table, round and the table's result: one query, plain tuples.
+
+    Written in SQL rather than through the ORM: the live refresh reads it after every
+    stored hand, and building model rows or decoding JSON through the field for ~2,000
+    seats costs more than the rest of the refresh.
+    """
+    sql = SEATS_SQL.format(
+        seat=Seat._meta.db_table,
+        table=Table._meta.db_table,
+        round=Round._meta.db_table,
+        result=TableResult._meta.db_table,
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [tournament_id])
+        return cursor.fetchall()
+
+
+# Rounds built from their rows, keyed by tournament, round, the digest of the rows and
+# the bye and late policies: what a refresh in this process already built for identical
+# input.
+# Only rounds before the last are kept: the round in play changes with every hand, and
+# its old versions would fill the cache (a round of 300 teams is ~0.3 MB).
+ROUND_CACHE_SIZE = 64
+_round_cache: OrderedDict[tuple[Any, ...], RoundWork] = OrderedDict()
+_round_cache_lock = threading.Lock()
+
+
+def load(tournament: Tournament) -> Loaded:
+    """Competitors, rounds, seats with their table's result, and byes: four queries.
+
+    Each round's rows are hashed as read; a round whose rows this process has already
+    turned into entries (the rounds before the one in play, on every refresh) is taken
+    from the cache rather than built again.
+    """
+    competitors = list(
+        Competitor.objects.filter(tournament=tournament)
+        .order_by("number")
+        .values_list("pk", "number", "name", "status", "joined_round", "withdrawn_after_round")
+    )
+    round_status = dict(Round.objects.filter(tournament=tournament).order_by("number").values_list("number", "status"))
+    rounds = sorted(round_status)
+    seat_rows = _seat_rows(tournament.pk)
+    byes = list(
+        Bye.objects.filter(round__tournament=tournament)
+        .order_by("round__number", "competitor_id")
+        .values_list("round__number", "competitor_id", "reason")
+    )
+    seats_by_round: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
+    for row in seat_rows:
+        seats_by_round[row[2]].append(row)
+    byes_by_round: dict[int, list[tuple[int, str]]] = defaultdict(list)
+    for round_number, competitor_id, reason in byes:
+        byes_by_round[round_number].append((competitor_id, reason))
+    policy = (tournament.bye_policy, tournament.bye_points, tournament.late_policy)
+    works: dict[int, RoundWork] = {}
+    digests: dict[int, str] = {}
+    for number in rounds:
+        seats, round_byes = seats_by_round.get(number, []), byes_by_round.get(number, [])
+        # A round's digest hashes the rows read for it, as read: cheaper than its entries.
+        digest = hashlib.sha256(repr([round_status[number], *seats, *round_byes]).encode()).hexdigest()
+        digests[number] = digest
+        build = partial(build_round, number, seats, round_byes, tournament)
+        key = (tournament.pk, number, digest, *policy)
+        works[number] = build() if number == rounds[-1] else _cached_round(key, build)
+    return Loaded(tournament, competitors, rounds, works, digests)
+
+
+def _cached_round(key: tuple[Any, ...], build: Callable[[], RoundWork]) -> RoundWork:
+    """The round kept under `key`, or `build()` kept under it (the least used ones go)."""
+    with _round_cache_lock:
+        work = _round_cache.get(key)
+        if work is not None:
+            _round_cache.move_to_end(key)
+            return work
+    work = build()
+    with _round_cache_lock:
+        _round_cache[key] = work
+        while len(_round_cache) > ROUND_CACHE_SIZE:
+            _round_cache.popitem(last=False)
+    return work
+
+
+def build_round(
+    number: int, seats: list[tuple[Any, ...]], byes: list[tuple[int, str]], tournament: Tournament
+) -> RoundWork:
+    """One round's entries (seats with their table's result, then byes), parties and history.
+
+    `seats` are rows of SEATS_SQL for this round; `byes` (competitor id, reason).
+    """
+    # table id -> (round, table number, totals, finished, winner, {side: [competitors]})
+    tables: dict[int, tuple[int, int, list[Any], bool, int | None, dict[int, list[int]]]] = {}
+    donnes: dict[int, int] = {}  # table id -> donnes counted so far
+    for table_id, table_number, _round, side, competitor_id, totals, finished, winner, played in seats:
+        if table_id not in tables:
+            tables[table_id] = (number, table_number, fastjson.loads(totals) if totals else [], bool(finished),
+                                winner, {})  # fmt: skip
+            donnes[table_id] = played or 0
+        tables[table_id][5].setdefault(side, []).append(competitor_id)
+    entries: dict[int, Entry] = {}
+    winners: list[float] = []
+    parties_state: dict[int, dict[str, Any]] = {}
+    for table_id, (round_number, table_number, totals, finished, winner, sides) in tables.items():
+        # One dict per table, shared by its competitors' rows (never modified).
+        state = {"round": round_number, "table": table_number, "donnes": donnes[table_id], "finished": finished}
+        for side, members in sides.items():
+            own = totals[side] if side < len(totals) else 0
+            if not finished:
+                result = "pending"
+            elif winner is None:
+                result = "draw"
+            else:
+                result = "win" if winner == side else "loss"
+            if finished and winner == side:
+                winners.append(own)
+            opponents = [c for s, m in sides.items() if s != side for c in m]
+            # At a table of three, what the two others scored between them.
+            against = sum(totals) - own if side < len(totals) else 0
+            for competitor_id in members:
+                entries[competitor_id] = Entry(
+                    round_number, table_number, side, result, own, against, opponents,
+                    [c for c in members if c != competitor_id], finished,
+                )  # fmt: skip
+                parties_state[competitor_id] = state
+    for competitor_id, reason in byes:
+        missed = engine_standings.missed_round(
+            late=reason == "late",
+            bye_policy=tournament.bye_policy,
+            late_policy=tournament.late_policy,
+            fixed_points=tournament.bye_points,
+            winners=winners,
+        )
+        entries[competitor_id] = Entry(
+            round=number, table=None, side=None, result=missed.outcome, points=missed.points, against=0,
+            finished=missed.finished, late=reason == "late",
+        )  # fmt: skip
+    made = (partie_of(competitor_id, entry) for competitor_id, entry in entries.items())
+    history = {competitor_id: history_item(entry) for competitor_id, entry in entries.items()}
+    return RoundWork([partie for partie in made if partie is not None], history, parties_state)
+
+
+def history_item(entry: Entry) -> dict[str, Any]:
+    """A competitor's item of a round history: what the competitor's page shows of it."""
+    return {
+        "round": entry.round,
+        "table": entry.table,
+        "side": entry.side,
+        "result": entry.result,
+        "points": entry.points,
+        "against": entry.against,
+        "opponents": entry.opponents,
+        "partners": entry.partners,
+        # Only where true: a ranking of 1,000 teams carries no flag on every partie.
+        **({"late": True} if entry.late else {}),
+    }
+
+
+def partie_of(competitor_id: int, entry: Entry) -> engine_standings.PartieResult | None:
+    """The engine's partie result of one entry, or None when the round counts for nothing."""
+    if entry.table is None:
+        # A round away from the tables: the engine's rule said what it scores.
+        missed = engine_standings.MissedRound(
+            outcome=entry.result, points=entry.points, counted=entry.finished, finished=entry.finished
+        )
+        return engine_standings.missed_round_result(entry.round, str(competitor_id), missed)
+    if not entry.opponents:
+        # A table whose other seats are empty (a withdrawal mid-round): nobody to face.
+        return None
+    return engine_standings.PartieResult(
+        round=entry.round,
+        competitor=str(competitor_id),
+        opponents=tuple(str(o) for o in entry.opponents),
+        points_for=entry.points,
+        points_against=entry.against,
+        # Still in play: the engine counts the points but not the outcome.
+        outcome=entry.result if entry.result in ("win", "loss", "draw") else "draw",
+        finished=entry.finished,
+    )
