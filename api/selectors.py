@@ -18,7 +18,7 @@ from django.db.models import Count, Max, Prefetch, Q, QuerySet, Sum
 from django.http import Http404
 
 from scoring.models import Hand, Season, SeasonSnapshot, StandingsSnapshot, TableResult
-from scoring.standings import columns_for
+from scoring.standings import columns_for, round_histories
 from scoring.standings_selectors import table_sheet_public
 from tournaments import games
 from tournaments import selectors as tournament_selectors
@@ -249,12 +249,14 @@ def standings(tournament: Tournament, after_round: int | None) -> dict[str, Any]
             raise Http404("no ranking after this round")
         criteria = list(tournament.criteria or [])
         return {"version": None, "after_round": None, "built_at": None, "columns": columns_for(criteria), "rows": []}
+    histories = round_histories(tournament, after_round=snapshot.after_round)
     return {
         "version": snapshot.version,
         "after_round": snapshot.after_round,
         "built_at": snapshot.built_at,
         "columns": columns_for(snapshot.criteria or list(tournament.criteria or [])),
-        "rows": snapshot.rows,
+        # The snapshot ranks; each row's parties round by round are read beside it.
+        "rows": [{**row, "rounds": histories.get(row["competitor"], [])} for row in snapshot.rows],
     }
 
 

@@ -273,7 +273,17 @@ def rank(
 ) -> list[Standing]:
     """The standings, best first. `competitors` adds those without any result yet."""
     chosen = make_criteria(criteria)
-    records = _records(results, competitors)
+    return rank_records(records_of(results, competitors), chosen)
+
+
+def rank_records(records: Mapping[str, Record], criteria: Sequence[CriterionSpec]) -> list[Standing]:
+    """The standings of competitors whose records are already summed (`records_of`, `add_result`).
+
+    A caller that keeps records between rankings (the totals of the rounds already
+    closed) adds the new results to copies (`copy_record`) and ranks them here: the same
+    standings as `rank` of every result.
+    """
+    chosen = make_criteria(criteria)
     values: dict[str, dict[str, Number]] = {c: {} for c in records}
     for criterion in chosen:
         if not criterion.among_tied:
@@ -307,45 +317,65 @@ def _split(
     return [by_value[v] for v in sorted(by_value, key=lambda v: -sign * v)]
 
 
-def _records(results: Iterable[PartieResult], competitors: Iterable[str]) -> dict[str, Record]:
+def records_of(results: Iterable[PartieResult], competitors: Iterable[str] = ()) -> dict[str, Record]:
+    """Every competitor's record summed from its results (checked), in round order."""
     records: dict[str, Record] = {}
     for competitor in competitors:
         _check_id(competitor, "competitor")
         records.setdefault(competitor, Record(competitor))
     seen: set[tuple[int, str]] = set()
     for result in results:
-        _check_result(result)
-        competitor, outcome = result.competitor, result.outcome
-        key = (result.round, competitor)
+        key = (result.round, result.competitor)
         if key in seen:
-            raise ValueError(f"competitor {competitor!r} has two results in round {result.round}")
+            raise ValueError(f"competitor {result.competitor!r} has two results in round {result.round}")
         seen.add(key)
-        record = records.get(competitor)
+        record = records.get(result.competitor)
         if record is None:
-            record = records[competitor] = Record(competitor)
-        record.results.append(result)
-        record.points_for += result.points_for
-        if result.points_against is None:
-            record.missing_against = record.missing_against or outcome not in WITHOUT_OPPONENTS
-        else:
-            record.points_against += result.points_against
-        if outcome == "bye":
-            record.byes += 1
-        elif outcome == "absent":
-            # Not played, yet not won either: a partie lost wherever outcomes are counted.
-            record.absences += 1
-            record.losses += 1
-        elif result.finished:
-            record.played += 1
-            if outcome == "win":
-                record.wins += 1
-            elif outcome == "draw":
-                record.draws += 1
-            else:
-                record.losses += 1
+            record = records[result.competitor] = Record(result.competitor)
+        add_result(record, result)
     for record in records.values():
         record.results.sort(key=lambda r: r.round)
     return records
+
+
+def add_result(record: Record, result: PartieResult) -> None:
+    """Count one more result (checked) in a competitor's record.
+
+    The caller keeps one result per round and adds them in round order (as
+    `records_of` does).
+    """
+    _check_result(result)
+    if result.competitor != record.competitor:
+        raise ValueError(f"a result of {result.competitor!r} added to the record of {record.competitor!r}")
+    outcome = result.outcome
+    record.results.append(result)
+    record.points_for += result.points_for
+    if result.points_against is None:
+        record.missing_against = record.missing_against or outcome not in WITHOUT_OPPONENTS
+    else:
+        record.points_against += result.points_against
+    if outcome == "bye":
+        record.byes += 1
+    elif outcome == "absent":
+        # Not played, yet not won either: a partie lost wherever outcomes are counted.
+        record.absences += 1
+        record.losses += 1
+    elif result.finished:
+        record.played += 1
+        if outcome == "win":
+            record.wins += 1
+        elif outcome == "draw":
+            record.draws += 1
+        else:
+            record.losses += 1
+
+
+def copy_record(record: Record) -> Record:
+    """A record to add results to, leaving `record` as it was (its results are shared, never changed)."""
+    return Record(
+        record.competitor, list(record.results), record.played, record.wins, record.draws, record.losses,
+        record.byes, record.absences, record.points_for, record.points_against, record.missing_against,
+    )  # fmt: skip
 
 
 def _check_result(result: PartieResult) -> None:

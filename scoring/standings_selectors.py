@@ -15,6 +15,7 @@ from django.http import Http404
 
 from scoring.models import Hand, Job, Season, SeasonSnapshot, StandingsSnapshot, TableResult
 from scoring.partie import counted_count, game_for_seats, partie_or_none
+from scoring.standings import round_histories
 from scoring.standings.signals import snapshot_written
 from tournaments.access import is_organiser
 from tournaments.models import Prize, Round, Seat, Table, Tournament
@@ -201,14 +202,24 @@ def public_season(slug: str) -> tuple[Season, SeasonSnapshot | None]:
 RESULT_CODES = ("win", "loss", "draw", "bye", "pending", "absent")
 
 
-def parties_of(row: dict[str, Any], others: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
-    """A snapshot row's round-by-round results, with opponents and partners named."""
+def competitor_rounds(tournament: Tournament, snapshot: StandingsSnapshot, competitor_id: int) -> list[dict[str, Any]]:
+    """A competitor's parties round by round, through the rounds `snapshot` counts.
+
+    Snapshots hold the ranking, not the round histories (scoring/standings/ranking.py):
+    read here when a page asks.
+    """
+    histories = round_histories(tournament, after_round=snapshot.after_round)
+    return histories.get(competitor_id, [])
+
+
+def parties_of(history: list[dict[str, Any]], others: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
+    """A competitor's round-by-round results (`competitor_rounds`), with opponents and partners named."""
 
     def named(ids: list[int]) -> list[dict[str, Any]]:
         return [{"number": others[i].get("number"), "name": others[i].get("name", "?")} for i in ids if i in others]
 
     parties = []
-    for entry in row.get("rounds") or []:
+    for entry in history:
         parties.append(
             {
                 **entry,

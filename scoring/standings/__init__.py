@@ -10,9 +10,10 @@ arrivals", read by `engine.standings.missed_round`.
 The names the rest of the house uses are importable from here.
 """
 
+from scoring.standings.base import base_forget
 from scoring.standings.locking import standings_lock
 from scoring.standings.ranking import RESULT_LABELS, columns_for, rank_rows
-from scoring.standings.reading import Loaded, load
+from scoring.standings.reading import Loaded, load, round_histories
 from scoring.standings.refresh import (
     standings_catch_up,
     standings_rebuild,
@@ -24,10 +25,12 @@ from scoring.standings.snapshots import rebuild_locked
 __all__ = [
     "RESULT_LABELS",
     "Loaded",
+    "base_forget",
     "columns_for",
     "load",
     "rank_rows",
     "rebuild_locked",
+    "round_histories",
     "standings_catch_up",
     "standings_lock",
     "standings_rebuild",

@@ -5,13 +5,15 @@ A snapshot row (one per competitor, in ranking order) holds at least:
 `against`, `difference`, `match_points`, `played` (parties played at a table and
 finished), `byes`, `absences` (rounds missed and scored as lost), `withdrawn`, one key
 per ranking criterion with its value, `values` (the criteria values in the criteria's
-order, for display), and `rounds`: one entry per round with `round`, `table`, `side`,
-`result` (win | loss | draw | pending | bye | absent), `points`, `against`,
-`opponents` and `partners` (competitor ids), and `late: true` on a round a late arrival
-missed (absent elsewhere); and `current_partie`: the competitor's partie in the last
+order, for display), and `current_partie`: the competitor's partie in the last
 round counted, `{"round", "table", "donnes", "finished"}` (`donnes`:
 the donnes counted at its table so far), or None when it sits that round out. A partie
 not finished is still counted as it stands; pages mark it (scoring/templatetags).
+
+A row carries no round history: `reading.round_histories` reads it when a page or the
+API asks, one entry per round with `round`, `table`, `side`, `result` (win | loss |
+draw | pending | bye | absent), `points`, `against`, `opponents` and `partners`
+(competitor ids), and `late: true` on a round a late arrival missed.
 """
 
 from __future__ import annotations
@@ -62,21 +64,39 @@ def criterion_specs(criteria: Sequence[str], match_points: Mapping[str, Any]) ->
 def rank_rows(
     loaded: Loaded, after_round: int | None, criteria: Sequence[str], match_points: Mapping[str, Any]
 ) -> list[dict[str, Any]]:
-    """The snapshot rows of the ranking counting rounds 1..after_round (all when None)."""
+    """The snapshot rows of the ranking counting rounds 1..after_round (all when None),
+    from every round's results (`loaded` read from round 1): the full rebuild."""
     rounds = [n for n in loaded.rounds if after_round is None or n <= after_round]
     results = [partie for number in rounds for partie in loaded.round_parties(number)]
-    known = {c[0]: c for c in loaded.competitors}
-    histories = [loaded.works[number].history for number in rounds]
+    records = engine_standings.records_of(results, [str(c[0]) for c in loaded.competitors])
     last_work = loaded.works.get(rounds[-1]) if rounds else None
     parties_state = last_work.parties_state if last_work is not None else {}
-    standings = engine_standings.rank(
-        results, criterion_specs(criteria, match_points), competitors=[str(pk) for pk in known]
-    )
+    return ranked_rows(records, loaded.competitors, criteria, match_points, parties_state)
+
+
+Competitors = Sequence[tuple[int, int, str, str, int, int | None]]
+
+
+def ranked_rows(
+    records: Mapping[str, engine_standings.Record],
+    competitors: Competitors,
+    criteria: Sequence[str],
+    match_points: Mapping[str, Any],
+    parties_state: Mapping[int, dict[str, Any]],
+) -> list[dict[str, Any]]:
+    """The snapshot rows of competitors whose records are summed: a sort of small rows.
+
+    The full rebuild sums every round's results (`rank_rows`); the live refresh adds the
+    rounds in play to the stored totals of the closed ones (scoring/standings/base.py).
+    Both end here, so both write the same rows.
+    """
+    known = {c[0]: c for c in competitors}
+    standings = engine_standings.rank_records(records, criterion_specs(criteria, match_points))
     rows = []
+    withdrawn = Competitor.Status.WITHDRAWN
     for standing in standings:
         pk = int(standing.competitor)
         _pk, number, name, status, _joined, _withdrawn_after = known.get(pk, (pk, 0, "?", "", 1, None))
-        history = [item for by_competitor in histories if (item := by_competitor.get(pk)) is not None]
         values = dict(standing.values)
         row: dict[str, Any] = {
             "competitor": pk,
@@ -91,10 +111,9 @@ def rank_rows(
             "played": standing.played,
             "byes": standing.byes,
             "absences": standing.absences,
-            "withdrawn": status == Competitor.Status.WITHDRAWN,
+            "withdrawn": status == withdrawn,
             **values,
             "values": [values.get(key) for key in criteria],
-            "rounds": history,
             "current_partie": parties_state.get(pk),
         }
         rows.append(row)

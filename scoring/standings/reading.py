@@ -66,9 +66,11 @@ class Loaded:
 
     tournament: Tournament
     competitors: list[tuple[int, int, str, str, int, int | None]]
-    rounds: list[int]
+    rounds: list[int]  # the rounds read (from `load`'s `from_round` on)
     works: dict[int, RoundWork]
     round_digests: dict[int, str]
+    # Every round of the tournament (read or not) and its status.
+    statuses: dict[int, str] = field(default_factory=dict)
 
     def round_parties(self, number: int) -> list[engine_standings.PartieResult]:
         work = self.works.get(number)
@@ -82,13 +84,14 @@ SEATS_SQL = """
       JOIN {table} t ON t.id = s.table_id
       JOIN {round} r ON r.id = s.round_id
       LEFT JOIN {result} res ON res.table_id = t.id
-     WHERE r.tournament_id = %s
+     WHERE r.tournament_id = %s AND r.number >= %s
      ORDER BY r.number, t.number, s.side, s.position
 """
 
 
-def _seat_rows(tournament_id: int) -> list[tuple[Any, ...]]:
-    """Every seat with its table, round and the table's result: one query, plain tuples.
+def _seat_rows(tournament_id: int, from_round: int = 1) -> list[tuple[Any, ...]]:
+    """Every seat with its table, round and the table's result (rounds `from_round` on):
+    one query, plain tuples.
 
     Written in SQL rather than through the ORM: the live refresh reads it after every
     stored hand, and building model rows or decoding JSON through the field for ~2,000
@@ -101,7 +104,7 @@ def _seat_rows(tournament_id: int) -> list[tuple[Any, ...]]:
         result=TableResult._meta.db_table,
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [tournament_id])
+        cursor.execute(sql, [tournament_id, from_round])
         return cursor.fetchall()
 
 
@@ -115,12 +118,14 @@ _round_cache: OrderedDict[tuple[Any, ...], RoundWork] = OrderedDict()
 _round_cache_lock = threading.Lock()
 
 
-def load(tournament: Tournament) -> Loaded:
+def load(tournament: Tournament, *, from_round: int = 1) -> Loaded:
     """Competitors, rounds, seats with their table's result, and byes: four queries.
 
-    Each round's rows are hashed as read; a round whose rows this process has already
-    turned into entries (the rounds before the one in play, on every refresh) is taken
-    from the cache rather than built again.
+    Only the rounds from `from_round` on are read (the live refresh reads the rounds after
+    the last closed one: scoring/standings/base.py keeps the others' totals). Each round's
+    rows are hashed as read; a round whose rows this process has already turned into
+    entries (the rounds before the one in play, on a full rebuild) is taken from the
+    cache rather than built again.
     """
     competitors = list(
         Competitor.objects.filter(tournament=tournament)
@@ -128,10 +133,10 @@ def load(tournament: Tournament) -> Loaded:
         .values_list("pk", "number", "name", "status", "joined_round", "withdrawn_after_round")
     )
     round_status = dict(Round.objects.filter(tournament=tournament).order_by("number").values_list("number", "status"))
-    rounds = sorted(round_status)
-    seat_rows = _seat_rows(tournament.pk)
+    rounds = sorted(number for number in round_status if number >= from_round)
+    seat_rows = _seat_rows(tournament.pk, from_round)
     byes = list(
-        Bye.objects.filter(round__tournament=tournament)
+        Bye.objects.filter(round__tournament=tournament, round__number__gte=from_round)
         .order_by("round__number", "competitor_id")
         .values_list("round__number", "competitor_id", "reason")
     )
@@ -152,7 +157,7 @@ def load(tournament: Tournament) -> Loaded:
         build = partial(build_round, number, seats, round_byes, tournament)
         key = (tournament.pk, number, digest, *policy)
         works[number] = build() if number == rounds[-1] else _cached_round(key, build)
-    return Loaded(tournament, competitors, rounds, works, digests)
+    return Loaded(tournament, competitors, rounds, works, digests, round_status)
 
 
 def _cached_round(key: tuple[Any, ...], build: Callable[[], RoundWork]) -> RoundWork:
@@ -265,3 +270,20 @@ def partie_of(competitor_id: int, entry: Entry) -> engine_standings.PartieResult
         outcome=entry.result if entry.result in ("win", "loss", "draw") else "draw",
         finished=entry.finished,
     )
+
+
+def round_histories(tournament: Tournament, *, after_round: int | None = None) -> dict[int, list[dict[str, Any]]]:
+    """Every competitor's parties round by round (through `after_round`, all when None).
+
+    What a competitor's page and the API's ranking show beside a ranked row; the
+    snapshots do not carry it (a ranking of 3,000 teams would weigh megabytes). Read when
+    asked: the rounds before the one in play come from this process's cache.
+    """
+    loaded = load(tournament)
+    out: dict[int, list[dict[str, Any]]] = {}
+    for number in loaded.rounds:
+        if after_round is not None and number > after_round:
+            break
+        for competitor_id, item in loaded.works[number].history.items():
+            out.setdefault(competitor_id, []).append(item)
+    return out
