@@ -1,6 +1,6 @@
 """The API's reads: what its public endpoints show, and the versions their ETags compare.
 
-Who may see a tournament is not decided here (scoring.standings_selectors and
+Who may see a tournament is not decided here (scoring.selectors.standings and
 tournaments.selectors decide it); these functions shape what is visible into plain
 dicts for the serializers, in a few queries each, and never compute a ranking. Each
 `*_version` reads the small thing that changes whenever its body would (an
@@ -18,8 +18,8 @@ from django.db.models import Count, Max, Prefetch, Q, QuerySet, Sum
 from django.http import Http404
 
 from scoring.models import Hand, Season, SeasonSnapshot, StandingsSnapshot, TableResult
+from scoring.selectors.standings import table_sheet_public
 from scoring.standings import columns_for, round_histories
-from scoring.standings_selectors import table_sheet_public
 from tournaments import games
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Bye, Club, Competitor, Player, Round, Seat, Table, Tournament

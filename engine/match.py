@@ -206,6 +206,97 @@ def _leader(sides: tuple[Side, ...], totals: Sequence[Number]) -> Side | None:
     return leaders[0] if len(leaders) == 1 else None
 
 
+@dataclass(slots=True)
+class _Partie:
+    """A partie being played out, donne by donne: what `play` carries from one hand to the next."""
+
+    sides: tuple[Side, ...]
+    end: End | None
+    totals: list[Number]
+    running: list[tuple[Number, ...]] = field(default_factory=list)
+    scores: list[HandScore] = field(default_factory=list)
+    errors: list[RuleError] = field(default_factory=list)
+    reserve: int = 0
+    reserve_lost: int = 0
+    played: int = 0
+    finished: bool = False
+    winner: Side | None = None
+    finished_after: int | None = None
+    # False once a hand is refused (or the end is malformed): later hands' carry is unknown.
+    scoring: bool = True
+
+    def result(self) -> MatchResult:
+        return MatchResult(
+            sides=self.sides,
+            end=self.end,
+            totals=tuple(self.totals),
+            running=tuple(self.running),
+            scores=tuple(self.scores),
+            donnes_played=self.played,
+            finished=self.finished,
+            winner=self.winner,
+            finished_after=self.finished_after,
+            reserve=self.reserve,
+            reserve_lost=self.reserve_lost,
+            errors=tuple(self.errors),
+        )
+
+
+def _after_the_end(partie: _Partie, base: str) -> RuleError:
+    """The error of a hand entered once the partie is over."""
+    return rule_error(
+        base,
+        "partie_finished",
+        gettext_noop("The partie is over: no donne can follow donne {last}."),
+        last=(partie.finished_after or 0) + 1,
+    )
+
+
+def _hand_problems(game: Game, hand: Any, resolved: Mapping[str, Any], base: str) -> list[RuleError]:
+    """Phase 1: the hand's own problems, with fields under `hands.<i>`."""
+    problems = [
+        RuleError(path(base, e.field) if e.field else base, e.code, e.template, e.params)
+        for e in game.validate(hand, resolved)
+    ]
+    keeps_reserve = bool(getattr(game, "keeps_reserve", False))
+    if keeps_reserve and isinstance(hand, Mapping) and hand.get("reserve_in") not in (None, 0):
+        problems.append(
+            rule_error(
+                path(base, "reserve_in"),
+                "reserve_in_in_partie",
+                gettext_noop("A partie carries litige reserves itself: leave reserve_in out."),
+            )
+        )
+    return problems
+
+
+def _score_hand(partie: _Partie, game: Game, hand: Any, resolved: Mapping[str, Any]) -> HandScore:
+    """Phase 2: score a valid hand with the reserve carried in; add it to the running totals."""
+    result = game.score(hand, resolved, partie.reserve)
+    partie.scores.append(result)
+    for side_index, points in enumerate(result.scores):
+        partie.totals[side_index] += points
+    partie.running.append(tuple(partie.totals))
+    partie.reserve = result.reserve_out
+    return result
+
+
+def _check_end(partie: _Partie, end: End, index: int) -> None:
+    """Phase 3, after a played donne: is the partie over, and who won (module docstring)."""
+    partie.played += 1
+    if end.donnes is not None:
+        partie.finished = partie.played >= end.donnes
+        partie.winner = _leader(partie.sides, partie.totals) if partie.finished else None
+    elif any(total >= (end.target or 0) for total in partie.totals):
+        # Several past the target on one donne: the highest wins; a tie plays on.
+        partie.winner = _leader(partie.sides, partie.totals)
+        partie.finished = partie.winner is not None
+    if partie.finished:
+        partie.finished_after = index
+        # A reserve still pending when the partie ends is lost.
+        partie.reserve_lost, partie.reserve = partie.reserve, 0
+
+
 def play(
     game: Game,
     hands: Sequence[Any],
@@ -216,93 +307,31 @@ def play(
 
     `options` are the game's options as the tournament gives them (resolved here).
     Errors are returned in `MatchResult.errors`, never raised (except OptionError).
+    Each hand goes through three phases: its own problems, its score with the reserve
+    carried in, then the end of the partie.
     """
     resolved = game.resolve_options(options)
-    sides = game.sides
-    errors: list[RuleError] = []
     parsed_end, end_errors = parse_end(game, end)
-    errors.extend(end_errors)
-    keeps_reserve = bool(getattr(game, "keeps_reserve", False))
-
-    totals: list[Number] = [0] * len(sides)
-    running: list[tuple[Number, ...]] = []
-    scores: list[HandScore] = []
-    reserve = 0
-    reserve_lost = 0
-    played = 0
-    finished = False
-    winner: Side | None = None
-    finished_after: int | None = None
-    scoring = parsed_end is not None
+    partie = _Partie(sides=game.sides, end=parsed_end, totals=[0] * len(game.sides), errors=list(end_errors))
+    partie.scoring = parsed_end is not None
 
     for i, hand in enumerate(hands):
         base = path("hands", i)
-        if finished:
-            errors.append(
-                rule_error(
-                    base,
-                    "partie_finished",
-                    gettext_noop("The partie is over: no donne can follow donne {last}."),
-                    last=(finished_after or 0) + 1,
-                )
-            )
+        if partie.finished:
+            partie.errors.append(_after_the_end(partie, base))
             continue
-        hand_errors = [
-            RuleError(path(base, e.field) if e.field else base, e.code, e.template, e.params)
-            for e in game.validate(hand, resolved)
-        ]
-        if keeps_reserve and isinstance(hand, Mapping) and hand.get("reserve_in") not in (None, 0):
-            hand_errors.append(
-                rule_error(
-                    path(base, "reserve_in"),
-                    "reserve_in_in_partie",
-                    gettext_noop("A partie carries litige reserves itself: leave reserve_in out."),
-                )
-            )
-        if hand_errors:
-            errors.extend(hand_errors)
+        problems = _hand_problems(game, hand, resolved, base)
+        if problems:
+            partie.errors.extend(problems)
             # The carry into later hands is unknown now: keep validating, stop scoring.
-            scoring = False
+            partie.scoring = False
             continue
-        if not scoring:
+        if not partie.scoring:
             continue
         assert parsed_end is not None
-        result = game.score(hand, resolved, reserve)
-        scores.append(result)
-        for side_index, points in enumerate(result.scores):
-            totals[side_index] += points
-        running.append(tuple(totals))
-        reserve = result.reserve_out
-        if result.outcome == CANCELLED:
-            continue
-        played += 1
-        if parsed_end.donnes is not None:
-            finished = played >= parsed_end.donnes
-            winner = _leader(sides, totals) if finished else None
-        else:
-            target = parsed_end.target or 0
-            if any(total >= target for total in totals):
-                # Several past the target on one donne: the highest wins; a tie plays on.
-                winner = _leader(sides, totals)
-                finished = winner is not None
-        if finished:
-            finished_after = i
-            reserve_lost, reserve = reserve, 0
-
-    return MatchResult(
-        sides=sides,
-        end=parsed_end,
-        totals=tuple(totals),
-        running=tuple(running),
-        scores=tuple(scores),
-        donnes_played=played,
-        finished=finished,
-        winner=winner,
-        finished_after=finished_after,
-        reserve=reserve,
-        reserve_lost=reserve_lost,
-        errors=tuple(errors),
-    )
+        if _score_hand(partie, game, hand, resolved).outcome != CANCELLED:
+            _check_end(partie, parsed_end, i)
+    return partie.result()
 
 
 def play_json(game: Game, data: object, options: Mapping[str, Any] | None = None) -> MatchResult:

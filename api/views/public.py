@@ -2,7 +2,7 @@
 and their hands, standings, clubs and seasons.
 
 No login needed; a tournament is visible when its public pages are
-(`scoring.standings_selectors.visible_tournament`: public and past its draft, or to its
+(`scoring.selectors.standings.visible_tournament`: public and past its draft, or to its
 own organisers), anything else is a 404 that says nothing about whether it exists.
 Every answer carries an ETag and honours If-None-Match (api.etags).
 """
@@ -34,7 +34,7 @@ from api.serializers import (
     TournamentSummarySerializer,
 )
 from api.views.base import ApiPagination, ApiView, errors
-from scoring.standings_selectors import public_season, visible_tournament
+from scoring.selectors.standings import public_season, visible_tournament
 from tournaments.models import Tournament
 
 

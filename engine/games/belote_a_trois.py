@@ -178,7 +178,7 @@ class BeloteATrois(Game):
                         player=belote[0],
                     )
                 )
-            if options.get("announcement_tie") == "first_in_play":
+            if options["announcement_tie"] == "first_in_play":
                 _check_order(errors, announced, contract, order)
         return errors
 
@@ -363,7 +363,7 @@ def _plainly_valid(hand: dict[str, Any], options: Mapping[str, Any]) -> bool:
         return True
     if belote and _belote_clash(belote[0], announced, contract):
         return False
-    if options.get("announcement_tie") == "first_in_play":
+    if options["announcement_tie"] == "first_in_play":
         tied = ann.best_holders(enumerate(announced), contract)
         if len(tied) > 1 and order not in tied:
             return False

@@ -17,12 +17,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from scoring import jobs
-from scoring import standings_selectors as selectors
 from scoring.access import organiser_tournament
+from scoring.forms.standings import StandingsRulesForm
 from scoring.job_config import ACTIVE, pending_config
 from scoring.models import Job
+from scoring.selectors import standings as selectors
 from scoring.standings import columns_for
-from scoring.standings_forms import StandingsRulesForm
 from tournaments.forms import add_service_errors
 from tournaments.models import Tournament
 

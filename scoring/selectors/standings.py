@@ -143,7 +143,7 @@ def row_of(snapshot: StandingsSnapshot | None, number: int) -> dict[str, Any] | 
     return next((row for row in snapshot.rows if row.get("number") == number), None)
 
 
-def round_tables(tournament: Tournament, number: int) -> tuple[Round, list[dict[str, Any]]]:
+def round_tables_public(tournament: Tournament, number: int) -> tuple[Round, list[dict[str, Any]]]:
     """A round's tables with their competitors by side and their stored result: three queries."""
     rnd = Round.objects.filter(tournament=tournament, number=number).first()
     if rnd is None:

@@ -254,7 +254,7 @@ class RoundTable:
     pending: int
 
 
-def round_tables(tournament: Tournament, round_number: int) -> list[RoundTable]:
+def round_tables_with_counts(tournament: Tournament, round_number: int) -> list[RoundTable]:
     """The tables of a round with their results and how many donnes each has."""
     tables = list(
         Table.objects.filter(round__tournament=tournament, round__number=round_number)

@@ -1,4 +1,4 @@
-"""A player's tournaments: the organisers' page and the public one (scoring/history_selectors.py)."""
+"""A player's tournaments: the organisers' page and the public one (scoring/selectors/history.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_safe
 
-from scoring.history_selectors import player_history
+from scoring.selectors.history import player_history
 from tournaments import access
 from tournaments.models import Player
 

@@ -27,8 +27,8 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
 from scoring import exports, pdf
-from scoring import standings_selectors as selectors
 from scoring.models import StandingsSnapshot
+from scoring.selectors import standings as selectors
 from scoring.standings import columns_for
 from tournaments.access import is_organiser
 from tournaments.models import Bye, Prize, Tournament
@@ -93,7 +93,7 @@ class Ranking:
     @cached_property
     def prizes(self) -> list[Prize]:
         """The lots shown beside the ranks (*palmarès*): the live ranking only, not a past round's."""
-        # `has_prizes` comes with the tournament's row (standings_selectors.visible_tournament).
+        # `has_prizes` comes with the tournament's row (selectors.standings.visible_tournament).
         if not self.with_prizes or not getattr(self.tournament, "has_prizes", True):
             return []
         return list(self.tournament.prizes.order_by("rank_from"))
@@ -190,7 +190,7 @@ def round_results(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     etag = _etag("round", tournament.pk, number, selectors.round_results_version(tournament, number), get_language())
 
     def context() -> dict[str, Any]:
-        rnd, tables = selectors.round_tables(tournament, number)
+        rnd, tables = selectors.round_tables_public(tournament, number)
         byes = list(Bye.objects.filter(round=rnd).select_related("competitor").order_by("competitor__number"))
         return _base_context(tournament, round=rnd, tables=tables, byes=byes)
 

@@ -1,171 +1,31 @@
-"""The entry forms of the four games: what a referee taps and types, turned into the
-engine's hand (docs/rules.md), and the engine's errors put back beside each field.
+"""The entry forms of the belote family: belote at four (classique and moderne), contrée
+and belote à 3, what a referee taps and types turned into the engine's hand
+(docs/rules.md), with the announcement rows they share.
 
-One form class per game family, built from the engine's game definition (its sides,
-contracts and rule options). The forms check only what a browser can get wrong (a word
-where a number goes); every rule is the engine's, so the referee reads the same reasons
-whatever sends the hand. Every field is optional here: a missing one is the engine's
-"This field is required." beside it.
+Each form is built from the engine's game definition (its sides, contracts and rule
+options); the shared machinery is scoring/forms/base.py.
 
-Terms (preneur, défense, dix de der, annonces, belote-rebelote, capot; oudlers, poignée,
-petit au bout, chelem in tarot): docs/glossary.md.
+Terms (preneur, défense, dix de der, annonces, belote-rebelote, capot): docs/glossary.md.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from decimal import Decimal, InvalidOperation
-from typing import Any, ClassVar
+from collections.abc import Mapping
+from typing import Any
 
 from django import forms
-from django.core.exceptions import NON_FIELD_ERRORS
 from django.utils.translation import gettext_lazy as _
 
-from engine.core import Game, RuleError
+from engine.core import RuleError
 from engine.games import announcements as annonces
 from engine.games.checks import required
-from scoring.labels import (
-    ANNOUNCEMENT_LABELS,
-    CAMP_LABELS,
-    CONTRACT_LABELS,
-    POIGNEE_LABELS,
-    SUIT_SYMBOLS,
-)
-from scoring.messages import rule_error_text
-from scoring.table_selectors import SideInfo
+from scoring.forms.base import HandForm, number_input, radio
+from scoring.labels import ANNOUNCEMENT_LABELS, CONTRACT_LABELS, SUIT_SYMBOLS
+from scoring.selectors.tables import SideInfo
 
 # Announcement rows offered per side: more than a side ever holds in practice.
 ANNOUNCEMENT_ROWS = 3
 RANK_LABELS: dict[str, str] = {"A": "A", "K": "R", "Q": "D", "J": "V", "10": "10", "9": "9", "8": "8", "7": "7"}
-
-
-def number_input(*, decimal: bool = False) -> forms.TextInput:
-    # A text input with a numeric keypad: type="number" lets a wheel or an "e" slip in
-    # and hides what the browser refused; inputmode brings up the phone's keypad.
-    attrs = {"inputmode": "decimal" if decimal else "numeric", "autocomplete": "off", "class": "num"}
-    if not decimal:
-        attrs["pattern"] = "[0-9]*"
-    return forms.TextInput(attrs=attrs)
-
-
-def radio(choices: Iterable[tuple[Any, Any]], label: Any) -> forms.ChoiceField:
-    # Labels made plain strings once, not resolved again for every chip drawn.
-    plain = [(value, str(text)) for value, text in choices]
-    return forms.ChoiceField(choices=plain, label=label, required=False, widget=forms.RadioSelect)
-
-
-class HandForm(forms.Form):
-    """What every game's form shares: the entry's key, its donne number, who types.
-
-    `raw()` gives the hand as the engine reads it, from whatever fields are sound (a
-    field the browser sent wrong is left out, so the engine still judges the others);
-    `add_rule_errors` places the engine's errors beside their fields.
-    """
-
-    idempotency_key = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
-    expected_number = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
-
-    # The per-game part of the form's template (scoring/referee_form_<body>.html).
-    body: ClassVar[str]
-
-    def __init__(
-        self,
-        data: Any = None,
-        *,
-        game: Game,
-        options: dict[str, Any],
-        sides: Sequence[SideInfo],
-        initial_raw: dict[str, Any] | None = None,
-        ask_side: bool = False,
-        **kwargs: Any,
-    ) -> None:
-        self.game = game
-        self.options = options
-        self.sides = list(sides)
-        initial = dict(kwargs.pop("initial", None) or {})
-        super().__init__(data, initial=initial, **kwargs)
-        self.build_fields()
-        self.ask_side = ask_side
-        if ask_side:
-            # With confirmation, the page must know who typed, so that another side
-            # confirms. Optional here so that checking while typing does not nag;
-            # `require_side` insists on submit.
-            self.fields["entered_side"] = forms.TypedChoiceField(
-                choices=[(side.index, side.label) for side in self.sides],
-                coerce=int,
-                empty_value=None,
-                label=_("Who is entering this donne?"),
-                required=False,
-                widget=forms.RadioSelect,
-            )
-        if initial_raw:
-            self.initial.update(self.initial_from_raw(initial_raw))
-
-    # -- per game ---------------------------------------------------------------------
-
-    def build_fields(self) -> None:
-        raise NotImplementedError
-
-    def hand(self, data: dict[str, Any]) -> dict[str, Any]:
-        """The engine's hand from cleaned values (missing ones left out)."""
-        raise NotImplementedError
-
-    def initial_from_raw(self, raw: dict[str, Any]) -> dict[str, Any]:
-        """Form values showing a stored hand (for a correction)."""
-        raise NotImplementedError
-
-    def field_for(self, path: str, code: str = "") -> str | None:
-        """The form field where an error of the engine's field `path` is shown."""
-        head = path.split(".")[0]
-        return head if head in self.fields else None
-
-    def adjust_errors(self, errors: list[RuleError]) -> list[RuleError]:
-        """A game's chance to reword what the form, not the referee, caused."""
-        return errors
-
-    # -- shared -----------------------------------------------------------------------
-
-    def side_choices(self, *, nobody: Any = None) -> list[tuple[str, str]]:
-        choices = [(str(side.code), side.label) for side in self.sides]
-        return [("", str(nobody)), *choices] if nobody is not None else choices
-
-    def value(self, name: str) -> Any:
-        data = getattr(self, "cleaned_data", {})
-        value = data.get(name)
-        return None if value in ("", None) else value
-
-    def raw(self) -> dict[str, Any]:
-        return self.hand(getattr(self, "cleaned_data", {}))
-
-    def add_rule_errors(self, errors: Iterable[RuleError], *, skip_required: bool = False) -> None:
-        """Put each engine error beside its field, once; a field the browser got wrong
-        keeps only that error (the engine saw the field as missing)."""
-        already = {name for name in self.errors if name != NON_FIELD_ERRORS}
-        for error in self.adjust_errors(list(errors)):
-            if skip_required and error.code == "required":
-                continue
-            name = self.field_for(error.field, error.code)
-            if name is not None and name in already:
-                continue
-            message = rule_error_text(error)
-            if message in self.errors.get(name or NON_FIELD_ERRORS, []):
-                continue
-            self.add_error(name, message)
-
-    def require_side(self) -> bool:
-        """On submit at a tournament with confirmation: who typed must be said."""
-        if self.ask_side and self.entered_side is None:
-            self.add_error("entered_side", _("Say which side you are on: a player of another side will confirm."))
-            return False
-        return True
-
-    @property
-    def entered_side(self) -> int | None:
-        value = getattr(self, "cleaned_data", {}).get("entered_side")
-        return value if isinstance(value, int) else None
-
-    def error_slots(self) -> list[str]:
-        return list(self.fields)
 
 
 class MenuField(forms.CharField):
@@ -550,155 +410,3 @@ class BeloteATroisForm(AnnouncementsMixin, HandForm):
         if parts[0] == "announcements":
             return self.announcement_field(parts, getattr(self, "cleaned_data", {}))
         return super().field_for(path, code)
-
-
-class HalfPointsField(forms.CharField):
-    """Card points by halves, as a phone types them: "45", "45.5" or "45,5"."""
-
-    default_error_messages = {"invalid": _("Enter the points as a number; halves are written 45.5 or 45,5.")}
-
-    def to_python(self, value: Any) -> int | float | None:  # type: ignore[override]
-        text = str(super().to_python(value) or "").strip().replace(",", ".")
-        if not text:
-            return None
-        try:
-            number = Decimal(text)
-        except InvalidOperation:
-            raise forms.ValidationError(self.error_messages["invalid"], code="invalid") from None
-        if not number.is_finite():
-            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
-        return int(number) if number == number.to_integral_value() else float(number)
-
-
-class TarotForm(HandForm):
-    """Tarot à 3, 4 and 5 (the table's game): the taker (and at five the partner the
-    taker called), the attack's oudlers and card points (the defence has 91 minus
-    them), poignée, petit au bout and chelem."""
-
-    body = "tarot"
-
-    @property
-    def calls_partner(self) -> bool:
-        return self.game.code == "tarot_a_cinq"
-
-    def build_fields(self) -> None:
-        f = self.fields
-        camps = [("", str(_("nobody")))] + [(camp, str(label)) for camp, label in CAMP_LABELS.items()]
-        f["taker"] = radio(self.side_choices(), _("Taker"))
-        if self.calls_partner:
-            # Called alone: the called king was in the chien or the taker's own hand.
-            alone = [("alone", str(_("called themself (plays alone)")))]
-            f["partner"] = radio(alone + list(self.side_choices()), _("Partner (called king)"))
-        f["contract"] = radio(
-            ((name, CONTRACT_LABELS[name]) for name in ("petite", "garde", "garde_sans", "garde_contre")),
-            _("Contract"),
-        )
-        f["oudlers"] = radio(((str(n), str(n)) for n in range(4)), _("Taker's oudlers (bouts)"))
-        f["points"] = HalfPointsField(required=False, label=_("Taker's card points"), widget=number_input(decimal=True))
-        f["points"].help_text = _("Out of 91; halves allowed (45.5).")
-        f["petit_au_bout"] = radio(camps, _("Petit au bout"))
-        f["poignee_by"] = radio(camps, _("Poignée shown by"))
-        f["poignee_size"] = radio(
-            [("", "—")] + [(size, str(label)) for size, label in POIGNEE_LABELS[self.game.code].items()],
-            _("Poignée"),
-        )
-        f["chelem_announced"] = forms.BooleanField(required=False, label=_("Chelem announced"))
-        f["chelem_made_by"] = radio(camps, _("Chelem made by"))
-
-    def has_extras(self) -> bool:
-        """Whether the petit au bout, poignée or chelem part has something to show."""
-        names = ("petit_au_bout", "poignee_by", "poignee_size", "chelem_announced", "chelem_made_by")
-        return any(self[name].value() or self[name].errors for name in names)
-
-    def hand(self, data: dict[str, Any]) -> dict[str, Any]:
-        hand: dict[str, Any] = {}
-        if data.get("taker") not in (None, ""):
-            hand["taker"] = int(data["taker"])
-        partner = data.get("partner")
-        if partner == "alone":
-            # The taker alone: the engine reads a partner equal to the taker.
-            if "taker" in hand:
-                hand["partner"] = hand["taker"]
-        elif partner not in (None, ""):
-            hand["partner"] = int(partner)
-        if data.get("contract"):
-            hand["contract"] = data["contract"]
-        if data.get("oudlers") not in (None, ""):
-            hand["oudlers"] = int(data["oudlers"])
-        if data.get("points") is not None:
-            hand["points"] = data["points"]
-        if data.get("petit_au_bout"):
-            hand["petit_au_bout"] = data["petit_au_bout"]
-        if data.get("poignee_by") or data.get("poignee_size"):
-            poignee = {"by": data.get("poignee_by"), "size": data.get("poignee_size")}
-            hand["poignee"] = {key: value for key, value in poignee.items() if value}
-        if data.get("chelem_announced") or data.get("chelem_made_by"):
-            hand["chelem"] = {
-                "announced": bool(data.get("chelem_announced")),
-                "made_by": data.get("chelem_made_by") or None,
-            }
-        return hand
-
-    def initial_from_raw(self, raw: dict[str, Any]) -> dict[str, Any]:
-        initial: dict[str, Any] = {}
-        for name in ("taker", "contract", "oudlers"):
-            if raw.get(name) is not None:
-                initial[name] = str(raw[name])
-        if self.calls_partner and raw.get("partner") is not None:
-            initial["partner"] = "alone" if raw["partner"] == raw.get("taker") else str(raw["partner"])
-        if raw.get("points") is not None:
-            initial["points"] = str(raw["points"])
-        initial["petit_au_bout"] = raw.get("petit_au_bout") or ""
-        poignee = raw.get("poignee") if isinstance(raw.get("poignee"), dict) else {}
-        initial["poignee_by"] = poignee.get("by") or ""
-        initial["poignee_size"] = poignee.get("size") or ""
-        chelem = raw.get("chelem") if isinstance(raw.get("chelem"), dict) else {}
-        initial["chelem_announced"] = bool(chelem.get("announced"))
-        initial["chelem_made_by"] = chelem.get("made_by") or ""
-        return initial
-
-    def field_for(self, path: str, code: str = "") -> str | None:
-        parts = path.split(".")
-        if parts[0] == "poignee":
-            return "poignee_size" if len(parts) > 1 and parts[1] == "size" else "poignee_by"
-        if parts[0] == "chelem":
-            return "chelem_announced" if len(parts) > 1 and parts[1] == "announced" else "chelem_made_by"
-        return super().field_for(path, code)
-
-
-HAND_FORMS: dict[str, type[HandForm]] = {
-    "belote_classique": BeloteForm,
-    "belote_moderne": BeloteForm,
-    "belote_contree": ContreeForm,
-    "belote_a_trois": BeloteATroisForm,
-    "tarot_a_trois": TarotForm,
-    "tarot_a_quatre": TarotForm,
-    "tarot_a_cinq": TarotForm,
-}
-
-
-def hand_form_class(game_code: str) -> type[HandForm]:
-    try:
-        return HAND_FORMS[game_code]
-    except KeyError:
-        raise ValueError(f"no entry form for the game {game_code!r}") from None
-
-
-class ReasonForm(forms.Form):
-    reason = forms.CharField(
-        label=_("Reason for the change"),
-        max_length=500,
-        widget=forms.Textarea(attrs={"rows": 2}),
-        error_messages={"required": _("Give the reason for this change.")},
-    )
-
-
-class ConfirmForm(forms.Form):
-    side = forms.TypedChoiceField(
-        coerce=int, choices=(), error_messages={"required": _("Choose the side that confirms.")}
-    )
-
-    def __init__(self, data: Any = None, *, sides: Sequence[SideInfo], **kwargs: Any) -> None:
-        super().__init__(data, **kwargs)
-        field: Any = self.fields["side"]
-        field.choices = [(side.index, side.label) for side in sides]

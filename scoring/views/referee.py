@@ -25,10 +25,13 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scoring.access import referee_table
-from scoring.forms import BeloteForm, ConfirmForm, HandForm, hand_form_class
+from scoring.forms.base import ConfirmForm, HandForm
+from scoring.forms.belote import BeloteForm
+from scoring.forms.games import hand_form_class
 from scoring.messages import rule_error_text
 from scoring.models import Hand
 from scoring.partie import table_game, tournament_options_or_defaults
+from scoring.selectors.tables import HandCheck, SideInfo, TableSheet, hand_check, table_sheet, table_sides
 from scoring.services import (
     KEY_REUSED,
     HandRefused,
@@ -37,7 +40,6 @@ from scoring.services import (
     hand_submit,
     hand_undo_last,
 )
-from scoring.table_selectors import HandCheck, SideInfo, TableSheet, hand_check, table_sheet, table_sides
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Table
 

@@ -16,9 +16,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from scoring import jobs, season_services, seasons
+from scoring.forms.seasons import SeasonForm
 from scoring.job_config import ACTIVE
 from scoring.models import Job, Season
-from scoring.season_forms import SeasonForm
 from tournaments.access import require_organiser
 from tournaments.forms import add_service_errors
 from tournaments.models import Club

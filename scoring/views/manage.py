@@ -20,12 +20,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.access import organiser_tournament
-from scoring.forms import HandForm, ReasonForm, hand_form_class
+from scoring.forms.base import HandForm, ReasonForm
+from scoring.forms.games import hand_form_class
 from scoring.hand_words import DonneWords, HandWords
 from scoring.models import Hand, HandRevision
 from scoring.partie import table_game, tournament_options_or_defaults
+from scoring.selectors.tables import hand_check_replacing, round_tables_with_counts, table_sheet, table_sides
 from scoring.services import HandRefused, hand_correct, hand_delete, table_token_renew, table_token_revoke
-from scoring.table_selectors import hand_check_replacing, round_tables, table_sheet, table_sides
 from tournaments.models import Round, Table, Tournament
 from tournaments.qr import only_this_computer, public_url
 
@@ -58,7 +59,7 @@ def _base(tournament: Tournament, **extra: Any) -> dict[str, Any]:
 def index(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     rnd = _round(tournament, request)
     rounds = Round.objects.filter(tournament=tournament).order_by("number")
-    tables = round_tables(tournament, rnd.number) if rnd is not None else []
+    tables = round_tables_with_counts(tournament, rnd.number) if rnd is not None else []
     return render(request, "scoring/hands_index.html", _base(tournament, round=rnd, rounds=rounds, tables=tables))
 
 

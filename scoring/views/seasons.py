@@ -10,8 +10,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from scoring import season_exports, seasons
-from scoring import standings_selectors as selectors
 from scoring.models import Job, Season
+from scoring.selectors import standings as selectors
 from tournaments.access import is_organiser, require_organiser
 
 
