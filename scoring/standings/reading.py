@@ -46,7 +46,7 @@ class Entry:
 @dataclass(slots=True)
 class RoundWork:
     """One round as read, turned into what a ranking needs of it: the engine's partie
-    results and each competitor's item of the snapshot rows.
+    results, each competitor's entry (its round history when a page asks) and partie.
 
     Built once per round *content*: the rounds already played do not change while the
     next one is in play, so a refresh after each hand rebuilds only the round in play
@@ -55,9 +55,17 @@ class RoundWork:
     """
 
     parties: list[engine_standings.PartieResult]
-    history: dict[int, dict[str, Any]]  # competitor -> its item of a snapshot row's `rounds`
+    entries: dict[int, Entry]  # competitor -> its partie result in this round
     # competitor -> its partie in this round as a snapshot row's `current_partie` shows it
     parties_state: dict[int, dict[str, Any]] = field(default_factory=dict)
+    _history: dict[int, dict[str, Any]] | None = None
+
+    def history(self) -> dict[int, dict[str, Any]]:
+        """Competitor -> its item of the round history (`round_histories`), built when first asked:
+        the live refresh never needs it."""
+        if self._history is None:
+            self._history = {competitor_id: history_item(entry) for competitor_id, entry in self.entries.items()}
+        return self._history
 
 
 @dataclass(slots=True)
@@ -154,9 +162,12 @@ def load(tournament: Tournament, *, from_round: int = 1) -> Loaded:
         # A round's digest hashes the rows read for it, as read: cheaper than its entries.
         digest = hashlib.sha256(repr([round_status[number], *seats, *round_byes]).encode()).hexdigest()
         digests[number] = digest
-        build = partial(build_round, number, seats, round_byes, tournament)
         key = (tournament.pk, number, digest, *policy)
-        works[number] = build() if number == rounds[-1] else _cached_round(key, build)
+        if number == rounds[-1]:
+            # The round in play: its tables are built again only where their rows changed.
+            works[number] = build_round(number, seats, round_byes, tournament, memo=(tournament.pk, number))
+        else:
+            works[number] = _cached_round(key, partial(build_round, number, seats, round_byes, tournament))
     return Loaded(tournament, competitors, rounds, works, digests, round_status)
 
 
@@ -175,47 +186,54 @@ def _cached_round(key: tuple[Any, ...], build: Callable[[], RoundWork]) -> Round
     return work
 
 
-def build_round(
-    number: int, seats: list[tuple[Any, ...]], byes: list[tuple[int, str]], tournament: Tournament
-) -> RoundWork:
-    """One round's entries (seats with their table's result, then byes), parties and history.
+# The tables of the round in play, as last built in this process, by their rows as read:
+# a refresh after a hand builds again only the tables whose rows changed.
+TABLE_MEMO_SIZE = 16
+_table_memo: OrderedDict[tuple[int, int], dict[tuple[Any, ...], TableWork]] = OrderedDict()
 
-    `seats` are rows of SEATS_SQL for this round; `byes` (competitor id, reason).
+
+@dataclass(frozen=True, slots=True)
+class TableWork:
+    """One table of a round, built from its seat rows: its competitors' entries and parties."""
+
+    members: list[tuple[int, Entry, engine_standings.PartieResult | None]]
+    winners: list[float]  # the winning side's points, when the partie is finished
+    # Its partie as a snapshot row's `current_partie` shows it (shared by its competitors' rows).
+    state: dict[str, Any]
+
+
+def build_round(
+    number: int,
+    seats: list[tuple[Any, ...]],
+    byes: list[tuple[int, str]],
+    tournament: Tournament,
+    *,
+    memo: tuple[int, int] | None = None,
+) -> RoundWork:
+    """One round's entries (seats with their table's result, then byes) and parties.
+
+    `seats` are rows of SEATS_SQL for this round (ordered by table); `byes` (competitor
+    id, reason). With `memo` (tournament, round), the tables whose rows are those of the
+    last build in this process are taken from it rather than built again.
     """
-    # table id -> (round, table number, totals, finished, winner, {side: [competitors]})
-    tables: dict[int, tuple[int, int, list[Any], bool, int | None, dict[int, list[int]]]] = {}
-    donnes: dict[int, int] = {}  # table id -> donnes counted so far
-    for table_id, table_number, _round, side, competitor_id, totals, finished, winner, played in seats:
-        if table_id not in tables:
-            tables[table_id] = (number, table_number, fastjson.loads(totals) if totals else [], bool(finished),
-                                winner, {})  # fmt: skip
-            donnes[table_id] = played or 0
-        tables[table_id][5].setdefault(side, []).append(competitor_id)
+    by_table: dict[int, list[tuple[Any, ...]]] = {}
+    for row in seats:
+        by_table.setdefault(row[0], []).append(row)
+    previous = _table_memo.get(memo, {}) if memo is not None else {}
+    built: dict[tuple[Any, ...], TableWork] = {}
     entries: dict[int, Entry] = {}
+    parties: dict[int, engine_standings.PartieResult | None] = {}
     winners: list[float] = []
     parties_state: dict[int, dict[str, Any]] = {}
-    for table_id, (round_number, table_number, totals, finished, winner, sides) in tables.items():
-        # One dict per table, shared by its competitors' rows (never modified).
-        state = {"round": round_number, "table": table_number, "donnes": donnes[table_id], "finished": finished}
-        for side, members in sides.items():
-            own = totals[side] if side < len(totals) else 0
-            if not finished:
-                result = "pending"
-            elif winner is None:
-                result = "draw"
-            else:
-                result = "win" if winner == side else "loss"
-            if finished and winner == side:
-                winners.append(own)
-            opponents = [c for s, m in sides.items() if s != side for c in m]
-            # At a table of three, what the two others scored between them.
-            against = sum(totals) - own if side < len(totals) else 0
-            for competitor_id in members:
-                entries[competitor_id] = Entry(
-                    round_number, table_number, side, result, own, against, opponents,
-                    [c for c in members if c != competitor_id], finished,
-                )  # fmt: skip
-                parties_state[competitor_id] = state
+    for rows in by_table.values():
+        key = tuple(rows)
+        work = previous.get(key) or _build_table(number, rows)
+        built[key] = work
+        winners.extend(work.winners)
+        for competitor_id, entry, partie in work.members:
+            entries[competitor_id] = entry
+            parties[competitor_id] = partie
+            parties_state[competitor_id] = work.state
     for competitor_id, reason in byes:
         missed = engine_standings.missed_round(
             late=reason == "late",
@@ -224,13 +242,58 @@ def build_round(
             fixed_points=tournament.bye_points,
             winners=winners,
         )
-        entries[competitor_id] = Entry(
+        entry = Entry(
             round=number, table=None, side=None, result=missed.outcome, points=missed.points, against=0,
             finished=missed.finished, late=reason == "late",
         )  # fmt: skip
-    made = (partie_of(competitor_id, entry) for competitor_id, entry in entries.items())
-    history = {competitor_id: history_item(entry) for competitor_id, entry in entries.items()}
-    return RoundWork([partie for partie in made if partie is not None], history, parties_state)
+        entries[competitor_id] = entry
+        parties[competitor_id] = partie_of(competitor_id, entry)
+    if memo is not None:
+        with _round_cache_lock:
+            _table_memo[memo] = built
+            _table_memo.move_to_end(memo)
+            while len(_table_memo) > TABLE_MEMO_SIZE:
+                _table_memo.popitem(last=False)
+    made = [partie for competitor_id in entries if (partie := parties[competitor_id]) is not None]
+    return RoundWork(made, entries, parties_state)
+
+
+def _build_table(number: int, rows: list[tuple[Any, ...]]) -> TableWork:
+    """One table's entries and parties from its seat rows (SEATS_SQL, one table)."""
+    table_number, totals_text, finished, winner, played = (
+        rows[0][1],
+        rows[0][5],
+        bool(rows[0][6]),
+        rows[0][7],
+        rows[0][8],
+    )
+    totals: list[Any] = fastjson.loads(totals_text) if totals_text else []
+    sides: dict[int, list[int]] = {}
+    for row in rows:
+        sides.setdefault(row[3], []).append(row[4])
+    state = {"round": number, "table": table_number, "donnes": played or 0, "finished": finished}
+    members: list[tuple[int, Entry, engine_standings.PartieResult | None]] = []
+    winners: list[float] = []
+    for side, seated in sides.items():
+        own = totals[side] if side < len(totals) else 0
+        if not finished:
+            result = "pending"
+        elif winner is None:
+            result = "draw"
+        else:
+            result = "win" if winner == side else "loss"
+        if finished and winner == side:
+            winners.append(own)
+        opponents = [c for s, m in sides.items() if s != side for c in m]
+        # At a table of three, what the two others scored between them.
+        against = sum(totals) - own if side < len(totals) else 0
+        for competitor_id in seated:
+            entry = Entry(
+                number, table_number, side, result, own, against, opponents,
+                [c for c in seated if c != competitor_id], finished,
+            )  # fmt: skip
+            members.append((competitor_id, entry, partie_of(competitor_id, entry)))
+    return TableWork(members, winners, state)
 
 
 def history_item(entry: Entry) -> dict[str, Any]:
@@ -284,6 +347,6 @@ def round_histories(tournament: Tournament, *, after_round: int | None = None) -
     for number in loaded.rounds:
         if after_round is not None and number > after_round:
             break
-        for competitor_id, item in loaded.works[number].history.items():
+        for competitor_id, item in loaded.works[number].history().items():
             out.setdefault(competitor_id, []).append(item)
     return out

@@ -41,8 +41,11 @@ def _config_digest(tournament: Tournament, criteria: list[str], match_points: di
 
 
 def _head_digest(config_digest: str, competitors: Sequence[tuple[Any, ...]]) -> str:
-    """The start of the digest chain: the configuration and the competitors as ranked."""
-    return _digest([config_digest, [(c[0], c[1], c[2], c[3]) for c in competitors]])
+    """The start of the digest chain: the configuration and the competitors as ranked.
+
+    Hashed from `repr` (as a round's rows are): read on every refresh, json would cost more.
+    """
+    return hashlib.sha256(repr([config_digest, [c[:4] for c in competitors]]).encode()).hexdigest()
 
 
 def _chain(running: str, loaded: Loaded) -> dict[int, str]:

@@ -125,12 +125,15 @@ def test_the_live_ranking_kept_incrementally_equals_the_full_rebuild(
         criteria=st.sampled_from(CRITERIA),
         bye_policy=st.sampled_from(["average_win", "fixed", "none"]),
         late_policy=st.sampled_from(["absent", "bye"]),
+        donnes=st.sampled_from([1, 2, 3]),
         steps=st.lists(operation, min_size=1, max_size=14),
     )
-    def night(criteria: list[str], bye_policy: str, late_policy: str, steps: list[tuple[str, int, int]]) -> None:
+    def night(
+        criteria: list[str], bye_policy: str, late_policy: str, donnes: int, steps: list[tuple[str, int, int]]
+    ) -> None:
         tournament, _teams = running(
             5, criteria=criteria, bye_policy=bye_policy, bye_points=500, late_policy=late_policy,
-            end_rule="donnes", end_value=3, rounds_planned=3,
+            end_rule="donnes", end_value=donnes, rounds_planned=3,
         )  # fmt: skip
         round_draw(by=organiser, tournament=tournament)
         ranked_as_rebuilt(tournament)
