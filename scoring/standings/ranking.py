@@ -97,7 +97,7 @@ def ranked_rows(
     for standing in standings:
         pk = int(standing.competitor)
         _pk, number, name, status, _joined, _withdrawn_after = known.get(pk, (pk, 0, "?", "", 1, None))
-        values = dict(standing.values)
+        values = standing.values
         row: dict[str, Any] = {
             "competitor": pk,
             "number": number,
@@ -119,7 +119,7 @@ def ranked_rows(
         rows.append(row)
     if "match_points" not in criteria:
         # Shown and served by the API whatever the criteria: computed once for everyone.
-        by_competitor = _match_points(standings, match_points)
+        by_competitor = _match_points(records, match_points)
         for row in rows:
             row["match_points"] = by_competitor[str(row["competitor"])]
     # Equal competitors share a rank; within it, list them by number as the room knows them.
@@ -127,13 +127,9 @@ def ranked_rows(
     return rows
 
 
-def _match_points(standings: Sequence[engine_standings.Standing], scheme: Mapping[str, Any]) -> dict[str, Any]:
+def _match_points(records: Mapping[str, engine_standings.Record], scheme: Mapping[str, Any]) -> dict[str, Any]:
     """Every competitor's match points by the tournament's scheme (the engine's criterion)."""
     criterion = engine_standings.MatchPoints(
         {k: v for k, v in scheme.items() if k in engine_standings.MatchPoints.allowed_params}
     )
-    records = {
-        s.competitor: engine_standings.Record(s.competitor, wins=s.wins, draws=s.draws, losses=s.losses, byes=s.byes)
-        for s in standings
-    }
     return criterion.values(records, records)
