@@ -21,7 +21,8 @@ Targets: (a) within 5x of the plain SQL; (b) >= 20,000 hands/s; (c) < 30 ms; (d)
 queries and 50 ms whatever the number of teams; (e) < 60 s.
 
 Run: `.venv/bin/python bench/standings.py` (PostgreSQL on 127.0.0.1:5432 and Redis on
-127.0.0.1:6379 as for the tests; `--help` for the knobs). Loopback only; everything it
+127.0.0.1:6379 as for the tests; `--help` for the knobs; `--only c --teams 3000` measures
+a stored hand's standings work alone, on a concours of 3,000 teams). Loopback only; everything it
 starts is stopped at the end, and a deadline (`--deadline`) stops it in any case.
 """
 
@@ -305,8 +306,24 @@ def bench_hand_to_snapshot(tournament: Any, repeat: int, broker: str, worker_env
         assert latest() > before, "the snapshot did not move"
         return (done - marks["commit"]) * 1000, (done - started) * 1000
 
+    from scoring.standings import snapshots
+
+    # Which way each in-process refresh went: from the closed rounds' stored totals, or full.
+    paths = {"incremental": 0, "full": 0}
+    live_update = snapshots.live_update
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        outcome = live_update(*args, **kwargs)
+        paths["full" if outcome is snapshots.FULL else "incremental"] += 1
+        return outcome
+
+    snapshots.live_update = counted
     out: dict[str, Any] = {}
-    samples = [one(False) for _ in range(repeat)]
+    try:
+        samples = [one(False) for _ in range(repeat)]
+    finally:
+        snapshots.live_update = live_update
+    out["incremental_refreshes"], out["full_refreshes"] = paths["incremental"], paths["full"]
     out["inprocess_commit_to_snapshot_ms"] = statistics.median(s[0] for s in samples)
     out["inprocess_submit_to_snapshot_ms"] = statistics.median(s[1] for s in samples)
     live = StandingsSnapshot.objects.filter(tournament=tournament).order_by("-version").first()
@@ -488,7 +505,8 @@ LINES = {
     "{hands_per_s:,.0f} hands/s (target >= 20,000)",
     "c": "(c) hand -> snapshot, in-process: {inprocess_commit_to_snapshot_ms:.1f} ms from the commit "
     "({inprocess_submit_to_snapshot_ms:.1f} ms from the call) (target < 30 ms); the live version weighs "
-    "{snapshot_kb:.0f} KB",
+    "{snapshot_kb:.0f} KB; refreshes from the closed rounds' stored totals: {incremental_refreshes}, "
+    "full: {full_refreshes}",
     "c_worker": "(c) hand -> snapshot, through a Celery worker on Redis: {worker_commit_to_snapshot_ms:.1f} ms "
     "from the commit (p90 {worker_p90_commit_to_snapshot_ms:.1f}; {worker_submit_to_snapshot_ms:.1f} ms from "
     "the call)",
