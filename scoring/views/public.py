@@ -310,7 +310,7 @@ def competitor(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         return _base_context(
             tournament,
             row=row,
-            parties=selectors.parties_of(row, names),
+            parties=selectors.parties_of(selectors.competitor_rounds(tournament, snapshot, row["competitor"]), names),
             columns=[
                 {**column, "value": value}
                 for column, value in zip(
