@@ -21,7 +21,7 @@ from scoring.job_config import ACTIVE
 from scoring.jobs import job_is_stale
 from scoring.models import Hand, Job, Season, SeasonSnapshot, StandingsSnapshot, TableResult
 from scoring.selectors.standings import table_sheet_public
-from scoring.standings import columns_for
+from scoring.standings import columns_for, round_histories
 from tournaments import games
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Bye, Club, Competitor, Player, Round, Seat, Table, Tournament
@@ -280,12 +280,14 @@ def standings(tournament: Tournament, after_round: int | None, *, version: int |
             raise Http404("no ranking after this round")
         criteria = list(tournament.criteria or [])
         return {"version": None, "after_round": None, "built_at": None, "columns": columns_for(criteria), "rows": []}
+    histories = round_histories(tournament, after_round=snapshot.after_round)
     return {
         "version": snapshot.version,
         "after_round": snapshot.after_round,
         "built_at": snapshot.built_at,
         "columns": columns_for(snapshot.criteria or list(tournament.criteria or [])),
-        "rows": snapshot.rows,
+        # The snapshot ranks; each row's parties round by round are read beside it.
+        "rows": [{**row, "rounds": histories.get(row["competitor"], [])} for row in snapshot.rows],
     }
 
 

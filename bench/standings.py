@@ -36,7 +36,8 @@ worker; the phones are fewer than two per team (`--phones`) and all speak French
 clock is injected, so the 60 s of night take as long as their requests.
 
 Run: `.venv/bin/python bench/standings.py` (PostgreSQL on 127.0.0.1:5432 and Redis on
-127.0.0.1:6379 as for the tests; `--help` for the knobs). Loopback only; everything it
+127.0.0.1:6379 as for the tests; `--help` for the knobs; `--only c --teams 3000` measures
+a stored hand's standings work alone, on a concours of 3,000 teams). Loopback only; everything it
 starts is stopped at the end, and a deadline (`--deadline`) stops it in any case.
 """
 
@@ -320,10 +321,28 @@ def bench_hand_to_snapshot(tournament: Any, repeat: int, broker: str, worker_env
         assert latest() > before, "the snapshot did not move"
         return (done - marks["commit"]) * 1000, (done - started) * 1000
 
+    from scoring.standings import snapshots
+
+    # Which way each in-process refresh went: from the closed rounds' stored totals, or full.
+    paths = {"incremental": 0, "full": 0}
+    live_update = snapshots.live_update
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        outcome = live_update(*args, **kwargs)
+        paths["full" if outcome is snapshots.FULL else "incremental"] += 1
+        return outcome
+
+    snapshots.live_update = counted
     out: dict[str, Any] = {}
-    samples = [one(False) for _ in range(repeat)]
+    try:
+        samples = [one(False) for _ in range(repeat)]
+    finally:
+        snapshots.live_update = live_update
+    out["incremental_refreshes"], out["full_refreshes"] = paths["incremental"], paths["full"]
     out["inprocess_commit_to_snapshot_ms"] = statistics.median(s[0] for s in samples)
     out["inprocess_submit_to_snapshot_ms"] = statistics.median(s[1] for s in samples)
+    live = StandingsSnapshot.objects.filter(tournament=tournament).order_by("-version").first()
+    out["snapshot_kb"] = len(json.dumps(live.rows if live is not None else [])) / 1024
     if broker:
         with celery_workers(worker_env, 1, broker) as _workers:
             one(True)
@@ -613,7 +632,9 @@ LINES = {
     "b": "(b) re-score {hands:,} hands and rebuild: {median_s:.3f} s median, {best_s:.3f} s best; "
     "{hands_per_s:,.0f} hands/s (target >= 20,000)",
     "c": "(c) hand -> snapshot, in-process: {inprocess_commit_to_snapshot_ms:.1f} ms from the commit "
-    "({inprocess_submit_to_snapshot_ms:.1f} ms from the call) (target < 30 ms)",
+    "({inprocess_submit_to_snapshot_ms:.1f} ms from the call) (target < 30 ms); the live version weighs "
+    "{snapshot_kb:.0f} KB; refreshes from the closed rounds' stored totals: {incremental_refreshes}, "
+    "full: {full_refreshes}",
     "c_worker": "(c) hand -> snapshot, through a Celery worker on Redis: {worker_commit_to_snapshot_ms:.1f} ms "
     "from the commit (p90 {worker_p90_commit_to_snapshot_ms:.1f}; {worker_submit_to_snapshot_ms:.1f} ms from "
     "the call)",
@@ -656,7 +677,13 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--deadline", type=float, default=1500, help="seconds before everything is stopped")
     parser.add_argument("--keep", action="store_true", help="keep the bench database afterwards")
-    parser.add_argument("--parts", default="abcde", help="which figures to take (letters a to e)")
+    parser.add_argument(
+        "--parts",
+        "--only",
+        dest="parts",
+        default="abcde",
+        help="which figures to take (letters a to e; 'c' alone: a hand's standings work)",
+    )
     parser.add_argument(
         "--cache", default="", help="CACHE_URL for (d) (redis://127.0.0.1:6379/N; default: local memory)"
     )

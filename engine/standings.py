@@ -21,6 +21,7 @@ from abc import ABC, abstractmethod
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, ClassVar
 
 from engine import get_game
@@ -272,7 +273,17 @@ def rank(
 ) -> list[Standing]:
     """The standings, best first. `competitors` adds those without any result yet."""
     chosen = make_criteria(criteria)
-    records = _records(results, competitors)
+    return rank_records(records_of(results, competitors), chosen)
+
+
+def rank_records(records: Mapping[str, Record], criteria: Sequence[CriterionSpec]) -> list[Standing]:
+    """The standings of competitors whose records are already summed (`records_of`, `add_result`).
+
+    A caller that keeps records between rankings (the totals of the rounds already
+    closed) adds the new results to copies (`copy_record`) and ranks them here: the same
+    standings as `rank` of every result.
+    """
+    chosen = make_criteria(criteria)
     values: dict[str, dict[str, Number]] = {c: {} for c in records}
     for criterion in chosen:
         if not criterion.among_tied:
@@ -306,45 +317,65 @@ def _split(
     return [by_value[v] for v in sorted(by_value, key=lambda v: -sign * v)]
 
 
-def _records(results: Iterable[PartieResult], competitors: Iterable[str]) -> dict[str, Record]:
+def records_of(results: Iterable[PartieResult], competitors: Iterable[str] = ()) -> dict[str, Record]:
+    """Every competitor's record summed from its results (checked), in round order."""
     records: dict[str, Record] = {}
     for competitor in competitors:
         _check_id(competitor, "competitor")
         records.setdefault(competitor, Record(competitor))
     seen: set[tuple[int, str]] = set()
     for result in results:
-        _check_result(result)
-        competitor, outcome = result.competitor, result.outcome
-        key = (result.round, competitor)
+        key = (result.round, result.competitor)
         if key in seen:
-            raise ValueError(f"competitor {competitor!r} has two results in round {result.round}")
+            raise ValueError(f"competitor {result.competitor!r} has two results in round {result.round}")
         seen.add(key)
-        record = records.get(competitor)
+        record = records.get(result.competitor)
         if record is None:
-            record = records[competitor] = Record(competitor)
-        record.results.append(result)
-        record.points_for += result.points_for
-        if result.points_against is None:
-            record.missing_against = record.missing_against or outcome not in WITHOUT_OPPONENTS
-        else:
-            record.points_against += result.points_against
-        if outcome == "bye":
-            record.byes += 1
-        elif outcome == "absent":
-            # Not played, yet not won either: a partie lost wherever outcomes are counted.
-            record.absences += 1
-            record.losses += 1
-        elif result.finished:
-            record.played += 1
-            if outcome == "win":
-                record.wins += 1
-            elif outcome == "draw":
-                record.draws += 1
-            else:
-                record.losses += 1
+            record = records[result.competitor] = Record(result.competitor)
+        add_result(record, result)
     for record in records.values():
         record.results.sort(key=lambda r: r.round)
     return records
+
+
+def add_result(record: Record, result: PartieResult) -> None:
+    """Count one more result (checked) in a competitor's record.
+
+    The caller keeps one result per round and adds them in round order (as
+    `records_of` does).
+    """
+    _check_result(result)
+    if result.competitor != record.competitor:
+        raise ValueError(f"a result of {result.competitor!r} added to the record of {record.competitor!r}")
+    outcome = result.outcome
+    record.results.append(result)
+    record.points_for += result.points_for
+    if result.points_against is None:
+        record.missing_against = record.missing_against or outcome not in WITHOUT_OPPONENTS
+    else:
+        record.points_against += result.points_against
+    if outcome == "bye":
+        record.byes += 1
+    elif outcome == "absent":
+        # Not played, yet not won either: a partie lost wherever outcomes are counted.
+        record.absences += 1
+        record.losses += 1
+    elif result.finished:
+        record.played += 1
+        if outcome == "win":
+            record.wins += 1
+        elif outcome == "draw":
+            record.draws += 1
+        else:
+            record.losses += 1
+
+
+def copy_record(record: Record) -> Record:
+    """A record to add results to, leaving `record` as it was (its results are shared, never changed)."""
+    return Record(
+        record.competitor, list(record.results), record.played, record.wins, record.draws, record.losses,
+        record.byes, record.absences, record.points_for, record.points_against, record.missing_against,
+    )  # fmt: skip
 
 
 def _check_result(result: PartieResult) -> None:
@@ -437,6 +468,80 @@ def table_outcomes(points: Mapping[str, Number]) -> dict[str, str]:
     leaders = [side for side, p in points.items() if p == best]
     winner_outcome = "win" if len(leaders) == 1 else "draw"
     return {side: winner_outcome if p == best else "loss" for side, p in points.items()}
+
+
+# --- Rounds spent away from a table: byes and late arrivals (docs/rules.md) ----------
+
+BYE_POLICIES = ("average_win", "fixed", "none")
+LATE_POLICIES = ("absent", "bye")
+
+
+@dataclass(frozen=True, slots=True)
+class MissedRound:
+    """What a round spent away from any table scores, as the ranking counts it.
+
+    `outcome` is "bye" (a won partie with `points`) or "absent"; `counted` says whether
+    the round enters the ranking at all (the `none` bye policy counts it for nothing);
+    `finished` is false only for a round that counts for nothing.
+    """
+
+    outcome: str
+    points: Number
+    counted: bool
+    finished: bool
+
+
+def half_up(value: Number) -> int:
+    """`value` rounded to a whole number, halves away from zero (2.5 -> 3), exactly."""
+    return int(Decimal(str(value)).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
+def bye_points(*, bye_policy: str, fixed_points: Number, winners: Sequence[Number]) -> Number:
+    """The points a bye is credited with: `winners` are the points of the round's winning sides.
+
+    `average_win`: their average rounded half up, 0 while no table has finished;
+    `fixed`: the tournament's `fixed_points`; `none`: 0 (the bye counts for nothing).
+    """
+    if bye_policy not in BYE_POLICIES:
+        raise ValueError(f"unknown bye policy {bye_policy!r} (one of {', '.join(BYE_POLICIES)})")
+    if bye_policy == "fixed":
+        return fixed_points
+    if bye_policy == "average_win":
+        return half_up(sum(winners) / len(winners)) if winners else 0
+    return 0
+
+
+def missed_round(
+    *, late: bool, bye_policy: str, late_policy: str, fixed_points: Number, winners: Sequence[Number]
+) -> MissedRound:
+    """What one round away from the tables scores: a bye, or a late arrival's missed round.
+
+    A late arrival's round under the `absent` late policy is a partie lost with no points,
+    not played; under the `bye` late policy it scores what a bye scores. A bye under the
+    `none` bye policy counts for nothing, not even as played.
+    """
+    if late_policy not in LATE_POLICIES:
+        raise ValueError(f"unknown late policy {late_policy!r} (one of {', '.join(LATE_POLICIES)})")
+    if late and late_policy == "absent":
+        return MissedRound(outcome="absent", points=0, counted=True, finished=True)
+    if bye_policy == "none":
+        return MissedRound(outcome="absent", points=0, counted=False, finished=False)
+    points = bye_points(bye_policy=bye_policy, fixed_points=fixed_points, winners=winners)
+    return MissedRound(outcome="bye", points=points, counted=True, finished=True)
+
+
+def missed_round_result(round_number: int, competitor: str, missed: MissedRound) -> PartieResult | None:
+    """The engine's partie result of a missed round, or None when it counts for nothing."""
+    if not missed.counted:
+        return None
+    return PartieResult(
+        round=round_number,
+        competitor=competitor,
+        opponents=(),
+        points_for=missed.points,
+        points_against=0,
+        outcome=missed.outcome,
+    )
 
 
 # --- Season ranking -------------------------------------------------------------------

@@ -7,17 +7,21 @@ tournaments counted in one transaction. It starts from nothing every time, so ru
 twice gives the same ratings, and a run killed half-way leaves the previous ones. Two runs
 at once queue on a lock; the second reads what the first wrote and changes nothing.
 
-The rebuild is owed work: a finished tournament missing from `RatedTournament` says a
-rebuild is due, so a message lost on the way (a broker away or restarted empty) is sent
-again by the workers' sweep (`ratings_owed_resend`, called from atout.celery).
+The rebuild is owed work: a finished tournament missing from `RatedTournament`, or one
+with a table result changed since the rebuild that counted it (a hand corrected or
+re-scored after the finish), says a rebuild is due, so a message lost on the way (a broker
+away or restarted empty) or never sent is sent again by the workers' sweep
+(`ratings_owed_resend`, called from atout.celery).
 """
 
 from __future__ import annotations
 
+import datetime
 from collections import defaultdict
 from dataclasses import dataclass
 
 from django.db import connection, transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from ratings.compute import Partie, Rated, rate, side_ranks
@@ -94,9 +98,14 @@ def _partie(
 
 
 def ratings_owed_resend() -> bool:
-    """Queue a rebuild if a finished tournament is not counted yet; whether one was sent."""
+    """Queue a rebuild if a finished tournament is not counted yet, or changed since it
+    was counted; whether one was sent."""
     counted = RatedTournament.objects.values("tournament_id")
-    if not Tournament.objects.filter(status=Tournament.Status.FINISHED).exclude(pk__in=counted).exists():
+    missing = Tournament.objects.filter(status=Tournament.Status.FINISHED).exclude(pk__in=counted).exists()
+    changed = TableResult.objects.filter(
+        table__round__tournament_id=OuterRef("tournament_id"), updated_at__gt=OuterRef("counted_at")
+    )
+    if not missing and not RatedTournament.objects.filter(Exists(changed)).exists():
         return False
     enqueue_rebuild()
     return True
@@ -112,10 +121,14 @@ def _lock() -> None:
 def ratings_rebuild() -> RebuildSummary:
     """Rebuild every rating from all finished tournaments; write only what changed."""
     _lock()
+    # What the ratings stand for: the results as read from here on (a result changed
+    # later is newer than this, and the sweep sends another rebuild for it).
+    read_at = timezone.now()
     parties, counted = finished_parties()
     ratings = rate(parties)
     changed = _write_ratings(ratings)
     _write_counted(counted)
+    _stamp_counted(counted, read_at)
     return RebuildSummary(tournaments=len(counted), parties=len(parties), players=len(ratings), changed=changed)
 
 
@@ -144,9 +157,17 @@ def _write_ratings(ratings: dict[int, Rated]) -> int:
 def _write_counted(counted: dict[int, int]) -> None:
     stored = dict(RatedTournament.objects.values_list("tournament_id", "parties"))
     RatedTournament.objects.exclude(tournament_id__in=counted).delete()
-    RatedTournament.objects.bulk_create(
-        [RatedTournament(tournament_id=pk, parties=n) for pk, n in counted.items() if pk not in stored]
-    )
+    new = [RatedTournament(tournament_id=pk, parties=n) for pk, n in counted.items() if pk not in stored]
+    RatedTournament.objects.bulk_create(new)
     for pk, n in counted.items():
         if pk in stored and stored[pk] != n:
-            RatedTournament.objects.filter(pk=pk).update(parties=n, counted_at=timezone.now())
+            RatedTournament.objects.filter(pk=pk).update(parties=n)
+
+
+def _stamp_counted(counted: dict[int, int], read_at: datetime.datetime) -> None:
+    """Every tournament counted stands for its results as read at `read_at`.
+
+    update() sets the time as given (the field's auto_now would take the time of writing,
+    after the read, and miss a result changed in between).
+    """
+    RatedTournament.objects.filter(tournament_id__in=counted).update(counted_at=read_at)

@@ -15,7 +15,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from kit import fastjson
-from tournaments.models import Club, Table, Tournament
+from tournaments.models import Club, Competitor, Table, Tournament
 
 
 class Hand(models.Model):
@@ -145,7 +145,7 @@ class StandingsSnapshot(models.Model):
     # The criteria the ranking was built with, in order: the columns a page shows.
     criteria = models.JSONField(default=list, blank=True)
     # A hash of the results the ranking was built from: an unchanged input is not
-    # written again as a new version (scoring/standings.py).
+    # written again as a new version (scoring/standings/).
     digest = models.CharField(max_length=64, blank=True)
     built_at = models.DateTimeField(auto_now_add=True)
 
@@ -241,7 +241,7 @@ class SeasonSnapshot(models.Model):
 
 
 class StandingsRefresh(models.Model):
-    """Coalesces the refreshes of one tournament's standings (scoring/standings.py).
+    """Coalesces the refreshes of one tournament's standings (scoring/standings/).
 
     Every stored hand takes a ticket (`requested` + 1) and asks for a refresh; a refresh
     reads the current ticket before it reads the results, and records it in `built`
@@ -258,3 +258,53 @@ class StandingsRefresh(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament}: {self.built}/{self.requested}"
+
+
+class StandingsBase(models.Model):
+    """What the ranking keeps of the rounds already closed (scoring/standings/base.py).
+
+    Every competitor's totals through `through_round` (the last of the leading closed
+    rounds) are its `StandingsTotal` rows; the live refresh adds the rounds in play to
+    them instead of reading every round again. `head` is the digest of the ranking's
+    configuration and the competitors, `prefix` the digest of everything through
+    `through_round` (the snapshots' digest chain), `token` names this build for the
+    processes that keep it decoded; an empty token means the totals no longer hold (a
+    closed round's results changed) until the next full rebuild stores them again.
+    `generation` moves each time they are dropped: a rebuild that read the results
+    before then stores nothing.
+    """
+
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.CASCADE, primary_key=True, related_name="standings_base"
+    )
+    through_round = models.PositiveSmallIntegerField(default=0)
+    head = models.CharField(max_length=64, blank=True)
+    prefix = models.CharField(max_length=64, blank=True)
+    token = models.CharField(max_length=32, blank=True)
+    generation = models.BigIntegerField(default=0)
+    built_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.tournament} through round {self.through_round}"
+
+
+class StandingsTotal(models.Model):
+    """One competitor's totals through its tournament's `StandingsBase.through_round`.
+
+    `record` holds the engine's record (`engine.standings.Record`) as JSON: `played`,
+    `wins`, `draws`, `losses`, `byes`, `absences`, `for`, `against`, and `results`, its
+    partie results as `[round, opponents, points_for, points_against, outcome, finished]`
+    (the opponents Buchholz and head-to-head read).
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
+    competitor = models.ForeignKey(Competitor, on_delete=models.CASCADE, related_name="+")
+    record = JsonTextField(default=dict)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "competitor"], name="standings_total_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.competitor_id}"

@@ -46,7 +46,8 @@ from engine.match import End, MatchResult
 from kit import fastjson
 from scoring.models import Hand, TableResult
 from scoring.pg import server_bound_cursor
-from tournaments.models import Competitor, Table, Tournament
+from scoring.standings.base import base_forget
+from tournaments.models import Competitor, Round, Table, Tournament
 
 
 class ScoreFields(TypedDict):
@@ -265,13 +266,22 @@ def table_result_write(
     fields = result_fields(game, counted)
     stored, created = TableResult.objects.get_or_create(table=table, defaults=fields)
     if created:
+        _closed_round_changed(table)
         return stored, True
     if stored.forced or all(getattr(stored, name) == value for name, value in fields.items()):
         return stored, False
     for name, value in fields.items():
         setattr(stored, name, value)
     stored.save()
+    _closed_round_changed(table)
     return stored, True
+
+
+def _closed_round_changed(table: Table) -> None:
+    """A result of a round no longer in play changed: the ranking's stored totals of the
+    closed rounds (scoring/standings/base.py) no longer hold."""
+    if table.round.status != Round.Status.OPEN:
+        base_forget(tournament_id=table.round.tournament_id)
 
 
 @transaction.atomic(savepoint=False)
@@ -288,6 +298,7 @@ def table_result_force(*, table: Table, stored: TableResult | None = None) -> Ta
     result.winner_side = forced_winner(result.totals or [], forfeits, sides)
     result.finished = result.forced = True
     result.save()
+    _closed_round_changed(table)
     return result
 
 
@@ -298,6 +309,7 @@ def table_result_restore(*, table: Table, fields: Mapping[str, Any]) -> bool:
     Returns whether the result was created (the table had none).
     """
     values = {name: value for name, value in fields.items() if name != "updated_at"}
+    base_forget(tournament_id=table.round.tournament_id)
     _stored, created = TableResult.objects.update_or_create(table=table, defaults=values)
     if "updated_at" in fields:
         # An update, not a save: the archive's time stays (auto_now does not run).
@@ -326,6 +338,11 @@ def table_results_write(by_table: Mapping[int, ResultFields]) -> None:
     """
     if not by_table:
         return
+    # Results of closed rounds change: the ranking's stored totals no longer hold.
+    for tournament_id in set(
+        Table.objects.filter(pk__in=list(by_table)).values_list("round__tournament_id", flat=True).distinct()
+    ):
+        base_forget(tournament_id=tournament_id)
     existing = set(TableResult.objects.filter(table_id__in=list(by_table)).values_list("table_id", flat=True))
     missing = [table_id for table_id in by_table if table_id not in existing]
     if missing:

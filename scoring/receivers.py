@@ -8,12 +8,18 @@ from typing import Any
 from django.db.models import Count
 
 from scoring.models import Hand, Season, SeasonSnapshot, StandingsSnapshot, TableResult
-from scoring.standings import standings_schedule_refresh
+from scoring.standings import base_forget, standings_schedule_refresh
 from tournaments.models import Round
 
 
 def standings_refresh(*, tournament_id: int, **_kwargs: Any) -> None:
-    """`tournaments.signals.standings_refresh_requested`: queue the live ranking's refresh."""
+    """`tournaments.signals.standings_refresh_requested`: queue the live ranking's refresh.
+
+    What the tournament's side changed (a draw, a close, a registration, a late arrival's
+    byes in closed rounds) may touch the closed rounds: their stored totals are dropped,
+    and the refresh reads every round again.
+    """
+    base_forget(tournament_id=tournament_id)
     standings_schedule_refresh(tournament_id=tournament_id)
 
 

@@ -1,6 +1,6 @@
 """The rows a ranking snapshot stores, as every reader of them sees them.
 
-`StandingsSnapshot.rows` is JSON written by scoring/standings.py (`SnapshotRow`), and
+`StandingsSnapshot.rows` is JSON written by scoring/standings/ (`SnapshotRow`), and
 `SeasonSnapshot.rows` by scoring/seasons.py (`SeasonRow`); the public and the
 organisers' pages, the API, the CSV and PDF exports, the seasons and the anonymisation
 read them. Keys are optional (`total=False`): a snapshot written before a key existed
@@ -15,7 +15,8 @@ from engine.core import Number
 
 
 class PartieItem(TypedDict, total=False):
-    """A competitor's partie in one round: an item of a row's `rounds`."""
+    """A competitor's partie in one round: an item of `round_histories` (scoring/standings/),
+    and of a row's `rounds` in the snapshots written before the histories left them."""
 
     round: int
     table: int | None  # None: a round away from the tables (a bye, a round missed)
@@ -54,7 +55,7 @@ class SnapshotRow(TypedDict, total=False):
     absences: int
     withdrawn: bool
     values: list[Number | None]  # the criteria's values, in the columns' order
-    rounds: list[PartieItem]
+    rounds: list[PartieItem]  # older snapshots only: round_histories reads them now
     current_partie: PartieState | None
     match_points: Number
     buchholz: Number

@@ -15,5 +15,7 @@ CONCOURS_NAME = "Concours de belote de la Saint-Nicolas"
 TAROT_NAME = "Soirée tarot à trois"
 CONTREE_NAME = "Concours de belote contrée du club"
 TAROT_A_QUATRE_NAME = "Soirée tarot du club"
+# Last month's concours, played out and finished: the players' Atout ratings come from it.
+FINISHED_NAME = "Concours de la Sainte-Catherine"
 # The demo tournaments whose round 1 `simulate_round --demo` plays, in that order.
 PLAYED_DEMOS = [CONCOURS_NAME, CONTREE_NAME, TAROT_A_QUATRE_NAME]

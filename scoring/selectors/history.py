@@ -1,6 +1,6 @@
 """A player's tournaments, as their stored rankings tell them: for the player's pages.
 
-Ranks and points are read from each tournament's live snapshot (scoring/standings.py
+Ranks and points are read from each tournament's live snapshot (scoring/standings/
 stores them; docs/glossary.md names them), never computed here. Three queries whatever
 the number of tournaments: the player's competitors, the latest snapshot of each of
 their tournaments, the other players of those competitors.

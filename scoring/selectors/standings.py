@@ -1,7 +1,7 @@
 """Reads that several pages share: tournaments shown to the public, their stored rankings.
 
 Terms (the live snapshot, the snapshot after round n): docs/glossary.md. Nothing here
-computes a ranking: pages read what scoring/standings.py stored.
+computes a ranking: pages read what scoring/standings/ stored.
 """
 
 from __future__ import annotations
@@ -10,11 +10,14 @@ import time
 from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict
 
 from django.db.models import Exists, OuterRef, QuerySet, Subquery
+from django.dispatch import receiver
 from django.http import Http404
 
 from scoring.models import Hand, Job, Season, SeasonSnapshot, StandingsSnapshot, TableResult
 from scoring.partie import counted_count, game_for_seats, partie_or_none
 from scoring.rows import SnapshotRow
+from scoring.standings import round_histories
+from scoring.standings.signals import snapshot_written
 from tournaments.access import Visitor, is_organiser
 from tournaments.models import Prize, Round, Seat, Table, Tournament
 
@@ -62,7 +65,8 @@ def visible_tournament(slug: str, user: Visitor | None = None) -> PublicTourname
 # Phones poll the same ranking every few seconds. Each web process keeps the public
 # tournament row it read (with its live version) for LIVE_TTL seconds, so that most polls
 # of an unchanged ranking answer 304 without a database round trip. A snapshot written in
-# this process forgets the row at once; one written by a worker shows within LIVE_TTL.
+# this process forgets the row at once (the writer's `snapshot_written` signal, received
+# below); one written by a worker shows within LIVE_TTL.
 LIVE_TTL = 1.0
 _polled: dict[str, tuple[float, PublicTournament]] = {}
 
@@ -81,6 +85,14 @@ def polled_tournament(slug: str, user: Visitor | None = None) -> PublicTournamen
 
 def forget_polled(slug: str) -> None:
     _polled.pop(slug, None)
+
+
+@receiver(snapshot_written, dispatch_uid="scoring.standings_selectors.snapshot_written")
+def _on_snapshot_written(*, slug: str, version: int, **_kwargs: Any) -> None:
+    """A new live version was committed in this process: drop the row kept with an older one."""
+    hit = _polled.get(slug)
+    if hit is not None and getattr(hit[1], "standings_version", None) != version:
+        forget_polled(slug)
 
 
 def _with_last_round_status(snapshots: QuerySet[StandingsSnapshot]) -> QuerySet[StandingsSnapshot]:
@@ -117,7 +129,7 @@ def ranking_progress(snapshot: StandingsSnapshot | None) -> dict[str, Any] | Non
     `snapshot_after_round`: no query of its own). Rounds are drawn one after the other,
     each once the one before is closed (rounds.services), so every round before the last
     one counted is closed. A round's status is part of the version's digest
-    (scoring/standings.py): closing one writes a new version, and pages follow.
+    (scoring/standings/snapshots.py): closing one writes a new version, and pages follow.
     """
     if snapshot is None or snapshot.after_round is None:
         return None
@@ -212,14 +224,24 @@ def public_season(slug: str) -> tuple[Season, SeasonSnapshot | None]:
 RESULT_CODES = ("win", "loss", "draw", "bye", "pending", "absent")
 
 
-def parties_of(row: dict[str, Any], others: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
-    """A snapshot row's round-by-round results, with opponents and partners named."""
+def competitor_rounds(tournament: Tournament, snapshot: StandingsSnapshot, competitor_id: int) -> list[dict[str, Any]]:
+    """A competitor's parties round by round, through the rounds `snapshot` counts.
+
+    Snapshots hold the ranking, not the round histories (scoring/standings/ranking.py):
+    read here when a page asks.
+    """
+    histories = round_histories(tournament, after_round=snapshot.after_round)
+    return histories.get(competitor_id, [])
+
+
+def parties_of(history: list[dict[str, Any]], others: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
+    """A competitor's round-by-round results (`competitor_rounds`), with opponents and partners named."""
 
     def named(ids: list[int]) -> list[dict[str, Any]]:
         return [{"number": others[i].get("number"), "name": others[i].get("name", "?")} for i in ids if i in others]
 
     parties = []
-    for entry in row.get("rounds") or []:
+    for entry in history:
         parties.append(
             {
                 **entry,

@@ -7,7 +7,7 @@ cost a few microseconds each. The table around them stays in the template.
 
 A partie still in play is counted as it stands; its competitors' rows say so under the
 name ("in play, 5 donnes", or "not started"), from the row's `current_partie`
-(scoring/standings.py), and `ranking_progress` says above the table which rounds the
+(scoring/standings/), and `ranking_progress` says above the table which rounds the
 ranking counts.
 """
 

@@ -305,13 +305,13 @@ def competitor(request: SiteRequest, slug: str, number: int) -> HttpResponse:
     def context() -> dict[str, Any]:
         snapshot = selectors.live_snapshot(tournament)
         row = selectors.row_of(snapshot, number)
-        if row is None:
+        if row is None or snapshot is None:  # (no snapshot, no row)
             raise Http404("no such competitor in the ranking")
-        names = {other["competitor"]: other for other in snapshot.rows} if snapshot else {}
+        names = {other["competitor"]: other for other in snapshot.rows}
         return _base_context(
             tournament,
             row=row,
-            parties=selectors.parties_of(row, names),
+            parties=selectors.parties_of(selectors.competitor_rounds(tournament, snapshot, row["competitor"]), names),
             columns=[
                 {**column, "value": value}
                 for column, value in zip(

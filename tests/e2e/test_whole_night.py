@@ -168,7 +168,8 @@ def test_the_whole_night_from_an_empty_concours_to_round_2_with_the_projector_fo
     # Every donne counted: 162 points each, whatever the outcomes.
     before = wait_for_points(projector, lambda shown: sum(shown.values()) == 4 * DONNES * 162)
     stored = query(stack, "SELECT count(*) FROM scoring_hand h JOIN tournaments_table t ON t.id = h.table_id "
-                   "JOIN tournaments_round r ON r.id = t.round_id WHERE r.number = 1")  # fmt: skip
+                   "JOIN tournaments_round r ON r.id = t.round_id JOIN tournaments_tournament tt "
+                   "ON tt.id = r.tournament_id WHERE tt.slug = %s AND r.number = 1", slug)  # fmt: skip
     assert stored == [(4 * DONNES,)]
     screenshot(projector, "whole-night-04-projector-after-round-1")
 

@@ -30,6 +30,7 @@ from tests.production.processes import (
     read_log_lines,
     send_task,
 )
+from tournaments.demo import CONCOURS_NAME
 
 pytestmark = pytest.mark.celery_worker
 
@@ -166,7 +167,7 @@ def test_a_bulk_recalculation_is_completed_by_the_worker(stack: Stack) -> None:
     # service, then "recalculate everything" queued for the workers, as the director's button does.
     manage(env, "demo")
     (slug,) = stack.postgres.query(
-        stack.database, "SELECT slug FROM tournaments_tournament WHERE game = 'belote_classique'"
+        stack.database, "SELECT slug FROM tournaments_tournament WHERE name = %s", (CONCOURS_NAME,)
     )[0]
     manage(env, "simulate_round", str(slug))
     queued = manage(env, "rebuild_standings", "--tournament", str(slug), "--queue")

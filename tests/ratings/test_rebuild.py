@@ -10,6 +10,7 @@ from django.core.management import call_command
 
 from ratings.models import PlayerRating, RatedTournament
 from ratings.services import ratings_owed_resend, ratings_rebuild
+from scoring.models import TableResult
 from tests.factories import ClubFactory, TournamentFactory, competitors_for
 from tests.ratings.builders import director_of, new_players, played
 from tournaments.models import Player, Tournament
@@ -161,6 +162,27 @@ def test_the_sweep_sends_a_rebuild_while_a_finished_tournament_is_not_counted(
     with django_capture_on_commit_callbacks(execute=True):
         assert ratings_owed_resend() is True
     assert ordinal(a) > ordinal(c)
+    with django_capture_on_commit_callbacks(execute=True) as sent:
+        assert ratings_owed_resend() is False
+    assert sent == []
+
+
+def test_a_result_corrected_after_the_finish_sends_another_rebuild(django_capture_on_commit_callbacks) -> None:
+    club = ClubFactory()
+    a, b, c, d = new_players(4, club)
+    tournament = played([[102, 60]], players=[[a, b], [c, d]], club=club)
+    ratings_rebuild()
+    assert ordinal(a) > ordinal(c)
+    with django_capture_on_commit_callbacks(execute=True) as sent:
+        assert ratings_owed_resend() is False
+    assert sent == []
+    # A mistyped donne corrected once the tournament is over: the other team won after all.
+    result = TableResult.objects.get(table__round__tournament=tournament)
+    result.totals = [60, 102]
+    result.save()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert ratings_owed_resend() is True
+    assert ordinal(c) > ordinal(a)
     with django_capture_on_commit_callbacks(execute=True) as sent:
         assert ratings_owed_resend() is False
     assert sent == []

@@ -18,7 +18,7 @@ from django.urls import reverse
 
 from rounds.services import round_close, round_draw
 from scoring.models import TableResult
-from scoring.standings import standings_rebuild
+from scoring.standings import round_histories, standings_rebuild
 from tests.factories import PlayerFactory
 from tests.tournaments.conftest import client_for, new_tournament, register_many
 from tournaments import services
@@ -73,7 +73,13 @@ def night(running, organiser, **settings: Any) -> tuple[Tournament, Competitor, 
     assert late.seats.filter(round=second).exists(), "a late arrival plays the round it joins"
     finish_round(second, organiser, round_2)
     snapshot = standings_rebuild(tournament_id=tournament.pk)
-    return tournament, late, {row["competitor"]: row for row in snapshot.rows}
+    return tournament, late, with_rounds(tournament, snapshot.rows)
+
+
+def with_rounds(tournament: Tournament, rows: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
+    """Ranked rows by competitor, each with its parties round by round (read beside the snapshot)."""
+    histories = round_histories(tournament)
+    return {row["competitor"]: {**row, "rounds": histories.get(row["competitor"], [])} for row in rows}
 
 
 def test_a_late_arrival_scores_nothing_for_the_round_it_missed_and_is_not_ranked_first(running, organiser) -> None:
@@ -122,7 +128,7 @@ def test_a_withdrawn_teams_later_rounds_score_nothing_and_are_not_counted_as_los
     second = round_draw(by=organiser, tournament=tournament)
     finish_round(second, organiser, lambda sides: [900, 800])
     Tournament.objects.filter(pk=tournament.pk).update(match_points={"win": 4, "draw": 3, "loss": 2})
-    row = next(r for r in standings_rebuild(tournament_id=tournament.pk).rows if r["competitor"] == teams[0].pk)
+    row = with_rounds(tournament, standings_rebuild(tournament_id=tournament.pk).rows)[teams[0].pk]
     assert [item["round"] for item in row["rounds"]] == [1]
     assert (row["played"], row["absences"], row["withdrawn"]) == (1, 0, True)
     assert row["match_points"] == (4 if row["wins"] else 2)

@@ -11,10 +11,11 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.models import StandingsRefresh, StandingsSnapshot
+from scoring.selectors import standings as standings_selectors
 from scoring.services import hand_correct, hand_submit
 from scoring.standings import standings_rebuild, standings_refresh
 from tests.scoring.tables import director_of, make_table
-from tournaments.models import Table
+from tournaments.models import Table, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -291,3 +292,16 @@ def test_the_pdf_is_drawn_once_per_ranking_version(running: Table, client: Clien
     standings_rebuild(tournament_id=tournament.pk)
     client.get(url(running, "ranking_pdf"))
     assert len(drawn) == 2
+
+
+def test_a_version_written_in_this_process_is_polled_at_once(django_capture_on_commit_callbacks) -> None:
+    # The web process keeps the polled tournament a moment (scoring/selectors/standings.py);
+    # the writer's signal drops it when this process writes a newer version.
+    table = make_table()
+    tournament = table.round.tournament
+    Tournament.objects.filter(pk=tournament.pk).update(is_public=True, status="running")
+    enter(table, WIN_A, django_capture_on_commit_callbacks)
+    first = standings_selectors.polled_tournament(tournament.slug)
+    enter(table, WIN_B, django_capture_on_commit_callbacks)
+    again = standings_selectors.polled_tournament(tournament.slug)
+    assert again.standings_version == live(table).version > first.standings_version

@@ -5,7 +5,9 @@
 - a belote concours of 24 teams, all checked in, running, with round 1 drawn;
 - a tarot à 3 evening with its players registered, not started;
 - a belote contrée concours of 16 teams, running, with round 1 drawn;
-- a tarot à 4 evening of 22 players, running, with round 1 drawn at tables of 4 and 5.
+- a tarot à 4 evening of 22 players, running, with round 1 drawn at tables of 4 and 5;
+- last month's belote concours of 12 teams, its 3 rounds played and closed, finished: the
+  players' Atout ratings come from it, so the Saint-Nicolas can draw round 1 by rating.
 
 Everything goes through the services a director uses. Idempotent: running it again finds
 what it made and adds nothing (the club and each tournament are looked up by name).
@@ -14,16 +16,18 @@ what it made and adds nothing (the club and each tournament are looked up by nam
 from __future__ import annotations
 
 import datetime
+import io
 import itertools
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
+from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
-from rounds.services import round_draw
+from rounds.services import round_close, round_draw
 from tournaments import services
 from tournaments.demo import (
     CLUB_NAME,
@@ -32,12 +36,15 @@ from tournaments.demo import (
     CONTREE_NAME,
     DEMO_PASSWORD,
     DEMO_USERNAME,
+    FINISHED_NAME,
     TAROT_A_QUATRE_NAME,
     TAROT_NAME,
 )
 from tournaments.models import Club, Membership, Player, Tournament
 
 CONCOURS_TEAMS = 24
+FINISHED_TEAMS = 12
+FINISHED_ROUNDS = 3
 CONTREE_TEAMS = 16
 TAROT_PLAYERS = 10
 TAROT_A_QUATRE_PLAYERS = 22
@@ -152,6 +159,7 @@ class Command(BaseCommand):
         if created:
             self.stdout.write(f"created the demo club {CLUB_NAME}")
         players = self._players(club, user)
+        self._finished(club, user, players[: FINISHED_TEAMS * 2])
         self._concours(club, user, players[: CONCOURS_TEAMS * 2])
         self._tarot(club, user, players[CONCOURS_TEAMS * 2 : CONCOURS_TEAMS * 2 + TAROT_PLAYERS])
         self._contree(club, user, players[: CONTREE_TEAMS * 2])
@@ -191,6 +199,34 @@ class Command(BaseCommand):
             )
         self.stdout.write(f"created {wanted - len(existing)} demo players")
         return list(club.players.order_by("pk"))[:wanted]
+
+    def _finished(self, club: Club, user: User, players: list[Player]) -> None:
+        """Last month's concours, each donne entered through the referee's service
+        (`simulate_round`), its rounds closed and the tournament finished."""
+        if Tournament.objects.filter(club=club, name=FINISHED_NAME).exists():
+            self.stdout.write(f"the finished demo concours {FINISHED_NAME!r} already exists")
+            return
+        finished = services.tournament_create(
+            by=user,
+            club=club,
+            name=FINISHED_NAME,
+            date=timezone.localdate() - datetime.timedelta(days=8),
+            game="belote_classique",
+            format="teams",
+            rounds_planned=FINISHED_ROUNDS,
+            pairing_method="swiss",
+        )
+        services.tournament_set_status(by=user, tournament=finished, status="registration")
+        # Partners other than the Saint-Nicolas teams: each player with the one two places on.
+        for first, second in zip(players[0::4] + players[1::4], players[2::4] + players[3::4], strict=True):
+            services.competitor_register(by=user, tournament=finished, players=[first, second], checked_in=True)
+        services.tournament_set_status(by=user, tournament=finished, status="running")
+        for number in range(1, FINISHED_ROUNDS + 1):
+            rnd = round_draw(by=user, tournament=finished, seed=CONCOURS_SEED + number)
+            call_command("simulate_round", finished.slug, "--round", str(number), stdout=io.StringIO())
+            round_close(by=user, round=rnd)
+        services.tournament_set_status(by=user, tournament=finished, status="finished")
+        self.stdout.write(f"created the finished demo concours {FINISHED_NAME!r}: {FINISHED_TEAMS} teams, 3 rounds")
 
     def _concours(self, club: Club, user: User, players: list[Player]) -> None:
         if Tournament.objects.filter(club=club, name=CONCOURS_NAME).exists():

@@ -1,0 +1,135 @@
+"""Ranking: the tournament's criteria applied by the engine, and the snapshot rows.
+
+A snapshot row (one per competitor, in ranking order) holds at least:
+`competitor` (id), `number`, `name`, `rank` (shared: 1, 2, 2, 4), `wins`, `points`,
+`against`, `difference`, `match_points`, `played` (parties played at a table and
+finished), `byes`, `absences` (rounds missed and scored as lost), `withdrawn`, one key
+per ranking criterion with its value, `values` (the criteria values in the criteria's
+order, for display), and `current_partie`: the competitor's partie in the last
+round counted, `{"round", "table", "donnes", "finished"}` (`donnes`:
+the donnes counted at its table so far), or None when it sits that round out. A partie
+not finished is still counted as it stands; pages mark it (scoring/templatetags).
+
+A row carries no round history: `reading.round_histories` reads it when a page or the
+API asks, one entry per round with `round`, `table`, `side`, `result` (win | loss |
+draw | pending | bye | absent), `points`, `against`, `opponents` and `partners`
+(competitor ids), and `late: true` on a round a late arrival missed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+import engine.standings as engine_standings
+from scoring.standings.reading import Loaded
+from tournaments.games import CRITERION_LABELS
+from tournaments.models import Competitor, Tournament
+
+RESULT_LABELS: dict[str, Promise] = {
+    "win": _("won"),
+    "loss": _("lost"),
+    "draw": _("drawn"),
+    "pending": _("in play"),
+    "bye": _("Bye"),
+    "absent": _("absent"),
+}
+
+
+def columns_for(criteria: Sequence[str]) -> list[dict[str, Any]]:
+    """The ranking's columns: each criterion with its label in the reader's language."""
+    return [{"key": key, "label": CRITERION_LABELS.get(key, key)} for key in criteria]
+
+
+def ranking_config(tournament: Tournament) -> tuple[list[str], dict[str, Any]]:
+    """The tournament's criteria (the game's defaults when it chose none) and match points."""
+    criteria = list(tournament.criteria or []) or list(engine_standings.default_criteria(tournament.game))
+    return criteria, dict(tournament.match_points or {})
+
+
+def criterion_specs(criteria: Sequence[str], match_points: Mapping[str, Any]) -> list[engine_standings.CriterionSpec]:
+    specs: list[engine_standings.CriterionSpec] = []
+    allowed = engine_standings.MatchPoints.allowed_params
+    for key in criteria:
+        if key == "match_points":
+            specs.append((key, {k: v for k, v in match_points.items() if k in allowed}))
+        else:
+            specs.append(key)
+    return specs
+
+
+def rank_rows(
+    loaded: Loaded, after_round: int | None, criteria: Sequence[str], match_points: Mapping[str, Any]
+) -> list[dict[str, Any]]:
+    """The snapshot rows of the ranking counting rounds 1..after_round (all when None),
+    from every round's results (`loaded` read from round 1): the full rebuild."""
+    rounds = [n for n in loaded.rounds if after_round is None or n <= after_round]
+    results = [partie for number in rounds for partie in loaded.round_parties(number)]
+    records = engine_standings.records_of(results, [str(c[0]) for c in loaded.competitors])
+    last_work = loaded.works.get(rounds[-1]) if rounds else None
+    parties_state = last_work.parties_state if last_work is not None else {}
+    return ranked_rows(records, loaded.competitors, criteria, match_points, parties_state)
+
+
+Competitors = Sequence[tuple[int, int, str, str, int, int | None]]
+
+
+def ranked_rows(
+    records: Mapping[str, engine_standings.Record],
+    competitors: Competitors,
+    criteria: Sequence[str],
+    match_points: Mapping[str, Any],
+    parties_state: Mapping[int, dict[str, Any]],
+) -> list[dict[str, Any]]:
+    """The snapshot rows of competitors whose records are summed: a sort of small rows.
+
+    The full rebuild sums every round's results (`rank_rows`); the live refresh adds the
+    rounds in play to the stored totals of the closed ones (scoring/standings/base.py).
+    Both end here, so both write the same rows.
+    """
+    known = {c[0]: c for c in competitors}
+    standings = engine_standings.rank_records(records, criterion_specs(criteria, match_points))
+    rows = []
+    withdrawn = Competitor.Status.WITHDRAWN
+    for standing in standings:
+        pk = int(standing.competitor)
+        _pk, number, name, status, _joined, _withdrawn_after = known.get(pk, (pk, 0, "?", "", 1, None))
+        values = standing.values
+        row: dict[str, Any] = {
+            "competitor": pk,
+            "number": number,
+            "name": name,
+            "rank": standing.rank,
+            # A credited bye is a won partie (docs/rules.md), as the `wins` criterion counts it.
+            "wins": standing.wins + standing.byes,
+            "points": standing.points_for,
+            "against": standing.points_against,
+            "difference": standing.points_for - standing.points_against,
+            "played": standing.played,
+            "byes": standing.byes,
+            "absences": standing.absences,
+            "withdrawn": status == withdrawn,
+            **values,
+            "values": [values.get(key) for key in criteria],
+            "current_partie": parties_state.get(pk),
+        }
+        rows.append(row)
+    if "match_points" not in criteria:
+        # Shown and served by the API whatever the criteria: computed once for everyone.
+        by_competitor = _match_points(records, match_points)
+        for row in rows:
+            row["match_points"] = by_competitor[str(row["competitor"])]
+    # Equal competitors share a rank; within it, list them by number as the room knows them.
+    rows.sort(key=lambda row: (row["rank"], row["number"]))
+    return rows
+
+
+def _match_points(records: Mapping[str, engine_standings.Record], scheme: Mapping[str, Any]) -> dict[str, Any]:
+    """Every competitor's match points by the tournament's scheme (the engine's criterion)."""
+    criterion = engine_standings.MatchPoints(
+        {k: v for k, v in scheme.items() if k in engine_standings.MatchPoints.allowed_params}
+    )
+    return criterion.values(records, records)

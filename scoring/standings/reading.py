@@ -1,0 +1,353 @@
+"""Reading a tournament's results for its ranking: rows, entries, and the per-round cache.
+
+Load a tournament's table results, seats and byes in a few queries and turn each round
+into the engine's partie results (`engine.standings.PartieResult`) and each competitor's
+item of a snapshot row's `rounds`. The scores of a round away from the tables (a bye, a
+late arrival's missed round) are the engine's rule (`engine.standings.missed_round`).
+Terms (partie result, bye): docs/glossary.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict, defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+from django.db import connection
+
+import engine.standings as engine_standings
+from kit import fastjson
+from scoring.models import TableResult
+from tournaments.models import Bye, Competitor, Round, Seat, Table, Tournament
+
+
+@dataclass(slots=True)
+class Entry:
+    """One competitor's partie result in one round (see "partie result" above)."""
+
+    round: int
+    table: int | None
+    side: int | None
+    result: str
+    points: float
+    against: float
+    opponents: list[int] = field(default_factory=list)
+    partners: list[int] = field(default_factory=list)
+    # Every side's total, the competitor's own first (the games for three have two others).
+    finished: bool = False
+    # A round a late arrival missed (a bye of reason "late").
+    late: bool = False
+
+
+@dataclass(slots=True)
+class RoundWork:
+    """One round as read, turned into what a ranking needs of it: the engine's partie
+    results, each competitor's entry (its round history when a page asks) and partie.
+
+    Built once per round *content*: the rounds already played do not change while the
+    next one is in play, so a refresh after each hand rebuilds only the round in play
+    and takes the others from the process's cache (see `_cached_round`). Shared between
+    rankings, hence never modified once built.
+    """
+
+    parties: list[engine_standings.PartieResult]
+    entries: dict[int, Entry]  # competitor -> its partie result in this round
+    # competitor -> its partie in this round as a snapshot row's `current_partie` shows it
+    parties_state: dict[int, dict[str, Any]] = field(default_factory=dict)
+    _history: dict[int, dict[str, Any]] | None = None
+
+    def history(self) -> dict[int, dict[str, Any]]:
+        """Competitor -> its item of the round history (`round_histories`), built when first asked:
+        the live refresh never needs it."""
+        if self._history is None:
+            self._history = {competitor_id: history_item(entry) for competitor_id, entry in self.entries.items()}
+        return self._history
+
+
+@dataclass(slots=True)
+class Loaded:
+    """A tournament's results as the engine needs them, by round."""
+
+    tournament: Tournament
+    competitors: list[tuple[int, int, str, str, int, int | None]]
+    rounds: list[int]  # the rounds read (from `load`'s `from_round` on)
+    works: dict[int, RoundWork]
+    round_digests: dict[int, str]
+    # Every round of the tournament (read or not) and its status.
+    statuses: dict[int, str] = field(default_factory=dict)
+
+    def round_parties(self, number: int) -> list[engine_standings.PartieResult]:
+        work = self.works.get(number)
+        return work.parties if work is not None else []
+
+
+SEATS_SQL = """
+    SELECT t.id, t.number, r.number, s.side, s.competitor_id, CAST(res.totals AS TEXT), res.finished, res.winner_side,
+           res.donnes_played
+      FROM {seat} s
+      JOIN {table} t ON t.id = s.table_id
+      JOIN {round} r ON r.id = s.round_id
+      LEFT JOIN {result} res ON res.table_id = t.id
+     WHERE r.tournament_id = %s AND r.number >= %s
+     ORDER BY r.number, t.number, s.side, s.position
+"""
+
+
+def _seat_rows(tournament_id: int, from_round: int = 1) -> list[tuple[Any, ...]]:
+    """Every seat with its table, round and the table's result (rounds `from_round` on):
+    one query, plain tuples.
+
+    Written in SQL rather than through the ORM: the live refresh reads it after every
+    stored hand, and building model rows or decoding JSON through the field for ~2,000
+    seats costs more than the rest of the refresh.
+    """
+    sql = SEATS_SQL.format(
+        seat=Seat._meta.db_table,
+        table=Table._meta.db_table,
+        round=Round._meta.db_table,
+        result=TableResult._meta.db_table,
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [tournament_id, from_round])
+        rows: list[tuple[Any, ...]] = cursor.fetchall()
+        return rows
+
+
+# Rounds built from their rows, keyed by tournament, round, the digest of the rows and
+# the bye and late policies: what a refresh in this process already built for identical
+# input.
+# Only rounds before the last are kept: the round in play changes with every hand, and
+# its old versions would fill the cache (a round of 300 teams is ~0.3 MB).
+ROUND_CACHE_SIZE = 64
+_round_cache: OrderedDict[tuple[Any, ...], RoundWork] = OrderedDict()
+_round_cache_lock = threading.Lock()
+
+
+def load(tournament: Tournament, *, from_round: int = 1) -> Loaded:
+    """Competitors, rounds, seats with their table's result, and byes: four queries.
+
+    Only the rounds from `from_round` on are read (the live refresh reads the rounds after
+    the last closed one: scoring/standings/base.py keeps the others' totals). Each round's
+    rows are hashed as read; a round whose rows this process has already turned into
+    entries (the rounds before the one in play, on a full rebuild) is taken from the
+    cache rather than built again.
+    """
+    competitors = list(
+        Competitor.objects.filter(tournament=tournament)
+        .order_by("number")
+        .values_list("pk", "number", "name", "status", "joined_round", "withdrawn_after_round")
+    )
+    round_status = dict(Round.objects.filter(tournament=tournament).order_by("number").values_list("number", "status"))
+    rounds = sorted(number for number in round_status if number >= from_round)
+    seat_rows = _seat_rows(tournament.pk, from_round)
+    byes = list(
+        Bye.objects.filter(round__tournament=tournament, round__number__gte=from_round)
+        .order_by("round__number", "competitor_id")
+        .values_list("round__number", "competitor_id", "reason")
+    )
+    seats_by_round: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
+    for row in seat_rows:
+        seats_by_round[row[2]].append(row)
+    byes_by_round: dict[int, list[tuple[int, str]]] = defaultdict(list)
+    for round_number, competitor_id, reason in byes:
+        byes_by_round[round_number].append((competitor_id, reason))
+    policy = (tournament.bye_policy, tournament.bye_points, tournament.late_policy)
+    works: dict[int, RoundWork] = {}
+    digests: dict[int, str] = {}
+    for number in rounds:
+        seats, round_byes = seats_by_round.get(number, []), byes_by_round.get(number, [])
+        # A round's digest hashes the rows read for it, as read: cheaper than its entries.
+        digest = hashlib.sha256(repr([round_status[number], *seats, *round_byes]).encode()).hexdigest()
+        digests[number] = digest
+        key = (tournament.pk, number, digest, *policy)
+        if number == rounds[-1]:
+            # The round in play: its tables are built again only where their rows changed.
+            works[number] = build_round(number, seats, round_byes, tournament, memo=(tournament.pk, number))
+        else:
+            works[number] = _cached_round(key, partial(build_round, number, seats, round_byes, tournament))
+    return Loaded(tournament, competitors, rounds, works, digests, round_status)
+
+
+def _cached_round(key: tuple[Any, ...], build: Callable[[], RoundWork]) -> RoundWork:
+    """The round kept under `key`, or `build()` kept under it (the least used ones go)."""
+    with _round_cache_lock:
+        work = _round_cache.get(key)
+        if work is not None:
+            _round_cache.move_to_end(key)
+            return work
+    work = build()
+    with _round_cache_lock:
+        _round_cache[key] = work
+        while len(_round_cache) > ROUND_CACHE_SIZE:
+            _round_cache.popitem(last=False)
+    return work
+
+
+# The tables of the round in play, as last built in this process, by their rows as read:
+# a refresh after a hand builds again only the tables whose rows changed.
+TABLE_MEMO_SIZE = 16
+_table_memo: OrderedDict[tuple[int, int], dict[tuple[Any, ...], TableWork]] = OrderedDict()
+
+
+@dataclass(frozen=True, slots=True)
+class TableWork:
+    """One table of a round, built from its seat rows: its competitors' entries and parties."""
+
+    members: list[tuple[int, Entry, engine_standings.PartieResult | None]]
+    winners: list[float]  # the winning side's points, when the partie is finished
+    # Its partie as a snapshot row's `current_partie` shows it (shared by its competitors' rows).
+    state: dict[str, Any]
+
+
+def build_round(
+    number: int,
+    seats: list[tuple[Any, ...]],
+    byes: list[tuple[int, str]],
+    tournament: Tournament,
+    *,
+    memo: tuple[int, int] | None = None,
+) -> RoundWork:
+    """One round's entries (seats with their table's result, then byes) and parties.
+
+    `seats` are rows of SEATS_SQL for this round (ordered by table); `byes` (competitor
+    id, reason). With `memo` (tournament, round), the tables whose rows are those of the
+    last build in this process are taken from it rather than built again.
+    """
+    by_table: dict[int, list[tuple[Any, ...]]] = {}
+    for row in seats:
+        by_table.setdefault(row[0], []).append(row)
+    previous = _table_memo.get(memo, {}) if memo is not None else {}
+    built: dict[tuple[Any, ...], TableWork] = {}
+    entries: dict[int, Entry] = {}
+    parties: dict[int, engine_standings.PartieResult | None] = {}
+    winners: list[float] = []
+    parties_state: dict[int, dict[str, Any]] = {}
+    for rows in by_table.values():
+        key = tuple(rows)
+        work = previous.get(key) or _build_table(number, rows)
+        built[key] = work
+        winners.extend(work.winners)
+        for competitor_id, entry, partie in work.members:
+            entries[competitor_id] = entry
+            parties[competitor_id] = partie
+            parties_state[competitor_id] = work.state
+    for competitor_id, reason in byes:
+        missed = engine_standings.missed_round(
+            late=reason == "late",
+            bye_policy=tournament.bye_policy,
+            late_policy=tournament.late_policy,
+            fixed_points=tournament.bye_points,
+            winners=winners,
+        )
+        entry = Entry(
+            round=number, table=None, side=None, result=missed.outcome, points=missed.points, against=0,
+            finished=missed.finished, late=reason == "late",
+        )  # fmt: skip
+        entries[competitor_id] = entry
+        parties[competitor_id] = partie_of(competitor_id, entry)
+    if memo is not None:
+        with _round_cache_lock:
+            _table_memo[memo] = built
+            _table_memo.move_to_end(memo)
+            while len(_table_memo) > TABLE_MEMO_SIZE:
+                _table_memo.popitem(last=False)
+    made = [partie for competitor_id in entries if (partie := parties[competitor_id]) is not None]
+    return RoundWork(made, entries, parties_state)
+
+
+def _build_table(number: int, rows: list[tuple[Any, ...]]) -> TableWork:
+    """One table's entries and parties from its seat rows (SEATS_SQL, one table)."""
+    table_number, totals_text, finished, winner, played = (
+        rows[0][1],
+        rows[0][5],
+        bool(rows[0][6]),
+        rows[0][7],
+        rows[0][8],
+    )
+    totals: list[Any] = fastjson.loads(totals_text) if totals_text else []
+    sides: dict[int, list[int]] = {}
+    for row in rows:
+        sides.setdefault(row[3], []).append(row[4])
+    state = {"round": number, "table": table_number, "donnes": played or 0, "finished": finished}
+    members: list[tuple[int, Entry, engine_standings.PartieResult | None]] = []
+    winners: list[float] = []
+    for side, seated in sides.items():
+        own = totals[side] if side < len(totals) else 0
+        if not finished:
+            result = "pending"
+        elif winner is None:
+            result = "draw"
+        else:
+            result = "win" if winner == side else "loss"
+        if finished and winner == side:
+            winners.append(own)
+        opponents = [c for s, m in sides.items() if s != side for c in m]
+        # At a table of three, what the two others scored between them.
+        against = sum(totals) - own if side < len(totals) else 0
+        for competitor_id in seated:
+            entry = Entry(
+                number, table_number, side, result, own, against, opponents,
+                [c for c in seated if c != competitor_id], finished,
+            )  # fmt: skip
+            members.append((competitor_id, entry, partie_of(competitor_id, entry)))
+    return TableWork(members, winners, state)
+
+
+def history_item(entry: Entry) -> dict[str, Any]:
+    """A competitor's item of a round history: what the competitor's page shows of it."""
+    return {
+        "round": entry.round,
+        "table": entry.table,
+        "side": entry.side,
+        "result": entry.result,
+        "points": entry.points,
+        "against": entry.against,
+        "opponents": entry.opponents,
+        "partners": entry.partners,
+        # Only where true: a ranking of 1,000 teams carries no flag on every partie.
+        **({"late": True} if entry.late else {}),
+    }
+
+
+def partie_of(competitor_id: int, entry: Entry) -> engine_standings.PartieResult | None:
+    """The engine's partie result of one entry, or None when the round counts for nothing."""
+    if entry.table is None:
+        # A round away from the tables: the engine's rule said what it scores.
+        missed = engine_standings.MissedRound(
+            outcome=entry.result, points=entry.points, counted=entry.finished, finished=entry.finished
+        )
+        return engine_standings.missed_round_result(entry.round, str(competitor_id), missed)
+    if not entry.opponents:
+        # A table whose other seats are empty (a withdrawal mid-round): nobody to face.
+        return None
+    return engine_standings.PartieResult(
+        round=entry.round,
+        competitor=str(competitor_id),
+        opponents=tuple(str(o) for o in entry.opponents),
+        points_for=entry.points,
+        points_against=entry.against,
+        # Still in play: the engine counts the points but not the outcome.
+        outcome=entry.result if entry.result in ("win", "loss", "draw") else "draw",
+        finished=entry.finished,
+    )
+
+
+def round_histories(tournament: Tournament, *, after_round: int | None = None) -> dict[int, list[dict[str, Any]]]:
+    """Every competitor's parties round by round (through `after_round`, all when None).
+
+    What a competitor's page and the API's ranking show beside a ranked row; the
+    snapshots do not carry it (a ranking of 3,000 teams would weigh megabytes). Read when
+    asked: the rounds before the one in play come from this process's cache.
+    """
+    loaded = load(tournament)
+    out: dict[int, list[dict[str, Any]]] = {}
+    for number in loaded.rounds:
+        if after_round is not None and number > after_round:
+            break
+        for competitor_id, item in loaded.works[number].history().items():
+            out.setdefault(competitor_id, []).append(item)
+    return out

@@ -1,0 +1,280 @@
+"""Snapshots: the stored rankings, one new version whenever what they count changed.
+
+A snapshot row of StandingsSnapshot holds `rows` in ranking order (scoring/standings/
+ranking.py), `criteria` (the columns), `after_round` (the last round it counts) and
+`digest` (a hash of its input); a round's snapshot is rewritten when a correction changes
+that round. A round's status (in play, closed) is part of its digest: closing a round
+writes a new version, so that the pages saying which rounds the ranking counts follow.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from django.db import connection, transaction
+
+from engine.standings import Record, add_result, copy_record, records_of
+from scoring.models import StandingsSnapshot
+from scoring.standings.base import base_generation, base_read, base_store
+from scoring.standings.ranking import rank_rows, ranked_rows, ranking_config
+from scoring.standings.reading import Loaded, load
+from scoring.standings.signals import snapshot_written
+from tournaments.models import Round, Tournament
+
+# Versions kept per `after_round` (the live ranking's and each round's); older ones go,
+# looked for every PRUNE_EVERY versions rather than on every hand.
+KEEP_VERSIONS = 3
+PRUNE_EVERY = 10
+
+
+def _digest(value: Any) -> str:
+    return hashlib.sha256(json.dumps(value, separators=(",", ":"), default=str).encode()).hexdigest()
+
+
+def _config_digest(tournament: Tournament, criteria: list[str], match_points: dict[str, Any]) -> str:
+    policies = [tournament.bye_policy, tournament.bye_points, tournament.late_policy]
+    return _digest([criteria, match_points, *policies, tournament.format])
+
+
+def _head_digest(config_digest: str, competitors: Sequence[tuple[Any, ...]]) -> str:
+    """The start of the digest chain: the configuration and the competitors as ranked.
+
+    Hashed from `repr` (as a round's rows are): read on every refresh, json would cost more.
+    """
+    return hashlib.sha256(repr([config_digest, [c[:4] for c in competitors]]).encode()).hexdigest()
+
+
+def _chain(running: str, loaded: Loaded) -> dict[int, str]:
+    """A digest per round n read of everything the ranking after round n depends on,
+    continuing `running` (the digest through the round before the first read)."""
+    out = {}
+    for number in loaded.rounds:
+        running = _digest([running, number, loaded.round_digests[number]])
+        out[number] = running
+    return out
+
+
+def closed_through(statuses: Mapping[int, str]) -> int:
+    """The last of the leading closed rounds (0 when round 1 is not closed)."""
+    through = 0
+    for number in sorted(statuses):
+        if statuses[number] != Round.Status.CLOSED:
+            break
+        through = number
+    return through
+
+
+def _stored(tournament: Tournament) -> dict[int | None, tuple[int, str]]:
+    """The newest stored version and digest of each round's snapshot (and the one before round 1)."""
+    stored: dict[int | None, tuple[int, str]] = {}
+    for after_round, version, digest in (
+        StandingsSnapshot.objects.filter(tournament=tournament)
+        .order_by("after_round", "-version")
+        .distinct("after_round")
+        .values_list("after_round", "version", "digest")
+        if connection.vendor == "postgresql"
+        else _latest_per_round_portable(tournament)
+    ):
+        stored[after_round] = (version, digest)
+    return stored
+
+
+def _writes(
+    stored: Mapping[int | None, tuple[int, str]], wanted: Sequence[tuple[int | None, str]], live_round: int | None,
+    *, force: bool,
+) -> list[tuple[int | None, str]]:  # fmt: skip
+    """The snapshots to write: those whose input changed, and the live one unless it is the newest."""
+    newest = max((version for version, _digest_ in stored.values()), default=0)
+    writes = []
+    for after_round, digest in wanted:
+        current = stored.get(after_round)
+        up_to_date = current is not None and current[1] == digest
+        if after_round == live_round:
+            up_to_date = up_to_date and current is not None and current[0] == newest and not force
+        if not up_to_date:
+            writes.append((after_round, digest))
+    return writes
+
+
+def rebuild_locked(tournament: Tournament, *, force: bool = False) -> StandingsSnapshot | None:
+    """Write the snapshots whose input changed; the caller holds the tournament's lock.
+
+    Each round's snapshot is rewritten when a result of rounds 1..n changed, lowest
+    round first, so that the live snapshot (the last round's) is always the newest
+    version. `force` writes the live snapshot even when its input did not change (a
+    job marks the switch to new criteria with a new version). Returns the new live
+    snapshot, or None when nothing changed.
+
+    Without `force`, the stored totals of the closed rounds (scoring/standings/base.py)
+    are used when they still hold: only the rounds after them are read and added
+    (`live_update`). Otherwise, every round is read again (`full_rebuild`).
+    """
+    criteria, match_points = ranking_config(tournament)
+    config_digest = _config_digest(tournament, criteria, match_points)
+    if not force:
+        outcome = live_update(tournament, criteria, match_points, config_digest)
+        if outcome is not FULL:
+            return outcome  # type: ignore[return-value]
+    return full_rebuild(tournament, criteria, match_points, config_digest, force=force)
+
+
+# What `live_update` answers when the stored totals do not hold.
+FULL = object()
+
+
+def live_update(
+    tournament: Tournament, criteria: list[str], match_points: dict[str, Any], config_digest: str
+) -> StandingsSnapshot | object | None:
+    """The live ranking from the stored totals of the closed rounds plus the rounds after them.
+
+    Reads the competitors and the rounds after the base's (seats, results, byes: the
+    round in play), copies the stored records, adds those rounds' results, and ranks the
+    small rows. Returns FULL when the base is missing or no longer matches the
+    tournament (another round closed, a competitor or a rule changed).
+    """
+    base = base_read(tournament.pk)
+    if base is None:
+        return FULL
+    loaded = load(tournament, from_round=base.through_round + 1)
+    if not loaded.statuses or closed_through(loaded.statuses) != base.through_round:
+        return FULL
+    if _head_digest(config_digest, loaded.competitors) != base.head:
+        return FULL
+    digests = _chain(base.prefix, loaded)
+    live_round = max(loaded.statuses)
+    wanted: list[tuple[int | None, str]] = [(number, digests[number]) for number in loaded.rounds]
+    if not wanted:
+        wanted = [(base.through_round, base.prefix)]
+    writes = _writes(_stored(tournament), wanted, live_round, force=False)
+    if not writes:
+        return None
+    records = {str(c[0]): copy_record(base.records.get(str(c[0])) or Record(str(c[0]))) for c in loaded.competitors}
+    for competitor, kept in base.records.items():
+        if competitor not in records:
+            records[competitor] = copy_record(kept)
+    added = base.through_round
+    rows_by_round: dict[int | None, list[dict[str, Any]]] = {}
+    for after_round, _ in writes:
+        assert after_round is not None
+        for number in loaded.rounds:
+            if added < number <= after_round:
+                for partie in loaded.round_parties(number):
+                    record = records.get(partie.competitor)
+                    if record is None:
+                        record = records[partie.competitor] = Record(partie.competitor)
+                    add_result(record, partie)
+                added = number
+        work = loaded.works.get(after_round)
+        if work is None:
+            # No round read: the ranking through the base's round, from the stored totals.
+            # Its current parties are its last round's (read again, one round).
+            work = load(tournament, from_round=after_round).works.get(after_round)
+        parties_state = work.parties_state if work is not None else {}
+        rows_by_round[after_round] = ranked_rows(records, loaded.competitors, criteria, match_points, parties_state)
+    return _write(tournament, writes, rows_by_round, criteria)
+
+
+def full_rebuild(
+    tournament: Tournament, criteria: list[str], match_points: dict[str, Any], config_digest: str, *, force: bool
+) -> StandingsSnapshot | None:
+    """Every round read and ranked again: the check and repair path. Stores the closed rounds' totals."""
+    generation = base_generation(tournament.pk)
+    loaded = load(tournament)
+    head = _head_digest(config_digest, loaded.competitors)
+    digests = _chain(head, loaded)
+    stored = _stored(tournament)
+    live_round = loaded.rounds[-1] if loaded.rounds else None
+    wanted: list[tuple[int | None, str]] = [(number, digests[number]) for number in loaded.rounds]
+    if live_round is None:
+        wanted = [(None, config_digest)]
+    through = closed_through(loaded.statuses)
+    base_results = [partie for number in loaded.rounds if number <= through for partie in loaded.round_parties(number)]
+    base_store(
+        tournament_id=tournament.pk,
+        generation=generation,
+        through_round=through,
+        head=head,
+        prefix=digests[through] if through else head,
+        records=records_of(base_results, [str(c[0]) for c in loaded.competitors]),
+    )
+    writes = _writes(stored, wanted, live_round, force=force)
+    if not writes:
+        return None
+    rows_by_round = {
+        after_round: rank_rows(loaded, after_round, criteria, match_points) for after_round, _digest_ in writes
+    }
+    return _write(tournament, writes, rows_by_round, criteria)
+
+
+def _write(
+    tournament: Tournament,
+    writes: Sequence[tuple[int | None, str]],
+    rows_by_round: Mapping[int | None, list[dict[str, Any]]],
+    criteria: list[str],
+) -> StandingsSnapshot:
+    newest = (
+        StandingsSnapshot.objects.filter(tournament=tournament)
+        .order_by("-version")
+        .values_list("version", flat=True)
+        .first()
+        or 0
+    )
+    snapshots = [
+        StandingsSnapshot(
+            tournament=tournament,
+            version=newest + offset,
+            after_round=after_round,
+            rows=rows_by_round[after_round],
+            criteria=criteria,
+            digest=digest,
+        )
+        for offset, (after_round, digest) in enumerate(writes, start=1)
+    ]
+    for snapshot in snapshots:
+        # One INSERT each, not bulk_create: on PostgreSQL that passes the rows as a text
+        # array, whose elements psycopg escapes quote by quote in Python (~0.1 s a ranking).
+        snapshot.save(force_insert=True)
+    announce(tournament, snapshots[-1].version)
+    if len(snapshots) > 1 or snapshots[-1].version % PRUNE_EVERY == 0:
+        _prune(tournament)
+    return snapshots[-1]
+
+
+def announce(tournament: Tournament, version: int) -> None:
+    """Tell the readers of this process, once committed, that a new live version exists."""
+    tournament_id, slug = tournament.pk, tournament.slug
+
+    def send() -> None:
+        snapshot_written.send(sender=StandingsSnapshot, tournament_id=tournament_id, slug=slug, version=version)
+
+    transaction.on_commit(send)
+
+
+def _latest_per_round_portable(tournament: Tournament) -> Iterable[tuple[int | None, int, str]]:
+    seen: set[int | None] = set()
+    for after_round, version, digest in (
+        StandingsSnapshot.objects.filter(tournament=tournament)
+        .order_by("-version")
+        .values_list("after_round", "version", "digest")
+    ):
+        if after_round not in seen:
+            seen.add(after_round)
+            yield after_round, version, digest
+
+
+def _prune(tournament: Tournament) -> None:
+    """Keep the newest KEEP_VERSIONS snapshots of each round (and the live one)."""
+    keep: dict[int | None, int] = defaultdict(int)
+    doomed = []
+    for pk, after_round in (
+        StandingsSnapshot.objects.filter(tournament=tournament).order_by("-version").values_list("pk", "after_round")
+    ):
+        keep[after_round] += 1
+        if keep[after_round] > KEEP_VERSIONS:
+            doomed.append(pk)
+    if doomed:
+        StandingsSnapshot.objects.filter(pk__in=doomed).delete()
