@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from api.serializers import ClubSerializer, NumberField, PlayerSerializer
 from scoring.models import Job, Season
 from scoring.season_services import MAX_NAME, MAX_PLACING_ENTRIES
-from tournaments.models import Competitor, Tournament
+from tournaments.models import Competitor, Player, Tournament
 from tournaments.services.money import MAX_AMOUNT
 
 # The placing table's points are whole numbers of up to nine digits (the page's limit).
@@ -26,6 +27,14 @@ NAME_MAX, LICENCE_MAX, AFFILIATION_MAX, PHONE_MAX = 100, 30, 200, 30
 
 
 # -- players -------------------------------------------------------------------------------
+
+
+class RatingSerializer(serializers.Serializer[Any]):
+    """A player's Atout rating (docs/rules.md, "The Atout rating")."""
+
+    value = serializers.FloatField(source="ordinal", help_text="The rating: estimated level minus three uncertainties.")
+    parties = serializers.IntegerField(help_text="Parties of finished tournaments it rests on.")
+    updated_at = serializers.DateTimeField()
 
 
 class ClubPlayerSerializer(serializers.Serializer[Any]):
@@ -41,10 +50,19 @@ class ClubPlayerSerializer(serializers.Serializer[Any]):
     phone = serializers.CharField()
     public_history = serializers.BooleanField(help_text="false: the player opted out of the public history page.")
     anonymised = serializers.SerializerMethodField(help_text="Anonymised on request: name and details erased.")
+    rating = serializers.SerializerMethodField(help_text="null until a partie of a finished tournament counts.")
     created_at = serializers.DateTimeField()
 
     def get_anonymised(self, player: object) -> bool:
         return getattr(player, "anonymised_at", None) is not None
+
+    @extend_schema_field(RatingSerializer(allow_null=True))
+    def get_rating(self, player: Player) -> dict[str, Any] | None:
+        # The reverse one-to-one of ratings.PlayerRating (select_related("rating") in lists).
+        rating = getattr(player, "rating", None) if hasattr(player, "rating") else None
+        if rating is None or not rating.parties:
+            return None
+        return dict(RatingSerializer(rating).data)
 
 
 class PlayerWriteSerializer(serializers.Serializer[Any]):

@@ -266,7 +266,7 @@ def _club_player(request: Request, club: str, player_id: int) -> Player:
 
 
 def _player_answer(player: Player, code: int = status.HTTP_200_OK) -> Response:
-    player = Player.objects.select_related("club").get(pk=player.pk)
+    player = Player.objects.select_related("club", "rating").get(pk=player.pk)
     return _private(Response(ClubPlayerSerializer(player).data, status=code))
 
 
@@ -281,7 +281,7 @@ class ClubPlayersView(ClubListReadView):
     def get(self, request: Request, club: str) -> Response:
         found = _organised_club(request, club)
         search = request.query_params.get("q", "")[:100]
-        players = club_players(found, search).select_related("club")
+        players = club_players(found, search).select_related("club", "rating")
         return _private(self.hashed(request, self.page(players, ClubPlayerSerializer)))
 
     @extend_schema(

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from ratings.models import PlayerRating
 from scoring.models import Job, Season, StandingsSnapshot
 from tests.api.conftest import API, new_tournament, token_client
 from tests.factories import PlayerFactory, UserFactory
@@ -225,6 +226,20 @@ def test_an_organiser_lists_searches_adds_and_edits_the_clubs_players(api, club)
     assert edited.json()["first_name"] == "Elsa" and edited.json()["phone"] == "05 65 00 00 00"
     assert Player.objects.get(pk=player["id"]).public_history is False
     assert api.get(url).json()["public_history"] is False
+
+
+def test_a_players_atout_rating_is_in_the_clubs_player_list_and_detail(api, club) -> None:
+    rated = PlayerFactory(club=club, last_name="Aragon", first_name="Louis")
+    PlayerFactory(club=club, last_name="Éluard", first_name="Paul")
+    PlayerRating.objects.create(player=rated, mu=30.0, sigma=4.0, ordinal=18.0, parties=6)
+    listed = api.get(f"{API}/clubs/{club.slug}/players/").json()["results"]
+    assert [(p["last_name"], p["rating"] and p["rating"]["value"]) for p in listed] == [
+        ("Aragon", 18.0),
+        ("Éluard", None),
+    ]
+    assert listed[0]["rating"]["parties"] == 6
+    detail = api.get(f"{API}/clubs/{club.slug}/players/{rated.pk}/").json()
+    assert (detail["rating"]["value"], detail["rating"]["parties"]) == (18.0, 6)
 
 
 def test_a_duplicate_player_is_refused_beside_its_field(api, club) -> None:
