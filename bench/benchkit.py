@@ -1,5 +1,6 @@
 """What the benchmarks share: their own PostgreSQL databases, a production-like
-environment on loopback, a Celery worker's command line, free ports and Redis.
+environment on loopback, the servers they start (gunicorn, a Celery worker) and how to
+wait for them, plain HTTP requests, free ports, Redis and percentiles.
 
 Imported by the scripts of this folder (`python bench/x.py` puts the folder first on
 the path); it imports nothing of Atout, so a script decides when Django starts.
@@ -105,6 +106,7 @@ def machine_load() -> str:
 
 
 def percentile(values: list[float], share: float) -> float:
+    """The nearest-rank percentile (`share` of 1), NaN for no values."""
     if not values:
         return float("nan")
     ordered = sorted(values)
@@ -116,6 +118,15 @@ def server_env(url: str, broker: str) -> dict[str, str]:
         return loopback_production_env(url)
     queue = f"bench-{uuid.uuid4().hex[:6]}"
     return loopback_production_env(url, CELERY_BROKER_URL=broker, CACHE_URL=broker, CELERY_QUEUE=queue)
+
+
+def start_django(env: dict[str, str]) -> None:
+    """Start Django in this process on the servers' database and settings (`env`)."""
+    os.environ.update({key: env[key] for key in ("DATABASE_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS")})
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "atout.settings")
+    import django
+
+    django.setup()
 
 
 def manage(env: dict[str, str], *args: str) -> None:

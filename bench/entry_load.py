@@ -59,6 +59,7 @@ from benchkit import (
     redis_answers,
     request,
     server_env,
+    start_django,
     wait_ready,
 )
 
@@ -87,11 +88,7 @@ class Timings:
 
 def seed(env: dict[str, str], tables: int, donnes: int) -> list[str]:
     """The concours and its round 1, written through the ORM in this process; the tokens."""
-    os.environ.update({key: env[key] for key in ("DATABASE_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS")})
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "atout.settings")
-    import django
-
-    django.setup()
+    start_django(env)
     import datetime
 
     from tournaments.models import Club, Competitor, Round, Seat, Table, Tournament

@@ -95,6 +95,7 @@ from benchkit import (
     recreate_database,
     redis_answers,
     server_env,
+    start_django,
     wait_ready,
 )
 
@@ -514,11 +515,7 @@ def user_classes(night: Night, tables: int) -> list[type]:
 
 def seed(env: dict[str, str], teams: int, rounds: int, donnes: int) -> tuple[str, str]:
     """The club, its organiser and an API token, the concours with every team checked in."""
-    os.environ.update({key: env[key] for key in ("DATABASE_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS")})
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "atout.settings")
-    import django
-
-    django.setup()
+    start_django(env)
     import datetime
 
     from django.contrib.auth import get_user_model
