@@ -129,6 +129,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--duration", type=float, default=1800, help="seconds of play at most; then it stops")
     parser.add_argument("--cold", type=float, default=30, help="first seconds of play counted as cold")
     parser.add_argument("--phones", type=int, default=2, help="phones polling the ranking, per team")
+    parser.add_argument("--arrive", type=float, default=30, help="seconds over which phones open the page")
     parser.add_argument("--projectors", type=int, default=4)
     parser.add_argument("--workers", type=int, default=(os.cpu_count() or 1) * 2, help="gunicorn workers")
     parser.add_argument("--database", default="atout_night_bench")
@@ -147,8 +148,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         parser.error("--rounds and --donnes: at least 1")
     if not args.pace > 0 or not math.isfinite(args.pace):
         parser.error("--pace: a positive number")
-    if args.phones < 0 or args.projectors < 0:
-        parser.error("--phones and --projectors: 0 or more")
+    if args.phones < 0 or args.projectors < 0 or args.arrive < 0:
+        parser.error("--phones, --projectors and --arrive: 0 or more")
     return args
 
 
@@ -191,11 +192,22 @@ def visible_delays(
     """
     starts = [sample[0] for sample in samples]
     builts = [sample[2] for sample in samples]
+    # Per phone, the highest version shown so far (a poll answered by another web
+    # process may show an older one for a moment): the first poll showing at least V is
+    # then a bisection.
+    shown: dict[int, tuple[list[float], list[int]]] = {}
+    for phone, line in timelines.items():
+        moments, highest, best = [], [], -1
+        for moment, version in line:
+            best = max(best, version)
+            moments.append(moment)
+            highest.append(best)
+        shown[phone] = (moments, highest)
     delays: list[float] = []
     unseen = 0
     for acked, phones in acks:
         after = bisect.bisect_right(starts, acked)
-        if after == len(samples) or not phones:
+        if after == len(samples):
             unseen += 1
             continue
         ticket = samples[after][1]
@@ -204,12 +216,12 @@ def visible_delays(
             unseen += 1
             continue
         version = samples[covering][3]
-        seen = [
-            moment
-            for phone in phones
-            for moment, shown in timelines.get(phone, ())
-            if shown >= version
-        ]  # fmt: skip
+        seen = []
+        for phone in phones:
+            moments, highest = shown.get(phone, ([], []))
+            first = bisect.bisect_left(highest, version)
+            if first < len(moments):
+                seen.append(moments[first])
         if not seen:
             unseen += 1
             continue
@@ -452,6 +464,8 @@ def user_classes(night: Night, tables: int) -> list[type]:
                 self.index = night.next_index(kind)
                 self.etag = ""
                 self.url = f"{self.host}{path}"
+                # People open the page over the first moments, not all in the same second.
+                time.sleep(random.uniform(0, args.arrive))
                 page = self.client.get(
                     path,
                     headers={"Accept": "text/html", "Accept-Language": "fr-FR,fr;q=0.9", "Accept-Encoding": "gzip"},

@@ -101,6 +101,13 @@ def test_a_phone_that_showed_the_hand_before_its_acknowledgement_counts_zero():
     assert (delays, unseen) == ([0.0], 0)
 
 
+def test_a_phone_shown_an_older_version_for_a_moment_keeps_the_first_that_held_the_hand():
+    # Phone 0 sees version 9, then 8 again (another web process, a second behind), then 10.
+    timelines = {0: [(1.0, 9), (1.2, 8), (1.4, 10)]}
+    delays, unseen = night.visible_delays([(0.5, [0])], [(0.6, 4, 2, 7), (0.9, 5, 4, 9)], timelines)
+    assert (delays, unseen) == ([pytest.approx(0.5)], 0)
+
+
 def test_bytes_on_the_wire_count_the_headers_and_the_body_as_sent():
     compressed = SimpleNamespace(headers={"content-length": "1000", "etag": '"x"'}, content=b"y" * 9000)
     not_modified = SimpleNamespace(headers={"etag": '"x"'}, content=b"")
