@@ -263,6 +263,7 @@ class Ack:
     table: str
     number: int
     teams: tuple[int, ...]
+    cancelled: bool = False
 
 
 @dataclass
@@ -343,12 +344,17 @@ def user_classes(night: Night, tables: int) -> list[type]:
             return False
 
         def correct(self, number: int) -> None:
-            mine = [ack for ack in night.acks if ack.round == number]
+            # A played donne corrected into another played one: a redeal made a played
+            # donne (or the reverse) would move the end of the partie under the referee.
+            mine = [ack for ack in night.acks if ack.round == number and not ack.cancelled]
             if not mine:
                 return
             ack = self.rng.choice(mine)
             slot = next(slot for slot in night.round_tables[number] if slot.token == ack.table)
-            body = {"raw": game.random_hand(self.rng), "reason": "Feuille relue par l'arbitre"}
+            raw = game.random_hand(self.rng)
+            while raw.get("cancelled"):
+                raw = game.random_hand(self.rng)
+            body = {"raw": raw, "reason": "Feuille relue par l'arbitre"}
             started = time.perf_counter()
             response = self.client.put(
                 f"{api}rounds/{number}/tables/{slot.number}/hands/{ack.number}/",
@@ -415,7 +421,10 @@ def user_classes(night: Night, tables: int) -> list[type]:
                 )
                 elapsed = time.perf_counter() - started
                 if response.status_code in (200, 201):
-                    night.acks.append(Ack(time.monotonic(), elapsed, self.round, slot.token, number, slot.teams))
+                    cancelled = bool(raw.get("cancelled"))
+                    night.acks.append(
+                        Ack(time.monotonic(), elapsed, self.round, slot.token, number, slot.teams, cancelled)
+                    )
                     result = (response.json() or {}).get("result") or {}
                     return bool(result.get("finished"))
                 if response.status_code == 0 or response.status_code >= 502:
