@@ -694,7 +694,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         gevent.spawn_later(args.cold, mark_cold)
         watcher = gevent.spawn(watch, night, slug)
-        runner.start(users, spawn_rate=max(50, users / 5))
+        runner.start(users, spawn_rate=min(100, max(50, users / 5)))
         while not night.finished_at and time.monotonic() < night.stop_at + 60:
             gevent.sleep(1)
             if not (gunicorn.alive() and celery.alive()):
