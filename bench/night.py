@@ -687,6 +687,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         runner = environment.create_local_runner()
         night.started = time.monotonic()
         cpu_start = (cpu_seconds(gunicorn.process.pid), cpu_seconds(celery.process.pid))
+        clients_start = cpu_seconds(os.getpid())
         cpu_cold: list[tuple[float, float]] = []
 
         def mark_cold() -> None:
@@ -702,6 +703,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 break
         night.finished_at = night.finished_at or time.monotonic()
         cpu_end = (cpu_seconds(gunicorn.process.pid), cpu_seconds(celery.process.pid))
+        clients_cpu = cpu_seconds(os.getpid()) - clients_start
         runner.quit()
         watcher.join(5)
         wall = night.finished_at - night.started
@@ -788,8 +790,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{per_hand(cpu_mid[0], cpu_end[0], hands - cold_hands):.3f} worker "
         f"{per_hand(cpu_mid[1], cpu_end[1], hands - cold_hands):.3f}"
     )
-    print(f"  (web: gunicorn serves the polls too; CPU in all: web {cpu_end[0] - cpu_start[0]:.1f} s, worker "
-          f"{cpu_end[1] - cpu_start[1]:.1f} s)")  # fmt: skip
+    print(
+        f"  (web: gunicorn serves the polls too; CPU in all: web {cpu_end[0] - cpu_start[0]:.1f} s, worker "
+        f"{cpu_end[1] - cpu_start[1]:.1f} s; the clients, this process: {clients_cpu:.1f} s of the same cores)"
+    )
     print(
         f"corrections                        {len(night.corrections)} stored "
         f"(p95 {percentile(ms(night.corrections), 0.95):.1f} ms), {len(night.corrections_refused)} refused"
@@ -833,6 +837,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "poll_bytes_avg": poll_avg,
         "web_cpu_s_per_hand": web_per_hand,
         "worker_cpu_s_per_hand": worker_per_hand,
+        "clients_cpu_s": clients_cpu,
         "corrections": len(night.corrections),
         "lost": lost,
         "doubled": doubled,
