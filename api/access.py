@@ -1,7 +1,7 @@
 """Who may call what in the API; every decision is delegated to the site's own gates.
 
 - Anyone reads what the public pages show: a tournament is visible by the rule of
-  `scoring.standings_selectors.visible_tournament` (public and past its draft, or to
+  `scoring.selectors.standings.visible_tournament` (public and past its draft, or to
   its own organisers).
 - An *organiser* (tournaments.access) writes to their club's tournaments, logged in by
   session (the site's cookie, with its CSRF token) or by an API token

@@ -55,7 +55,13 @@ and `results`.
 **Organisers** write to their own club's tournaments with an API token
 (`Authorization: Token <key>`, made on the account page, `/manage/account/`) or the
 site's session (with its CSRF token). Another
-club's organiser gets 403; nobody logged in gets 401.
+club's organiser gets 403; nobody logged in gets 401. They also run their club's
+affairs: its players (`/clubs/{club}/players/`, with licences and contact details, and
+each player's whole history), its seasons (create, edit, rebuild, and follow the
+rebuild's progress), and the entry fee each competitor paid (`/payments/`, never part of
+a public answer). A player's public history (`/players/{id}/history/`) follows the
+public page: public tournaments only, and 404 once the player opted out or was
+anonymised.
 
 **At the table**, a scoring app sends each donne with the table's secret in the
 `X-Table-Token` header and an `Idempotency-Key` per entry: a resend never stores a

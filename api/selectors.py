@@ -1,6 +1,6 @@
 """The API's reads: what its public endpoints show, and the versions their ETags compare.
 
-Who may see a tournament is not decided here (scoring.standings_selectors and
+Who may see a tournament is not decided here (scoring.selectors.standings and
 tournaments.selectors decide it); these functions shape what is visible into plain
 dicts for the serializers, in a few queries each, and never compute a ranking. Each
 `*_version` reads the small thing that changes whenever its body would (an
@@ -17,9 +17,11 @@ from typing import Any
 from django.db.models import Count, Max, Prefetch, Q, QuerySet, Sum
 from django.http import Http404
 
-from scoring.models import Hand, Season, SeasonSnapshot, StandingsSnapshot, TableResult
+from scoring.job_config import ACTIVE
+from scoring.jobs import job_is_stale
+from scoring.models import Hand, Job, Season, SeasonSnapshot, StandingsSnapshot, TableResult
+from scoring.selectors.standings import table_sheet_public
 from scoring.standings import columns_for
-from scoring.standings_selectors import table_sheet_public
 from tournaments import games
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Bye, Club, Competitor, Player, Round, Seat, Table, Tournament
@@ -238,12 +240,18 @@ def standings_version(tournament: Tournament, after_round: int | None) -> int | 
     return snapshots.order_by("-version").values_list("version", flat=True).first()
 
 
-def standings(tournament: Tournament, after_round: int | None) -> dict[str, Any]:
-    """The live ranking, or the one after round `after_round` (404 if it has none)."""
+def standings(tournament: Tournament, after_round: int | None, *, version: int | None = None) -> dict[str, Any]:
+    """The live ranking, or the one after round `after_round` (404 if it has none).
+
+    With `version`, that version of it (the published one, scoring.live_ranking), or the
+    newest when it is gone (pruned).
+    """
     snapshots = StandingsSnapshot.objects.filter(tournament=tournament)
     if after_round is not None:
         snapshots = snapshots.filter(after_round=after_round)
-    snapshot = snapshots.order_by("-version").first()
+    snapshot = snapshots.filter(version=version).first() if version is not None else None
+    if snapshot is None:
+        snapshot = snapshots.order_by("-version").first()
     if snapshot is None:
         if after_round is not None:
             raise Http404("no ranking after this round")
@@ -287,3 +295,52 @@ def season_detail(season: Season, snapshot: SeasonSnapshot | None) -> dict[str, 
         "built_at": snapshot.built_at if snapshot is not None else None,
         "rows": snapshot.rows if snapshot is not None else [],
     }
+
+
+# -- organisers' reads: a season as edited, its rebuilds -----------------------------------
+
+SEASON_JOBS_SHOWN = 3
+
+
+def season_jobs(season: Season) -> list[dict[str, Any]]:
+    """The season's latest rebuilds, newest first, as the season's edit page shows them."""
+    found = []
+    for job in Job.objects.filter(season=season).order_by("-pk")[:SEASON_JOBS_SHOWN]:
+        found.append(
+            {
+                "id": job.pk,
+                "status": job.status,
+                "progress": job.progress,
+                "total": job.total,
+                "percent": int(100 * job.progress / job.total) if job.total else 0,
+                "stale": job_is_stale(job),
+                "error": job.error,
+                "created_at": job.created_at,
+                "finished_at": job.finished_at,
+            }
+        )
+    return found
+
+
+def season_manage(season: Season) -> dict[str, Any]:
+    recent = season_jobs(season)
+    return {
+        "slug": season.slug,
+        "name": season.name,
+        "club": season.club,
+        "starts": season.starts,
+        "ends": season.ends,
+        "scheme": season.scheme,
+        "placing_points": list(season.placing_points or []),
+        "tournaments": list(season.tournaments.order_by("date", "pk").values_list("slug", flat=True)),
+        "active": any(job["status"] in ACTIVE and not job["stale"] for job in recent),
+        "jobs": recent,
+    }
+
+
+def payments(tournament: Tournament) -> QuerySet[Competitor]:
+    return (
+        Competitor.objects.filter(tournament=tournament)
+        .order_by("number")
+        .only("number", "name", "payment_status", "payment_method", "amount_paid")
+    )

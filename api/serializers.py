@@ -87,7 +87,10 @@ class RoundClockSerializer(serializers.Serializer):
 class RoundSummarySerializer(serializers.Serializer):
     number = serializers.IntegerField()
     status = serializers.ChoiceField(choices=Round.Status.choices)
-    method = serializers.ChoiceField(choices=Tournament.PairingMethod.choices)
+    method = serializers.ChoiceField(
+        choices=Round.Method.choices,
+        help_text="`random`, `swiss`, or `seeded`: round 1 by the players' Atout ratings, the strongest apart.",
+    )
     seed = serializers.IntegerField(help_text="The draw's seed: the same seed and entries give the same draw.")
     drawn_at = serializers.DateTimeField()
     closed_at = serializers.DateTimeField(allow_null=True)
@@ -113,6 +116,10 @@ class TournamentDetailSerializer(TournamentSummarySerializer):
     end_rule = serializers.ChoiceField(choices=Tournament.EndRule.choices)
     end_value = serializers.IntegerField(help_text="Donnes per partie, or the target score.")
     pairing_method = serializers.ChoiceField(choices=Tournament.PairingMethod.choices)
+    first_round_order = serializers.ChoiceField(
+        choices=Tournament.FirstRoundOrder.choices,
+        help_text="How round 1 is drawn: at random, or by the players' Atout ratings (the strongest apart).",
+    )
     criteria = serializers.ListField(child=serializers.CharField(), help_text="Ranking criteria, in order.")
     bye_policy = serializers.ChoiceField(choices=Tournament.ByePolicy.choices)
     bye_points = serializers.IntegerField()

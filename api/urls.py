@@ -12,7 +12,7 @@ from csp.decorators import csp_update
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
-from api.views import organiser, public, table
+from api.views import club, organiser, public, table
 from api.views.fallback import not_found
 
 app_name = "api"
@@ -50,6 +50,8 @@ v1 = [
         organiser.CompetitorReinstateView.as_view(),
         name="competitor-reinstate",
     ),
+    path(tournament + "competitors/<int:number>/payment/", club.PaymentView.as_view(), name="payment"),
+    path(tournament + "payments/", club.PaymentsView.as_view(), name="payments"),
     path(tournament + "players/", public.PlayerListView.as_view(), name="players"),
     path(tournament + "rounds/", organiser.RoundsView.as_view(), name="rounds"),
     path(round_, public.RoundDetailView.as_view(), name="round"),
@@ -63,8 +65,17 @@ v1 = [
         tournament + "standings/after/<int:number>/", public.StandingsAfterRoundView.as_view(), name="standings-after"
     ),
     path("clubs/", public.ClubListView.as_view(), name="clubs"),
-    path("seasons/", public.SeasonListView.as_view(), name="seasons"),
-    path("seasons/<slug:slug>/", public.SeasonDetailView.as_view(), name="season"),
+    path("clubs/<slug:club>/players/", club.ClubPlayersView.as_view(), name="club-players"),
+    path("clubs/<slug:club>/players/<int:player_id>/", club.ClubPlayerView.as_view(), name="club-player"),
+    path(
+        "clubs/<slug:club>/players/<int:player_id>/history/",
+        club.ClubPlayerHistoryView.as_view(),
+        name="club-player-history",
+    ),
+    path("players/<int:player_id>/history/", club.PublicHistoryView.as_view(), name="player-history"),
+    path("seasons/", club.SeasonsView.as_view(), name="seasons"),
+    path("seasons/<slug:slug>/", club.SeasonView.as_view(), name="season"),
+    path("seasons/<slug:slug>/rebuild/", club.SeasonRebuildView.as_view(), name="season-rebuild"),
     path("table/", table.TableInfoView.as_view(), name="table-current"),
     path("table/hands/", table.HandEntryView.as_view(), name="table-hands"),
     path("table/hands/<int:donne>/", table.LastHandView.as_view(), name="table-hand"),

@@ -1,8 +1,9 @@
 """The Celery application, configured from Django's settings (the CELERY_ prefix).
 
 Each worker also runs the *sweep*, a thread that sends again now and then what lost
-messages left undone (scoring.jobs.owed_work_resend): a broker restarted empty, or away
-while the site sent, loses messages, never the work they stood for.
+messages left undone (scoring.jobs.owed_work_resend, ratings.services.ratings_owed_resend):
+a broker restarted empty, or away while the site sent, loses messages, never the work they
+stood for.
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ def _sweep_forever() -> None:
     """Every SWEEP_EVERY seconds, whatever the broker and the database are doing meanwhile."""
     from django.db import close_old_connections
 
+    from ratings.services import ratings_owed_resend
     from scoring.jobs import owed_work_resend
 
     while True:
@@ -71,6 +73,8 @@ def _sweep_forever() -> None:
             # This thread's connection, checked as around a task (it may have broken).
             close_old_connections()
             retried, refreshed = owed_work_resend()
+            if ratings_owed_resend():
+                log.info("sweep: the players' ratings owe a rebuild; sent")
         except Exception:  # the sweep must outlive any one failure
             log.warning("sweep failed; trying again in %ss", SWEEP_EVERY, exc_info=True)
             continue

@@ -6,6 +6,9 @@
   measures covers the whole of the site's work, static files included.
 - `FormEncodingMiddleware` refuses a form body that is not UTF-8, which Django would
   otherwise read with replacement characters and let a form store as typed.
+- `PublicGZipMiddleware` compresses the public reads (pages, live partials, projector,
+  the API's public GETs) and nothing else: never an answer carrying a CSRF token or a
+  secret (BREACH).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from urllib.parse import unquote_to_bytes
 
 from django.core.exceptions import BadRequest
 from django.http import HttpRequest, HttpResponse
+from django.middleware.gzip import GZipMiddleware
 
 from atout.logs import new_request_id, request_id_var, sane_request_id
 
@@ -108,3 +112,64 @@ class FormEncodingMiddleware:
             except UnicodeDecodeError:
                 raise BadRequest("a form body that is not UTF-8") from None
         return self.get_response(request)
+
+
+# The views whose answers hold only what anyone may read, by URL name: the public pages
+# and their polled partials, the projector, the public reads of the API. Never the
+# referee's (the table's secret is in its address and its forms), the director's, an
+# account's, nor any write.
+COMPRESSED_VIEWS = frozenset(
+    {
+        "public:ranking",
+        "public:ranking_after",
+        "public:projector",
+        "public:round",
+        "public:table",
+        "public:competitor",
+        "public:ranking_print",
+        "draw:round",
+        "draw:clock",
+        "draw:seat",
+        "api:tournaments",
+        "api:tournament",
+        "api:competitors",
+        "api:players",
+        "api:rounds",
+        "api:round",
+        "api:table",
+        "api:standings",
+        "api:standings-after",
+        "api:clubs",
+        "api:seasons",
+        "api:season",
+        "api:player-history",
+    }
+)
+
+
+class PublicGZipMiddleware(GZipMiddleware):
+    """Django's gzip, for the GETs of COMPRESSED_VIEWS only, and never over a CSRF token.
+
+    Compressing a body that holds a secret next to text an attacker can make the page
+    repeat lets them guess the secret from the compressed sizes (BREACH). Django's
+    GZipMiddleware compresses everything, so it is not in MIDDLEWARE: this one compresses
+    the allowed public reads, and among them never an answer whose rendering asked for a
+    CSRF token (`get_token` flags the request until the CSRF middleware, outside this
+    one, has set its cookie): the public pages built on base.html carry
+    one in their language form, and stay plain; their partials, the projector and the
+    API's JSON do not. Those bodies hold no secret, so the random padding Django adds
+    against BREACH is left out (`max_random_bytes`), and an unchanged body compresses to
+    the same bytes. Strong ETags become weak (W/"..."), which If-None-Match matches as
+    before: a poll still gets its 304.
+    """
+
+    max_random_bytes = 0
+
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        match = getattr(request, "resolver_match", None)
+        if match is None or match.view_name not in COMPRESSED_VIEWS or request.method not in {"GET", "HEAD"}:
+            return response
+        if request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):
+            # The body (or a cookie it comes with) carries a CSRF token.
+            return response
+        return super().process_response(request, response)  # type: ignore[no-any-return]

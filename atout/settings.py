@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "accounts",
     "tournaments",
     "scoring",
+    "ratings",
     "archive",
     "api",
 ]
@@ -68,6 +69,10 @@ MIDDLEWARE = [
     # Before anything reads request.POST: a form body that is not UTF-8 is refused.
     "atout.middleware.FormEncodingMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
+    # Gzip for the public reads, never over a CSRF token (BREACH): inside the CSRF
+    # middleware, so that it still sees whether the body asked for a token. The
+    # middlewares outside it only set headers and cookies.
+    "atout.middleware.PublicGZipMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -114,6 +119,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# The live ranking's polls are served a new version at most every this many seconds
+# (scoring/live_ranking.py): a hand shows within it plus one poll. 0: every version at once.
+RANKING_PUBLISH_SECONDS = env_int("ATOUT_RANKING_PUBLISH_SECONDS", 2)
 
 _cache_url = env_str("CACHE_URL")
 CACHES = {

@@ -7,6 +7,7 @@ from django.views.generic import TemplateView
 
 from atout import views
 from rounds import urls as rounds_urls
+from scoring import urls as scoring_urls
 from tournaments import club_urls
 from tournaments import urls as tournaments_urls
 
@@ -24,15 +25,15 @@ urlpatterns = [
     # Before any other /t/<slug>/ include: the draw's paths must win over theirs.
     path("t/<slug:slug>/", include("tournaments.public_urls")),
     # After the draw's include: the live ranking, rounds, tables and exports (scoring).
-    path("t/<slug:slug>/", include("scoring.public_urls")),
-    path("s/<slug:slug>/", include("scoring.season_urls")),
+    path("t/<slug:slug>/", include((scoring_urls.public_patterns, "public"))),
+    path("s/<slug:slug>/", include((scoring_urls.season_patterns, "season"))),
     # A club's seasons: created from the club's page, edited at /manage/s/<slug>/.
-    path("manage/", include("scoring.season_manage_urls")),
+    path("manage/", include((scoring_urls.season_manage_patterns, "season_manage"))),
     # A player's tournaments: the organisers' page and the public one.
-    path("", include("scoring.history_urls")),
-    path("manage/t/<slug:slug>/standings/", include("scoring.standings_manage_urls")),
-    path("manage/t/<slug:slug>/hands/", include("scoring.manage_urls")),
-    path("r/", include("scoring.referee_urls")),
+    path("", include(scoring_urls.history_patterns)),
+    path("manage/t/<slug:slug>/standings/", include((scoring_urls.standings_manage_patterns, "standings_manage"))),
+    path("manage/t/<slug:slug>/hands/", include((scoring_urls.hands_patterns, "hands"))),
+    path("r/", include((scoring_urls.referee_patterns, "referee"))),
     path("api/", include("api.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("login/", auth_views.LoginView.as_view(), name="login"),

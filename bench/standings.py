@@ -13,12 +13,27 @@ Figures, each the median of several runs:
     in-process (no broker: the refresh runs at the commit) and through a Celery worker
     on Redis (the refresh queued at the commit), from the commit to the new version;
 (d) SQL queries and server time of the public ranking page (and of its htmx partial,
-    and of the partial's 304), for 30, 300 and 1,000 teams;
+    and of the partial's 304), for 30, 300 and 1,000 teams; the bytes of a poll that
+    finds a new version, plain and gzip; the partial's first render of a version against
+    a hit of the shared cache (`--cache`: Redis, as production's CACHE_URL); and a stretch
+    of night played on an injected clock: new versions arriving at a table's pace (one
+    donne every 5 minutes per table), phones polling the partial every 3 s, with the
+    published version moving at once (N = 0), at most every 2 s (N = 2, the default) and
+    every 6 s (N = 6, twice the poll): the share of 304s, the bytes per poll, how many
+    versions were rendered, and how long after its version a phone shows a hand;
 (e) a season of `--season` such tournaments re-scored through Celery with `--workers`
     worker processes (one task at a time each), from the launch to the season's ranking.
 
 Targets: (a) within 5x of the plain SQL; (b) >= 20,000 hands/s; (c) < 30 ms; (d) <= 10
-queries and 50 ms whatever the number of teams; (e) < 60 s.
+queries and 50 ms whatever the number of teams, under 30 KB per poll on average at 1,000
+teams during entry; (e) < 60 s.
+
+How (d)'s stretch of night differs from a real one: the requests go through Django's
+test client in this one process (no HTTP, no gunicorn, no proxy; the bytes are the
+bodies only, without headers); a new version is a forced rebuild of the same results
+(the ranking's content does not move, only its version), made here rather than by a
+worker; the phones are fewer than two per team (`--phones`) and all speak French; the
+clock is injected, so the 60 s of night take as long as their requests.
 
 Run: `.venv/bin/python bench/standings.py` (PostgreSQL on 127.0.0.1:5432 and Redis on
 127.0.0.1:6379 as for the tests; `--help` for the knobs). Loopback only; everything it
@@ -319,6 +334,119 @@ def bench_hand_to_snapshot(tournament: Any, repeat: int, broker: str, worker_env
     return out
 
 
+GZIP = {"Accept-Encoding": "gzip"}
+HTMX = {"HX-Request": "true"}
+
+
+def bench_wire(tournament: Any, repeat: int) -> dict[str, Any]:
+    """The bytes of a poll that finds a new version, and the partial's first render against a cache hit."""
+    import gzip
+
+    from django.core.cache import cache
+    from django.test import Client
+
+    phone = Client(HTTP_ACCEPT_LANGUAGE="fr")
+    url = f"/t/{tournament.slug}/"
+    plain = phone.get(url, headers=HTMX)
+    packed = phone.get(url, headers={**HTMX, **GZIP})
+    assert packed.get("Content-Encoding") == "gzip" and gzip.decompress(packed.content) == plain.content
+    out: dict[str, Any] = {"poll_bytes_plain": len(plain.content), "poll_bytes_gzip": len(packed.content)}
+    out["page_bytes_plain"] = len(phone.get(url).content)
+    cold = []
+    for _ in range(max(3, repeat // 3)):
+        cache.clear()
+        started = time.perf_counter()
+        phone.get(url, headers=HTMX)
+        cold.append((time.perf_counter() - started) * 1000)
+    out["partial_cold_ms"] = statistics.median(cold)
+    # A phone asking for the version already rendered: the shared cache, no If-None-Match.
+    phone.get(url, headers=HTMX)
+    out["partial_hit_ms"], _ = median_ms(lambda: phone.get(url, headers=HTMX), repeat)
+    out["partial_hit_gzip_ms"], _ = median_ms(lambda: phone.get(url, headers={**HTMX, **GZIP}), repeat)
+    return out
+
+
+def bench_night_polls(tournament: Any, publish_every: float, *, phones: int, seconds: float) -> dict[str, Any]:
+    """A stretch of night on an injected clock: versions at the tables' pace, phones polling every 3 s."""
+    import gzip
+    import re
+
+    from django.conf import settings
+    from django.core.cache import cache
+    from django.test import Client
+
+    from scoring import live_ranking
+    from scoring.selectors.standings import forget_polled
+    from scoring.standings import standings_rebuild
+    from scoring.views.public import POLL_SECONDS
+    from tournaments.models import Table
+
+    tables = Table.objects.filter(round__tournament=tournament, round__number=1).count()
+    versions_per_s = tables / 300  # one donne every 5 minutes at each table
+    rng = random.Random(11)
+    events: list[tuple[float, int, int]] = []  # (time, 0 = a new version / 1 = a poll, phone)
+    events += [(k / versions_per_s, 0, -1) for k in range(1, int(seconds * versions_per_s) + 1)]
+    for phone in range(phones):
+        start = rng.uniform(0, POLL_SECONDS)
+        events += [(start + k * POLL_SECONDS, 1, phone) for k in range(int(seconds / POLL_SECONDS))]
+    events.sort()
+    clients = [Client(HTTP_ACCEPT_LANGUAGE="fr", headers=GZIP) for _ in range(phones)]
+    etags: list[str | None] = [None] * phones
+    shown = [0] * phones
+    written: dict[int, float] = {}
+    delays: list[float] = []
+    served: set[int] = set()
+    polls = not_modified = body_bytes = 0
+    url = f"/t/{tournament.slug}/"
+    now = [0.0]
+    saved = (live_ranking.clock, settings.RANKING_PUBLISH_SECONDS)
+    live_ranking.clock = lambda: now[0]
+    settings.RANKING_PUBLISH_SECONDS = publish_every
+    cache.clear()
+    try:
+        for at, kind, phone in events:
+            now[0] = at
+            if kind == 0:
+                written[standings_rebuild(tournament_id=tournament.pk).version] = at
+                forget_polled(tournament.slug)  # as the refresh's commit does
+                continue
+            headers = dict(HTMX)
+            if etags[phone]:
+                headers["If-None-Match"] = etags[phone]
+            response = clients[phone].get(url, headers=headers)
+            polls += 1
+            if response.status_code == 304:
+                not_modified += 1
+                continue
+            assert response.status_code == 200, response.status_code
+            body_bytes += len(response.content)
+            text = gzip.decompress(response.content) if response.get("Content-Encoding") == "gzip" else response.content
+            found = re.search(rb'data-version="(\d+)"', text)
+            version = int(found.group(1)) if found else 0
+            served.add(version)
+            etags[phone] = response["ETag"]
+            # Each version written since the phone's last one is now visible on it.
+            delays += [at - when for v, when in written.items() if shown[phone] < v <= version]
+            shown[phone] = max(shown[phone], version)
+    finally:
+        live_ranking.clock, settings.RANKING_PUBLISH_SECONDS = saved
+    delays.sort()
+    return {
+        "publish_every": publish_every,
+        "versions_per_s": versions_per_s,
+        "versions": len(written),
+        # Each version served was rendered once (then read from the shared cache).
+        "versions_served": len(served),
+        "phones": phones,
+        "seconds": seconds,
+        "polls": polls,
+        "not_modified_rate": not_modified / polls if polls else 0.0,
+        "poll_bytes_avg": body_bytes / polls if polls else 0.0,
+        "visible_p50_s": delays[len(delays) // 2] if delays else 0.0,
+        "visible_p95_s": delays[int(len(delays) * 0.95)] if delays else 0.0,
+    }
+
+
 def bench_page(tournament: Any, repeat: int) -> dict[str, Any]:
     from django.core.cache import cache
     from django.db import connection
@@ -492,6 +620,15 @@ LINES = {
     "d": "(d) {size:>5} teams: page {page_queries} queries, {page_ms:.1f} ms (first render of a new version "
     "{page_cold_ms:.1f} ms); htmx partial {partial_queries} queries, {partial_ms:.1f} ms; its 304 "
     "{not_modified_queries} queries, {not_modified_ms:.1f} ms (target <= 10 queries, 50 ms)",
+    "d_wire": "(d) {size:>5} teams: a poll finding a new version sends {poll_bytes_plain:,} bytes plain, "
+    "{poll_bytes_gzip:,} gzip (the page {page_bytes_plain:,}, plain: it holds a CSRF token); the partial's first "
+    "render of a version {partial_cold_ms:.1f} ms, a shared-cache hit {partial_hit_ms:.1f} ms "
+    "({partial_hit_gzip_ms:.1f} ms gzip)",
+    "d_night": "(d) {size:>5} teams, N = {publish_every:g} s: {versions} versions in {seconds:g} s "
+    "({versions_per_s:.2f}/s), {versions_served} of them served (rendered once each), {phones} phones polling every "
+    "3 s: {not_modified_rate:.0%} of {polls} polls "
+    "answered 304, {poll_bytes_avg:,.0f} bytes per poll on average (gzip), a version visible on a phone "
+    "after {visible_p50_s:.1f} s (p50), {visible_p95_s:.1f} s (p95)",
     "e": "(e) season of {tournaments} tournaments ({hands:,} hands) re-scored through Celery with {workers} "
     "workers: {season_s:.1f} s with every score changing, {unchanged_s:.1f} s again with none (target < 60 s); "
     "{players} players ranked; {failed_jobs} jobs failed, {retries} stalls retried (building the data took "
@@ -519,6 +656,12 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--deadline", type=float, default=1500, help="seconds before everything is stopped")
     parser.add_argument("--keep", action="store_true", help="keep the bench database afterwards")
+    parser.add_argument("--parts", default="abcde", help="which figures to take (letters a to e)")
+    parser.add_argument(
+        "--cache", default="", help="CACHE_URL for (d) (redis://127.0.0.1:6379/N; default: local memory)"
+    )
+    parser.add_argument("--phones", type=int, default=40, help="phones polling in (d)'s stretch of night")
+    parser.add_argument("--night-seconds", type=float, default=60, help="length of (d)'s stretch of night")
     args = parser.parse_args()
     # The machine as the run starts; again at the end (figures move with the load).
     print(f"==> {machine_load()}")
@@ -539,6 +682,8 @@ def main() -> int:
         print(f"==> database {args.database}: created and migrated")
         recreate_database(args.postgres, args.database)
         migrate(url)
+        if args.cache:
+            os.environ["CACHE_URL"] = args.cache
         setup_django(url)
         from scoring.standings import standings_rebuild
         from tournaments.models import Club
@@ -549,17 +694,24 @@ def main() -> int:
         hands = args.teams // 2 * args.rounds * 12
         print(f"==> concours: {args.teams} teams, {args.rounds} rounds, {hands:,} hands")
         analyze()
-        report["a"] = bench_rebuild(tournament, args.repeat)
-        say("a", report["a"])
-        report["b"] = bench_rescore(tournament, max(3, args.repeat // 2))
-        say("b", report["b"])
+        if "a" in args.parts:
+            report["a"] = bench_rebuild(tournament, args.repeat)
+            say("a", report["a"])
+        if "b" in args.parts:
+            report["b"] = bench_rescore(tournament, max(3, args.repeat // 2))
+            say("b", report["b"])
         worker_env = production_env(url)
-        report["c"] = bench_hand_to_snapshot(tournament, max(10, args.repeat * 3), broker, worker_env)
-        say("c", report["c"])
-        if "worker_commit_to_snapshot_ms" in report["c"]:
-            say("c_worker", report["c"])
+        if "c" in args.parts:
+            report["c"] = bench_hand_to_snapshot(tournament, max(10, args.repeat * 3), broker, worker_env)
+            say("c", report["c"])
+            if "worker_commit_to_snapshot_ms" in report["c"]:
+                say("c_worker", report["c"])
         report["d"] = {}
-        for size in (30, args.teams, 1000):
+        sizes = (30, args.teams, 1000) if "d" in args.parts else ()
+        if sizes:
+            cache = os.environ.get("CACHE_URL") or "local memory"
+            print(f"==> (d) cache: {cache}; {machine_load()}", flush=True)
+        for size in sizes:
             if size == args.teams:
                 target = tournament
             else:
@@ -567,12 +719,19 @@ def main() -> int:
             standings_rebuild(tournament_id=target.pk)
             report["d"][size] = bench_page(target, args.repeat * 3)
             say("d", {"size": size, **report["d"][size]})
-        if args.season and broker:
+            report["d"][size].update(bench_wire(target, args.repeat * 3))
+            say("d_wire", {"size": size, **report["d"][size]})
+            for every in (0, 2, 6):
+                night = bench_night_polls(target, every, phones=args.phones, seconds=args.night_seconds)
+                report["d"][size][f"night_n{every}"] = night
+                say("d_night", {"size": size, **night})
+            print(f"    {machine_load()}", flush=True)
+        if "e" in args.parts and args.season and broker:
             report["e"] = bench_season(
                 club, tournament, args.season, args.teams, args.rounds, parties, args.workers, broker, worker_env
             )
             say("e", {**report["e"], "workers": args.workers})
-        elif args.season:
+        elif "e" in args.parts and args.season:
             print("(e) season skipped: Redis does not answer")
         results = ROOT / "bench-results"
         results.mkdir(exist_ok=True)

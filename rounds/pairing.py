@@ -8,7 +8,8 @@ no rule about *when* a round may be drawn: `rounds.services.round_draw` and
 Terms (eligible, history, score): docs/glossary.md. A late arrival's missed round counts
 as their bye, whatever the late policy scores for it: they have sat out once already.
 Competitors are passed in the newest snapshot's order, so the engine's système suisse sees
-the full ranking.
+the full ranking. A round drawn by rating (`seeded`, round 1 when the tournament asks for
+it) passes each competitor's Atout rating as its score (ratings/selectors.py).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from dataclasses import dataclass, field
 
 from engine.pairing import Competitor as EngineCompetitor
 from engine.pairing import Draw, PairingRequest, pair
+from ratings.selectors import competitor_ratings
 from scoring.models import StandingsSnapshot
 from tournaments.models import Bye, Competitor, ForbiddenPair, Round, Seat, Table, Tournament
 from tournaments.services.common import table_sizes
@@ -91,7 +93,11 @@ def standings_scores(tournament: Tournament) -> tuple[dict[int, float], list[int
 def build_request(tournament: Tournament, number: int, seed: int, method: str) -> PairingRequest:
     competitors = eligible(tournament, number)
     met = history(tournament, number)
-    scores, ranked = standings_scores(tournament)
+    if method == Round.Method.SEEDED:
+        # The ratings, best first; equal ratings in the order of the numbers.
+        scores, ranked = competitor_ratings(competitors), []
+    else:
+        scores, ranked = standings_scores(tournament)
     place = {competitor_id: index for index, competitor_id in enumerate(ranked)}
     # The engine breaks equal scores by the order given: pass the standings' order,
     # unranked competitors (a first round, a late arrival) after, by number.

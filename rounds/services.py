@@ -37,7 +37,8 @@ def _lock_running(tournament: Tournament) -> Tournament:
 
 @transaction.atomic
 def round_draw(*, by: AbstractBaseUser, tournament: Tournament, seed: int | None = None) -> Round:
-    """Draw the next round: round 1 at random, later ones by the tournament's method."""
+    """Draw the next round: round 1 at random or by rating (the tournament's order of
+    round 1), later ones by the tournament's method."""
     require_organiser(by, tournament.club)
     tournament = _lock_running(tournament)
     last = tournament.rounds.order_by("-number").first()
@@ -46,9 +47,17 @@ def round_draw(*, by: AbstractBaseUser, tournament: Tournament, seed: int | None
     number = last.number + 1 if last is not None else 1
     if number > tournament.rounds_planned:
         raise refusal(_("All %(count)s planned rounds are drawn.") % {"count": tournament.rounds_planned})
-    method = Tournament.PairingMethod.RANDOM if number == 1 else tournament.pairing_method
+    method = _method(tournament, number)
     rnd = Round(tournament=tournament, number=number, method=method, seed=_new_seed() if seed is None else seed)
     return _draw_or_explain(rnd)
+
+
+def _method(tournament: Tournament, number: int) -> str:
+    if number > 1:
+        return tournament.pairing_method
+    if tournament.first_round_order == Tournament.FirstRoundOrder.RATING:
+        return Round.Method.SEEDED
+    return Round.Method.RANDOM
 
 
 def _draw_or_explain(rnd: Round) -> Round:

@@ -27,14 +27,16 @@ BOM = "\ufeff"
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
-def _cell(value: Any) -> str:
+def sheet_number(value: Any) -> str:
+    """A number as French Excel reads it: 12,5."""
     if isinstance(value, float):
         text = f"{value:.2f}".rstrip("0").rstrip(".")
         return text.replace(".", ",")
     return "" if value is None else str(value)
 
 
-def _text(value: Any) -> str:
+def sheet_text(value: Any) -> str:
+    """Text a spreadsheet keeps as text: the formula-injection guard of every file Atout writes."""
     text = "" if value is None else str(value)
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
@@ -92,20 +94,20 @@ def ranking_csv(
             []
             if players is None
             else [
-                _text(" / ".join(p.name for p in members)),
-                _text(" / ".join(p.club for p in members)),
-                *([_text(" / ".join(p.licence for p in members))] if licences else []),
+                sheet_text(" / ".join(p.name for p in members)),
+                sheet_text(" / ".join(p.club for p in members)),
+                *([sheet_text(" / ".join(p.licence for p in members))] if licences else []),
             ]
         )
         writer.writerow(
             [
                 row.get("rank"),
                 row.get("number"),
-                _text(row.get("name")),
+                sheet_text(row.get("name")),
                 *team,
-                *map(_cell, row.get("values") or []),
+                *map(sheet_number, row.get("values") or []),
                 row.get("played"),
-                *([_text(prize.text if prize else "")] if prizes else []),
+                *([sheet_text(prize.text if prize else "")] if prizes else []),
             ]
         )
     return out.getvalue()

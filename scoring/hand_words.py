@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scoring.labels import ANNOUNCEMENT_LABELS, CAMP_LABELS, SUIT_SYMBOLS, contract_label, outcome_label
-from scoring.table_selectors import SideInfo
+from scoring.selectors.tables import SideInfo
 
 FIELD_LABELS = {
     "taker": gettext_lazy("Taker"),

@@ -3,8 +3,9 @@
 The reading of a partie is scoring.partie's (which hands count, how a score is stored,
 the table result), as the referees' services apply it one table at a time; a job
 re-scoring a whole tournament (scoring/jobs.py) needs the bulk version of it: one query
-reads 10,000 hands, one statement writes the changed ones and a revision per table, and
-scoring.partie writes the table results.
+reads all its hands (through a server-side cursor, in batches), one statement per batch of
+about 10,000 hands writes the changed ones and a revision per table, and scoring.partie
+writes the table results.
 
 Terms (table work: `TableWork`, table outcome: `TableOutcome`, fingerprint):
 docs/glossary.md. Every service that changes a hand raises its version, so the
@@ -122,11 +123,20 @@ def tune_transaction() -> None:
             cursor.execute("SET LOCAL work_mem = '64MB'")
 
 
+# Rows fetched at a time from the server-side cursor of `load_tables`.
+READ_BATCH = 5000
+# Hands per statement of `write_hands` (whole tables): each statement's JSON document,
+# sort and revision aggregation stay the same size whatever the tournament's.
+WRITE_BATCH = 10000
+
+
 def load_tables(tournament_id: int, table_ids: Iterable[int] | None = None) -> list[TableWork]:
     """The tournament's tables that have hands, each with its hands in donne order: one query.
 
     Plain SQL, the raw entries decoded once here: this is the read of a 10,000-hand
-    re-scoring, and the ORM's per-row work would cost more than the scoring itself.
+    re-scoring, and the ORM's per-row work would cost more than the scoring itself. On
+    PostgreSQL the rows come through a server-side cursor, `READ_BATCH` at a time, so a
+    tournament of 100,000 hands is never held twice (rows and decoded entries) at once.
     """
     params: list[Any] = [tournament_id]
     only = ""
@@ -135,14 +145,17 @@ def load_tables(tournament_id: int, table_ids: Iterable[int] | None = None) -> l
         only = "AND h.table_id IN (" + ", ".join(["%s"] * len(ids)) + ")" if ids else "AND FALSE"
         params += ids
     work: dict[int, TableWork] = {}
-    with transaction.atomic(), connection.cursor() as cursor:
+    with transaction.atomic():
         tune_transaction()
-        cursor.execute(_sql(HANDS_SQL, only), params)
-        for pk, table_id, number, raw, status, version, table_number, round_number, seats in cursor.fetchall():
-            table = work.get(table_id)
-            if table is None:
-                table = work[table_id] = TableWork(table_id, round_number, table_number, seats)
-            table.hands.append(StoredHand(pk, number, fastjson.loads(raw), status, version))
+        # A named cursor on PostgreSQL (Django's chunked cursor), a plain one elsewhere.
+        with connection.chunked_cursor() as cursor:
+            cursor.execute(_sql(HANDS_SQL, only), params)
+            while rows := cursor.fetchmany(READ_BATCH):
+                for pk, table_id, number, raw, status, version, table_number, round_number, seats in rows:
+                    table = work.get(table_id)
+                    if table is None:
+                        table = work[table_id] = TableWork(table_id, round_number, table_number, seats)
+                    table.hands.append(StoredHand(pk, number, fastjson.loads(raw), status, version))
     if connection.vendor != "postgresql":
         _attach_stored(work)
     return list(work.values())
@@ -260,22 +273,48 @@ def write_hands(
         return 0
     now = timezone.now()
     if connection.vendor == "postgresql":
-        params = {
-            # One JSON document, sent as a bound parameter: the rows reach PostgreSQL
-            # with one parse instead of ten thousand escaped array elements.
-            "rows": fastjson.dumps([{"id": hand.id, **fields} for hand, fields in scored]),
-            "options": fastjson.dumps(dict(options)),
-            "now": now,
-            "reason": REVISION_REASON,
-            "author": author_id,
-            "label": label,
-        }
-        sql = PG_WRITE_HANDS.format(hand=Hand._meta.db_table, revision=HandRevision._meta.db_table)
-        with server_bound_cursor() as cursor:
-            cursor.execute(sql, params)
-            return int(cursor.fetchone()[0])
+        return sum(_write_hands_pg(batch, options, now, author_id, label) for batch in _batches(outcomes))
     tables = {hand.id: outcome.work.table_id for outcome in outcomes for hand, _fields in outcome.scored}
     return _write_hands_portable(scored, tables, dict(options), now, author_id, label)
+
+
+def _batches(outcomes: Sequence[TableOutcome]) -> Iterable[list[tuple[StoredHand, dict[str, Any]]]]:
+    """The scored hands in batches of whole tables, about `WRITE_BATCH` hands each.
+
+    A table's hands stay in one batch: its `rescore` revision is one row.
+    """
+    batch: list[tuple[StoredHand, dict[str, Any]]] = []
+    for outcome in outcomes:
+        batch.extend(outcome.scored)
+        if len(batch) >= WRITE_BATCH:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _write_hands_pg(
+    batch: list[tuple[StoredHand, dict[str, Any]]],
+    options: Mapping[str, Any],
+    now: Any,
+    author_id: int | None,
+    label: str,
+) -> int:
+    """One set-based statement for a batch: the changed hands updated, a revision per table."""
+    params = {
+        # One JSON document, sent as a bound parameter: the rows reach PostgreSQL
+        # with one parse instead of ten thousand escaped array elements.
+        "rows": fastjson.dumps([{"id": hand.id, **fields} for hand, fields in batch]),
+        "options": fastjson.dumps(dict(options)),
+        "now": now,
+        "reason": REVISION_REASON,
+        "author": author_id,
+        "label": label,
+    }
+    sql = PG_WRITE_HANDS.format(hand=Hand._meta.db_table, revision=HandRevision._meta.db_table)
+    with server_bound_cursor() as cursor:
+        cursor.execute(sql, params)
+        return int(cursor.fetchone()[0])
 
 
 def _write_hands_portable(

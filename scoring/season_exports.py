@@ -1,7 +1,8 @@
 """A season's ranking as a file: CSV (French Excel first, as scoring/exports.py) and PDF.
 
 One line a player: rank, name, the club they play for (their affiliation, else the
-club that holds them), season points, tournaments played. The PDF reuses the tournament
+club that holds them, as the tournament ranking's CSV names each player's club), their
+licence number for the club's organisers only, season points, tournaments played. The PDF reuses the tournament
 ranking PDF's page (scoring/pdf.py): A4, the header repeated, the page number at the foot.
 """
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+from dataclasses import dataclass
 from typing import Any
 
 from django.utils import formats, timezone
@@ -18,50 +20,64 @@ from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import mm
 from reportlab.platypus import LongTable, Paragraph, Spacer, TableStyle
 
-from scoring.exports import BOM, FORMULA_STARTS
+from scoring.exports import BOM, sheet_number, sheet_text
 from scoring.models import Season, SeasonSnapshot
 from scoring.pdf import MARGIN, RULE, ZEBRA, build_ranking_document, printable
 from tournaments.models import Player
 
 
-def _text(value: Any) -> str:
-    text = "" if value is None else str(value)
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
+@dataclass(frozen=True, slots=True)
+class SeasonPlayer:
+    """What the league's files say of a season's player besides the ranking: club, licence."""
+
+    club: str
+    licence: str
 
 
-def _points(value: Any) -> str:
-    if isinstance(value, float):
-        return f"{value:.2f}".rstrip("0").rstrip(".").replace(".", ",")
-    return "" if value is None else str(value)
+def season_players(rows: list[dict[str, Any]]) -> dict[int, SeasonPlayer]:
+    """Each ranked player's club (as the tournament CSV names it: their affiliation, else the
+    club that holds them) and licence, by player id: one query."""
+    wanted = [row.get("player") for row in rows if isinstance(row.get("player"), int)]
+    found = Player.objects.filter(pk__in=wanted).values_list("pk", "affiliation", "club__name", "licence")
+    return {pk: SeasonPlayer(affiliation or club, licence) for pk, affiliation, club, licence in found}
 
 
-def season_lines(season: Season, snapshot: SeasonSnapshot | None) -> tuple[list[str], list[list[str]]]:
-    """The header and the lines of the season's ranking (one query for the players' clubs)."""
+def season_lines(
+    season: Season, snapshot: SeasonSnapshot | None, *, licences: bool = False
+) -> tuple[list[str], list[list[str]]]:
+    """The header and the lines of the season's ranking: rank, player, club, (licence,)
+    points, tournaments played. `licences` for the club's organisers only: a licence
+    number is not public."""
     rows = snapshot.rows if snapshot is not None else []
-    players = Player.objects.filter(pk__in=[row.get("player") for row in rows]).select_related("club")
-    clubs = {player.pk: player.affiliation or player.club.name for player in players}
-    header = [_("Rank"), _("Player"), _("Club"), _("Points"), _("Tournaments played")]
-    lines = [
-        [
-            str(row.get("rank", "")),
-            str(row.get("name", "")),
-            clubs.get(row.get("player"), ""),
-            _points(row.get("points")),
-            str(row.get("played", "")),
-        ]
-        for row in rows
-    ]
+    players = season_players(rows)
+    header = [_("Rank"), _("Player"), _("Club"), *([_("Licence")] if licences else []), _("Points")]
+    header.append(_("Tournaments played"))
+    lines = []
+    for row in rows:
+        player = players.get(row.get("player") or 0, SeasonPlayer("", ""))
+        lines.append(
+            [
+                str(row.get("rank", "")),
+                str(row.get("name", "")),
+                player.club,
+                *([player.licence] if licences else []),
+                sheet_number(row.get("points")),
+                str(row.get("played", "")),
+            ]
+        )
     return header, lines
 
 
-def season_csv(season: Season, snapshot: SeasonSnapshot | None) -> str:
+def season_csv(season: Season, snapshot: SeasonSnapshot | None, *, licences: bool = False) -> str:
+    """The season's ranking for a spreadsheet, its text cells through the tournament CSV's
+    formula guard (scoring/exports.py); licence numbers with `licences` (organisers only)."""
     out = io.StringIO()
     out.write(BOM)
     writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
-    header, lines = season_lines(season, snapshot)
+    header, lines = season_lines(season, snapshot, licences=licences)
     writer.writerow(header)
-    for rank, name, club, points, played in lines:
-        writer.writerow([rank, _text(name), _text(club), points, played])
+    for rank, name, *texts, points, played in lines:
+        writer.writerow([rank, sheet_text(name), *map(sheet_text, texts), points, played])
     return out.getvalue()
 
 

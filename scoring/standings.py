@@ -51,7 +51,7 @@ from kit import fastjson
 from kit.gcpause import gc_paused
 from scoring.enqueue import STANDINGS_REFRESH, enqueue
 from scoring.models import StandingsRefresh, StandingsSnapshot, TableResult
-from scoring.standings_selectors import forget_polled
+from scoring.selectors.standings import forget_polled
 from tournaments.games import CRITERION_LABELS
 from tournaments.models import Bye, Competitor, Round, Seat, Table, Tournament
 

@@ -83,6 +83,19 @@ def site_language_restored() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def ranking_published_at_once() -> Iterator[None]:
+    """Every new ranking version is served at once (ATOUT_RANKING_PUBLISH_SECONDS=0), as
+    before publishing was spaced out; tests of the spacing set it themselves
+    (tests/scoring/test_live_ranking.py)."""
+    from django.conf import settings
+
+    saved = settings.RANKING_PUBLISH_SECONDS
+    settings.RANKING_PUBLISH_SECONDS = 0
+    yield
+    settings.RANKING_PUBLISH_SECONDS = saved
+
+
+@pytest.fixture(autouse=True)
 def atout_celery_app_current() -> Iterator[None]:
     """Every test sends tasks through the project's app, eager unless `celery_worker` says.
 

@@ -100,6 +100,14 @@ class TournamentForm(forms.Form):
     pairing_method = forms.ChoiceField(
         label=_("Draw of rounds 2 and after"), choices=Tournament.PairingMethod.choices, initial="swiss"
     )
+    first_round_order = forms.ChoiceField(
+        label=_("Order of round 1"),
+        choices=Tournament.FirstRoundOrder.choices,
+        initial=Tournament.FirstRoundOrder.RANDOM,
+        # A browser always sends the select; a form sent without it keeps the setting.
+        required=False,
+        help_text=_("By Atout rating: the strongest players, rated from their earlier tournaments, do not meet."),
+    )
     criteria = forms.ChoiceField(label=_("Ranking"), choices=_criteria_choices, required=False)
     bye_policy = forms.ChoiceField(label=_("A bye (exempt) scores"), choices=Tournament.ByePolicy.choices)
     bye_points = forms.IntegerField(label=_("Points for a bye (fixed policy)"), min_value=0, initial=0, required=False)
@@ -209,7 +217,7 @@ class TournamentForm(forms.Form):
             "is_public": data["is_public"],
             "confirmation_required": data["confirmation_required"],
             "entry_fee": data["entry_fee"] or 0,
-        }
+        } | ({"first_round_order": data["first_round_order"]} if data.get("first_round_order") else {})
 
     @classmethod
     def initial_from(cls, tournament: Tournament) -> dict[str, Any]:

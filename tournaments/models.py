@@ -204,6 +204,12 @@ class Tournament(models.Model):
         RANDOM = "random", _("Random draw every round")
         SWISS = "swiss", _("Swiss system (close in the standings)")
 
+    class FirstRoundOrder(models.TextChoices):
+        # How round 1 is drawn (later rounds: `pairing_method`). By rating: the players'
+        # Atout ratings (ratings/) keep the strongest apart (docs/rules.md).
+        RANDOM = "random", _("At random")
+        RATING = "rating", _("By Atout rating (the strongest apart)")
+
     class ByePolicy(models.TextChoices):
         AVERAGE_WIN = "average_win", _("A won partie with the average points of the round's winners")
         FIXED = "fixed", _("A won partie with a fixed number of points")
@@ -234,6 +240,9 @@ class Tournament(models.Model):
     )
     criteria = models.JSONField(_("ranking criteria"), default=list, blank=True)
     match_points = models.JSONField(_("match points"), default=dict, blank=True)
+    first_round_order = models.CharField(
+        _("order of round 1"), max_length=8, choices=FirstRoundOrder.choices, default="random"
+    )
     bye_policy = models.CharField(_("bye"), max_length=16, choices=ByePolicy.choices, default="average_win")
     bye_points = models.PositiveIntegerField(_("points for a bye (fixed policy)"), default=0)
     late_policy = models.CharField(_("late arrival"), max_length=16, choices=LatePolicy.choices, default="absent")
@@ -384,10 +393,16 @@ class Round(models.Model):
         OPEN = "open", _("In play")
         CLOSED = "closed", _("Closed")
 
+    class Method(models.TextChoices):
+        # The tournament's pairing methods, and round 1 by rating (Tournament.first_round_order).
+        RANDOM = "random", _("Random draw every round")
+        SWISS = "swiss", _("Swiss system (close in the standings)")
+        SEEDED = "seeded", _("By Atout rating (the strongest apart)")
+
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField(_("round"))
     status = models.CharField(_("status"), max_length=8, choices=Status.choices, default="open")
-    method = models.CharField(max_length=8, choices=Tournament.PairingMethod.choices)
+    method = models.CharField(max_length=8, choices=Method.choices)
     seed = models.BigIntegerField(_("draw seed"))
     repeats = models.JSONField(default=list, blank=True)
     # Pairs seated together despite a forbidden meeting or a shared club (competitor ids),

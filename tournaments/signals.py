@@ -18,6 +18,9 @@ connects its receivers in `ScoringConfig.ready`.
   id -> its new name, `player_names`: player id -> its new name): a player was anonymised,
   sent inside the anonymisation's transaction; whoever keeps a copy of those names (the
   rankings' snapshots) rewrites it, and a failure undoes the anonymisation.
+- `tournament_finished` (sender `Tournament`; keyword `tournament_id`): a tournament was
+  declared finished, sent once that has committed, robustly (a failing receiver is logged,
+  the tournament stays finished). The ratings (ratings/) are rebuilt with its parties.
 """
 
 from __future__ import annotations
@@ -28,3 +31,4 @@ standings_refresh_requested = Signal()
 table_results_wanted = Signal()
 round_closed = Signal()
 names_erased = Signal()
+tournament_finished = Signal()

@@ -17,6 +17,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -335,8 +336,11 @@ def _back_to_dashboard(
 ) -> HttpResponse:
     if request.htmx:
         # An htmx action refreshes the competitors' list in place, a refusal shown inside it.
+        # The round goes along out of band: a late arrival checked in shows in its byes.
         context = {**_dashboard_context(tournament), "messages_inline": error.messages if error else []}
-        return render(request, "tournaments/dashboard_competitors.html", context)
+        competitors = render_to_string("tournaments/dashboard_competitors.html", context, request=request)
+        round_ = render_to_string("tournaments/dashboard_round.html", {**context, "swap_oob": True}, request=request)
+        return HttpResponse(competitors + round_)
     if error is not None:
         refused(request, error)
     return redirect("manage:dashboard", pk=tournament.pk)

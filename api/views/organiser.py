@@ -89,6 +89,12 @@ class TournamentCreateSerializer(serializers.Serializer):
     pairing_method = serializers.ChoiceField(
         choices=Tournament.PairingMethod.choices, default=Tournament.PairingMethod.SWISS
     )
+    first_round_order = serializers.ChoiceField(
+        choices=Tournament.FirstRoundOrder.choices,
+        default=Tournament.FirstRoundOrder.RANDOM,
+        help_text="How round 1 is drawn: `random`, or `rating`: by the players' Atout ratings, the strongest "
+        "apart. Fixed once the first round is drawn.",
+    )
     criteria = serializers.ListField(
         child=serializers.CharField(max_length=32), required=False, max_length=10, help_text="The game's when omitted."
     )
@@ -166,7 +172,8 @@ class TournamentView(TournamentDetailView):
         description="Once the tournament runs, its game, format, end rule, rule options and ranking criteria are "
         "fixed (400 on each such field): the director changes rule options and criteria from the site, which "
         "re-scores every hand in the background. Once the first round is drawn, the seating of tarot à 4 and à 5 "
-        "(`table_preference`, `allow_tables_of_three`) is fixed too. Once finished, only its name, date and "
+        "(`table_preference`, `allow_tables_of_three`) and the order of round 1 (`first_round_order`) are fixed "
+        "too. Once finished, only its name, date and "
         "visibility change.",
         request=TournamentUpdateSerializer,
         responses={200: TournamentDetailSerializer, **errors(*WRITE_ERRORS)},

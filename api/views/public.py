@@ -2,7 +2,7 @@
 and their hands, standings, clubs and seasons.
 
 No login needed; a tournament is visible when its public pages are
-(`scoring.standings_selectors.visible_tournament`: public and past its draft, or to its
+(`scoring.selectors.standings.visible_tournament`: public and past its draft, or to its
 own organisers), anything else is a 404 that says nothing about whether it exists.
 Every answer carries an ETag and honours If-None-Match (api.etags).
 """
@@ -34,7 +34,8 @@ from api.serializers import (
     TournamentSummarySerializer,
 )
 from api.views.base import ApiPagination, ApiView, errors
-from scoring.standings_selectors import public_season, visible_tournament
+from scoring.live_ranking import published_version
+from scoring.selectors.standings import public_season, visible_tournament
 from tournaments.models import Tournament
 
 
@@ -180,7 +181,11 @@ class StandingsView(PublicView):
     @extend_schema(
         operation_id="standings_live",
         summary="The live ranking: every result stored so far",
-        description="Built in the background after each stored hand; `version` grows with each rebuild.",
+        description=(
+            "Built in the background after each stored hand; `version` grows with each rebuild. A newer "
+            "version is served at most every ATOUT_RANKING_PUBLISH_SECONDS (2 s by default), as on the "
+            "public pages: polls within that time get the version served last (304 with its ETag)."
+        ),
         parameters=CONDITIONAL,
         responses=ok(StandingsSerializer, 404),
         tags=["standings"],
@@ -195,9 +200,12 @@ class StandingsView(PublicView):
         version = selectors.standings_version(tournament, after_round)
         if version is None and after_round is not None:
             raise ApiError(404, [{"field": None, "code": "not_found", "message": _no_ranking(after_round)}])
+        if after_round is None and version is not None:
+            # The live ranking's published version, as the public pages serve it.
+            version = published_version(tournament.pk, version)
         return self.conditional(
             request,
-            lambda: Response(StandingsSerializer(selectors.standings(tournament, after_round)).data),
+            lambda: Response(StandingsSerializer(selectors.standings(tournament, after_round, version=version)).data),
             tournament.pk,
             version,
             tournament.criteria,

@@ -1,6 +1,6 @@
 """`python -m engine pair`: a pairing request as JSON on stdin, the draw as JSON on stdout.
 
-Input: `{"format": "teams" | "melee" | "individual", "method": "random" | "swiss",
+Input: `{"format": "teams" | "melee" | "individual", "method": "random" | "swiss" | "seeded",
 "seed": 7, "competitors": [{"id": "t1", "score": 3, "club": "c1", "opponents": ["t4"],
 "partners": [], "byes": 0}], "forbidden": [["t1", "t9"]], "avoid_same_club": false,
 "table_sizes": [4, 5]}`; only `format`, `method`, `seed` and each competitor's `id` are

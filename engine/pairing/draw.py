@@ -24,7 +24,8 @@ def pair(request: PairingRequest) -> Draw:
     table_sizes = draw_format.table_sizes(request.table_sizes)
     validate_request(request, min(table_sizes), draw_format.uses_partners)
     rng = random.Random(request.seed)
-    ordered = [request.competitors[i] for i in method.order(request.competitors, rng)]
+    plan = plan_tables(len(request.competitors), table_sizes)
+    ordered = [request.competitors[i] for i in method.order(request.competitors, rng, plan)]
     costs = build_cost_model(
         ordered,
         request.forbidden,
@@ -32,7 +33,6 @@ def pair(request: PairingRequest) -> Draw:
         use_scores=method.uses_scores,
         bye_cost=method.bye_costs(ordered),
     )
-    plan = plan_tables(len(ordered), table_sizes)
     sit_out = plan_sit_out([c.byes for c in ordered], len(ordered) - sum(plan))
     groups, byes = draw_format.draw(costs, sit_out, plan, rng)
     seatings = sorted(draw_format.arrange(costs, group) for group in groups)

@@ -8,6 +8,12 @@ A method decides the order the search works along and what "close" means:
   the order they were given in, which should be the standings' own tiebreaks); tables
   gather competitors whose scores differ as little as possible, and the byes go to the
   lowest scores.
+- `seeded` (strongest apart, a first round by rating): the scores are ratings, best
+  first; the field is cut into as many bands as a table has seats and each table takes
+  one competitor of each band, dealt back and forth (table 1 gets the best of the first
+  band and the weakest of the second), so the strongest do not meet. The byes go to the
+  lowest ratings. Like a random draw, the search then keeps neighbours of the order
+  together: the order is built so that neighbours are the table.
 
 Both avoid rematches and forbidden meetings the same way: that part of the cost belongs
 to the format (engine/pairing/costs.py).
@@ -29,8 +35,9 @@ class PairingMethod(ABC):
     uses_scores: ClassVar[bool]
 
     @abstractmethod
-    def order(self, competitors: Sequence[Competitor], rng: random.Random) -> list[int]:
-        """Indices of `competitors`, the top of the order first."""
+    def order(self, competitors: Sequence[Competitor], rng: random.Random, plan: Sequence[int] = ()) -> list[int]:
+        """Indices of `competitors`, the top of the order first; `plan` is the size of
+        every table of the round (engine/pairing/plan.py), for a method that needs it."""
 
     @abstractmethod
     def bye_costs(self, ordered: Sequence[Competitor]) -> list[int]:
@@ -41,7 +48,7 @@ class RandomMethod(PairingMethod):
     key = "random"
     uses_scores = False
 
-    def order(self, competitors: Sequence[Competitor], rng: random.Random) -> list[int]:
+    def order(self, competitors: Sequence[Competitor], rng: random.Random, plan: Sequence[int] = ()) -> list[int]:
         indices = list(range(len(competitors)))
         rng.shuffle(indices)
         return indices
@@ -55,7 +62,7 @@ class SwissMethod(PairingMethod):
     key = "swiss"
     uses_scores = True
 
-    def order(self, competitors: Sequence[Competitor], rng: random.Random) -> list[int]:
+    def order(self, competitors: Sequence[Competitor], rng: random.Random, plan: Sequence[int] = ()) -> list[int]:
         # sorted() is stable: equal scores keep the caller's (standings) order.
         return sorted(range(len(competitors)), key=lambda i: -competitors[i].score)
 
@@ -70,7 +77,41 @@ class SwissMethod(PairingMethod):
         ]
 
 
-METHODS: dict[str, type[PairingMethod]] = {cls.key: cls for cls in (RandomMethod, SwissMethod)}
+class SeededMethod(PairingMethod):
+    key = "seeded"
+    # The scores decide the order only: "close" is the place in it, as in a random draw.
+    uses_scores = False
+
+    def order(self, competitors: Sequence[Competitor], rng: random.Random, plan: Sequence[int] = ()) -> list[int]:
+        # Best first; equal ratings keep the caller's order (sorted() is stable).
+        ranked = sorted(range(len(competitors)), key=lambda i: -competitors[i].score)
+        seated = sum(plan) if plan else len(ranked)
+        # Who sits out goes last: the fewest byes so far, then the lowest ratings (what
+        # `bye_costs` and the fair-bye rule choose); everyone else is dealt to the tables.
+        leaving = sorted(ranked, key=lambda i: (competitors[i].byes, competitors[i].score))[: len(ranked) - seated]
+        out = set(leaving)
+        playing = [i for i in ranked if i not in out]
+        if not plan:
+            return ranked
+        tables: list[list[int]] = [[] for _ in plan]
+        # Deal back and forth: tables 1, 2, ..., n, then n, ..., 2, 1, skipping full ones.
+        forward = True
+        dealt = 0
+        while dealt < len(playing):
+            sweep = range(len(plan)) if forward else range(len(plan) - 1, -1, -1)
+            for t in sweep:
+                if dealt < len(playing) and len(tables[t]) < plan[t]:
+                    tables[t].append(playing[dealt])
+                    dealt += 1
+            forward = not forward
+        return [i for table in tables for i in table] + [i for i in ranked if i in out]
+
+    def bye_costs(self, ordered: Sequence[Competitor]) -> list[int]:
+        last = len(ordered) - 1
+        return [last - place for place in range(len(ordered))]
+
+
+METHODS: dict[str, type[PairingMethod]] = {cls.key: cls for cls in (RandomMethod, SwissMethod, SeededMethod)}
 
 
 def get_method(key: str) -> PairingMethod:

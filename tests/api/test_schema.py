@@ -81,12 +81,48 @@ def test_lists_are_documented_as_paged(schema) -> None:
     assert set(schema["components"]["schemas"][page]["properties"]) == {"count", "next", "previous", "results"}
 
 
+# Organisers' answers, never a public one (test_private_shapes_are_answered_to_organisers_only).
+PRIVATE_COMPONENTS = {"TableSecret", "ClubPlayer", "Payment"}
+
+
 def test_no_documented_answer_offers_a_licence_an_email_a_phone_or_a_token(schema) -> None:
     for name, component in schema["components"]["schemas"].items():
-        if name in {"TableSecret"} or name.endswith("Request"):
+        if name in PRIVATE_COMPONENTS or name.endswith("Request"):
             continue
         properties = set(component.get("properties", {}))
         assert not properties & {"licence", "email", "phone", "token"}, name
+
+
+def _refs(node: Any, components: dict[str, Any], seen: set[str]) -> set[str]:
+    """Every component `node` refers to, through other components too."""
+    if isinstance(node, dict):
+        found: set[str] = set()
+        ref = node.get("$ref", "")
+        if ref:
+            name = ref.rsplit("/", 1)[-1]
+            if name not in seen:
+                seen.add(name)
+                found |= {name} | _refs(components.get(name, {}), components, seen)
+        for value in node.values():
+            found |= _refs(value, components, seen)
+        return found
+    if isinstance(node, list):
+        return set().union(*(_refs(value, components, seen) for value in node)) if node else set()
+    return set()
+
+
+def test_private_shapes_are_answered_to_organisers_only(schema) -> None:
+    components = schema["components"]["schemas"]
+    answering = set()
+    for path, method, operation in operations(schema):
+        found = _refs(operation.get("responses", {}), components, set()) & PRIVATE_COMPONENTS
+        if found:
+            answering.add((method, path))
+            # No anonymous way in: `{}` among the securities means "no credentials needed".
+            assert {} not in operation.get("security", [{}]), (method, path, found)
+    assert ("get", "/api/v1/clubs/{club}/players/") in answering
+    assert ("put", "/api/v1/tournaments/{slug}/competitors/{number}/payment/") in answering
+    assert "Payment" in components and {"payment_status", "amount_paid"} <= set(components["Payment"]["properties"])
 
 
 @pytest.mark.parametrize("url", ["/api/docs/", "/api/redoc/"])

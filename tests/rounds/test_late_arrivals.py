@@ -165,3 +165,39 @@ def test_the_rankings_show_the_parties_each_competitor_played(running, organiser
     header, *lines = csv_text.splitlines()
     assert header.split(";")[-1] == "Jouées"
     assert next(line for line in lines if line.split(";")[1] == str(late.number)).split(";")[-1] == "1"
+
+
+def test_checking_in_a_late_team_on_the_dashboard_shows_it_exempt_in_the_round_at_once(running, organiser) -> None:
+    tournament, _teams = running(8)
+    round_draw(by=organiser, tournament=tournament)
+    (late,) = register_many(tournament, organiser, 1, checked_in=False)
+    client = client_for(organiser)
+    fragment = client.post(
+        reverse("manage:check_in", args=[tournament.pk, late.pk]), HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="fr"
+    )
+    text = fragment.content.decode()
+    # The team list in place, and the round out of band: its exempt line names the late team.
+    assert text.startswith('<section id="competitors"')
+    assert '<section id="round" class="round" hx-swap-oob="true"' in text
+    exempt = text[text.index("Exempt :") :]
+    assert f"{late.name} (arrivée tardive)" in exempt[: exempt.index("</p>")]
+
+
+def test_a_late_arrival_checked_in_by_mistake_can_be_unchecked_until_it_plays(running, organiser) -> None:
+    tournament, _teams = running(8)
+    first = round_draw(by=organiser, tournament=tournament)
+    (late,) = register_many(tournament, organiser, 1, checked_in=False)
+    services.competitor_check_in(by=organiser, competitor=late)
+    assert list(first.byes.filter(competitor=late).values_list("reason", flat=True)) == ["late"]
+    # Its bye is a round it missed, not one it played: the check-in can be taken back.
+    services.competitor_check_in(by=organiser, competitor=late, present=False)
+    late.refresh_from_db()
+    assert (late.status, late.joined_round, first.byes.filter(competitor=late).exists()) == ("registered", 1, False)
+    services.competitor_check_in(by=organiser, competitor=late)
+    late.refresh_from_db()
+    assert (late.status, late.joined_round) == ("checked_in", 2)
+    # Once seated in round 2 it has played: withdrawing is the way out.
+    finish_round(first, organiser, lambda sides: list(ROUND_1))
+    round_draw(by=organiser, tournament=tournament)
+    with pytest.raises(ValidationError, match="déjà joué"):
+        services.competitor_check_in(by=organiser, competitor=late, present=False)

@@ -152,3 +152,16 @@ def test_the_history_names_the_side_that_confirmed_a_donne_and_puts_a_space_befo
     # Side 1 of a belote table is its second team (its code is "B", not 1).
     assert "<dt>Confirmée par</dt><dd>C2</dd>" in history
     assert "Donne 1 : Confirmée" in history and "Donne 1 : Saisie" in history
+
+
+def test_a_confirmation_in_the_history_is_one_short_block_not_the_donne_again(client: Client) -> None:
+    table = make_table(confirmation=True)
+    client.force_login(director_of(table.round.tournament))
+    hand = hand_submit(table=table, raw=HAND, entered_side=0).hand
+    hand_confirm(hand=hand, side=1)
+    history = body(client.get(reverse("hands:history", args=[table.round.tournament.slug, table.pk])))
+    confirmation = history[history.index("Donne 1 : Confirmée") : history.index("Donne 1 : Saisie")]
+    # The score and who confirmed it; the entry's details and its before / after are the entry's.
+    assert "<dt>Confirmée par</dt><dd>C2</dd>" in confirmation
+    assert "Avant" not in confirmation and "Après" not in confirmation
+    assert confirmation.count("<dt>") == 2

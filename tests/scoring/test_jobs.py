@@ -88,6 +88,23 @@ def test_a_rule_option_change_rescores_every_hand_and_the_ranking_in_one_go(
         assert [d["scores"] for d in revision.after["donnes"]] == [[100, 60]] * 3
 
 
+def test_a_rescore_read_and_written_in_small_batches_keeps_each_table_whole(
+    played: Table, django_capture_on_commit_callbacks, monkeypatch
+) -> None:
+    # Batches of two rows read and two hands written: the two tables of three donnes
+    # each go in two statements, each table whole, with its one revision.
+    monkeypatch.setattr(rescoring, "READ_BATCH", 2)
+    monkeypatch.setattr(rescoring, "WRITE_BATCH", 2)
+    tournament = played.round.tournament
+    job = change(tournament, django_capture_on_commit_callbacks, rule_options={"rounding": "nearest_ten"})
+    assert (job.status, job.progress, job.error) == ("done", 6, "")
+    assert [list(s) for s in Hand.objects.values_list("scores", flat=True)] == [[100, 60]] * 6
+    revisions = HandRevision.objects.filter(action="rescore")
+    assert revisions.count() == 2
+    for revision in revisions:
+        assert [d["number"] for d in revision.after["donnes"]] == [1, 2, 3]
+
+
 def test_the_history_shows_a_rescored_table_donne_by_donne_with_the_options_before_and_after(
     played: Table, django_capture_on_commit_callbacks
 ) -> None:

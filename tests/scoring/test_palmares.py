@@ -8,9 +8,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring import standings_selectors
 from scoring.exports import ranking_csv
 from scoring.pdf import ranking_pdf
+from scoring.selectors import standings as standings_selectors
 from scoring.services import hand_submit
 from scoring.standings import standings_rebuild
 from tests.scoring.tables import director_of, make_table
@@ -76,7 +76,7 @@ def test_the_lots_added_after_the_ranking_was_shown_appear_at_the_next_poll(play
     etag = first["ETag"]
     assert client.get(url(tournament), HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag).status_code == 304
     with_lots(tournament)
-    # Each web process keeps a polled tournament a moment (scoring/standings_selectors.py).
+    # Each web process keeps a polled tournament a moment (scoring/selectors/standings.py).
     standings_selectors.forget_polled(tournament.slug)
     again = client.get(url(tournament), HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag)
     assert again.status_code == 200 and "Un jambon" in again.content.decode()

@@ -17,8 +17,8 @@ from django.urls import reverse
 import engine.match
 from scoring.models import Hand, TableResult
 from scoring.partie import counted_count, table_result_refresh
+from scoring.selectors.standings import table_sheet_public
 from scoring.services import hand_confirm, hand_submit
-from scoring.standings_selectors import table_sheet_public
 from tests.api.conftest import API, referee
 from tests.conftest import ROOT
 from tests.scoring.tables import SOUND_HANDS, make_table

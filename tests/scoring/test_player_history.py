@@ -11,8 +11,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from scoring.history_selectors import player_history
 from scoring.models import StandingsSnapshot
+from scoring.selectors.history import player_history
 from scoring.services import hand_submit
 from scoring.standings import standings_rebuild
 from tests.factories import ClubFactory, CompetitorFactory, PlayerFactory, TournamentFactory, UserFactory

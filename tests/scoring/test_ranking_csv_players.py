@@ -73,3 +73,19 @@ def test_an_organiser_of_another_club_reads_no_licences(tournament: Tournament, 
 
 def test_a_player_named_like_a_formula_stays_text(tournament: Tournament, client: Client) -> None:
     assert lines(client, tournament)[1]["Joueurs"] == "'=HYPERLINK(1)"
+
+
+def test_a_player_who_opted_out_stays_named_in_the_tournaments_file_without_anything_to_follow_them_by(
+    tournament: Tournament, client: Client
+) -> None:
+    """Opting out hides the player's history page, not the night's results (docs/glossary.md)."""
+    jeanne = tournament.competitors.get(number=1).players.get(first_name="Jeanne")
+    jeanne.public_history = False
+    jeanne.save()
+    assert client.get(reverse("player_public", args=[jeanne.pk])).status_code == 404
+    response = client.get(reverse("public:ranking_csv", kwargs={"slug": tournament.slug}))
+    text = response.content.decode("utf-8")
+    first = lines(client, tournament)[0]
+    assert first["Joueurs"] == "Jeanne Bérard / Paul Durand"
+    assert "/joueur/" not in text and "L-4242" not in text
+    assert str(jeanne.pk) not in [value for row in lines(client, tournament) for value in row.values()]

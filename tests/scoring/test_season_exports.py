@@ -7,6 +7,8 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring import seasons
+from scoring.exports import team_players
+from tests.factories import ClubFactory, UserFactory
 from tests.scoring.test_standings_season import club_season  # noqa: F401  (a fixture)
 
 pytestmark = pytest.mark.django_db
@@ -44,3 +46,42 @@ def test_the_public_season_page_links_its_exports_and_its_tournaments(club_seaso
     assert reverse("season:pdf", kwargs={"slug": season.slug}) in page
     for tournament in season.tournaments.all():
         assert reverse("public:ranking", kwargs={"slug": tournament.slug}) in page
+
+
+def test_the_season_csv_gives_licences_to_the_clubs_organisers_only(club_season, client: Client) -> None:  # noqa: F811
+    season, players = club_season
+    players["A"].licence = "=cmd|' /C calc'!A0"
+    players["A"].save()
+    seasons.season_snapshot_write(season=season)
+    url = reverse("season:csv", kwargs={"slug": season.slug})
+    stranger = UserFactory()
+    ClubFactory().organisers.add(stranger)
+    for who in (None, stranger):
+        if who is not None:
+            client.force_login(who)
+        text = client.get(url).content.decode()
+        assert "Licence" not in text and "calc" not in text and players["B"].licence not in text
+    organiser = UserFactory()
+    season.club.organisers.add(organiser)
+    client.force_login(organiser)
+    lines = client.get(url, HTTP_ACCEPT_LANGUAGE="fr").content.decode().lstrip("\ufeff").splitlines()
+    assert lines[0] == "Rang;Joueur;Club;Licence;Points;Tournois joués"
+    # Through the tournament CSV's formula guard: a licence that looks like a formula stays text.
+    assert lines[1] == f"1;A X;{season.club.name};'=cmd|' /C calc'!A0;16;2"
+    by_name = {line.split(";")[1]: line for line in lines[1:]}
+    assert by_name["B X"].split(";")[3] == players["B"].licence
+
+
+def test_the_season_csv_names_each_players_club_as_the_tournament_csv_does(club_season, client: Client) -> None:  # noqa: F811
+    season, players = club_season
+    # Bob plays for another club than the one that holds him: his affiliation is his club,
+    # in the season's file as in each tournament's (scoring/exports.py team_players).
+    players["B"].affiliation = "Amicale de Millau"
+    players["B"].save()
+    seasons.season_snapshot_write(season=season)
+    text = client.get(reverse("season:csv", kwargs={"slug": season.slug})).content.decode()
+    by_name = {line.split(";")[1]: line.split(";")[2] for line in text.lstrip("\ufeff").splitlines()[1:]}
+    tournament = season.tournaments.order_by("date", "pk").first()
+    clubs = {p.name: p.club for team in team_players(tournament).values() for p in team}
+    assert by_name["B X"] == clubs["B X"] == "Amicale de Millau"
+    assert by_name["A X"] == clubs["A X"] == season.club.name

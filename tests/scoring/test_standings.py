@@ -13,8 +13,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from scoring import standings_selectors as selectors
 from scoring.models import StandingsSnapshot, TableResult
+from scoring.selectors import standings as selectors
 from scoring.standings import rebuild_locked, standings_rebuild
 from scoring.templatetags.ranking_rows import ranking_progress, ranking_rows
 from tests.factories import TournamentFactory, UserFactory, competitors_for, round_with_tables

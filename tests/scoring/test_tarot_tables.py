@@ -9,8 +9,8 @@ from django.urls import reverse
 from scoring import rescoring
 from scoring.models import Hand, TableResult
 from scoring.partie import table_game, tournament_options
+from scoring.selectors.tables import table_sheet, table_sides
 from scoring.services import hand_submit
-from scoring.table_selectors import table_sheet, table_sides
 from tests.factories import CompetitorFactory, TournamentFactory
 from tests.scoring.test_referee_pages import beside, post, text
 from tournaments.models import Round, Seat, Table

@@ -150,7 +150,7 @@ def world(db: None) -> World:
     api_token = api_token_create(by=organiser, name="tests")
     cache.clear()
     values = {
-        "pk": tournament.pk, "slug": tournament.slug, "club_id": club.pk, "number": 1, "table": 1,
+        "pk": tournament.pk, "slug": tournament.slug, "club_id": club.pk, "club": club.slug, "number": 1, "table": 1,
         "donne": 1, "token": table.token, "table_id": table.pk, "hand_id": table.hands.get().pk,
         "player_id": competitors[0].players.first().pk, "competitor_id": competitors[0].pk,
         "pair_id": pair.pk, "job_id": job.pk, "prize_id": prize.pk, "membership_id": club.memberships.get().pk,
@@ -220,6 +220,18 @@ def test_the_catalogue_reaches_every_kind_of_api_write() -> None:
     assert ("PUT", "/api/v1/table/hands/{donne}/") in operations
     assert ("POST", "/api/v1/tournaments/") in operations
     assert len(operations) >= 10
+
+
+def test_the_catalogue_reaches_the_clubs_own_writes() -> None:
+    operations = {(method, path) for method, path, _ in API_WRITES}
+    assert {
+        ("POST", "/api/v1/seasons/"),
+        ("PATCH", "/api/v1/seasons/{slug}/"),
+        ("POST", "/api/v1/seasons/{slug}/rebuild/"),
+        ("POST", "/api/v1/clubs/{club}/players/"),
+        ("PATCH", "/api/v1/clubs/{club}/players/{player_id}/"),
+        ("PUT", "/api/v1/tournaments/{slug}/competitors/{number}/payment/"),
+    } <= operations
 
 
 def test_no_bad_body_to_an_api_write_is_a_server_error_or_stores_anything(world: World) -> None:

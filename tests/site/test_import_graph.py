@@ -7,7 +7,8 @@ of its `__init__` (importing `scoring.models` runs `scoring/__init__.py` first).
 
 The floors, lowest first (FLOORS below): `kit/` and `engine/` import no app;
 `tournaments/`, and beside it `accounts/` (an organiser's API tokens), neither importing
-the other; `scoring/` above them; `rounds/` and `archive/` above both; `api/`; and
+the other; `scoring/` above them; `ratings/` (players' ratings from the table results);
+`rounds/` (whose first round may be drawn by rating) and `archive/` above those; `api/`; and
 `atout/`, the roof (settings, URLs, the Celery app). The engine, besides, imports no web
 framework: it runs anywhere plain Python runs.
 """
@@ -32,10 +33,11 @@ FLOORS = {
     "accounts": 1,
     "tournaments": 1,
     "scoring": 2,
-    "rounds": 3,
-    "archive": 3,
-    "api": 4,
-    "atout": 5,
+    "ratings": 3,
+    "rounds": 4,
+    "archive": 4,
+    "api": 5,
+    "atout": 6,
 }
 
 

@@ -8,6 +8,7 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core import mail
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
@@ -19,6 +20,7 @@ from tests.factories import ClubFactory, PlayerFactory, TournamentFactory, UserF
 from tournaments.models import Club, ClubLogo, Invitation, Membership, Player
 
 pytestmark = pytest.mark.django_db
+User = get_user_model()
 
 
 def page(response) -> str:
@@ -124,6 +126,24 @@ def test_only_a_site_administrator_creates_a_club(rodez, presidente) -> None:
     assert response.status_code == 302 and response["Location"] == reverse("manage:members", args=[club.pk])
     assert club.town == "Millau" and ClubLogo.objects.filter(club=club).exists()
     assert "Personne ne gère encore ce club" in page(client.get(response["Location"]))
+
+
+def test_the_breadcrumb_links_the_club_page_only_for_those_it_lets_in(rodez, presidente) -> None:
+    """A site administrator who is no member administers the club (settings, members) but
+    does not organise it: its page answers them 403, so the breadcrumb names it unlinked."""
+    club_page = reverse("manage:club", args=[rodez.pk])
+    staff = logged_in(UserFactory(username="federation", is_staff=True))
+    assert staff.get(club_page).status_code == 403
+    for url in (reverse("manage:club_settings", args=[rodez.pk]), reverse("manage:members", args=[rodez.pk])):
+        staff_page = staff.get(url)
+        assert staff_page.status_code == 200
+        crumbs = re.search(r'<nav class="crumbs.*?</nav>', page(staff_page), re.S).group(0)
+        assert "Belote Club de Rodez" in crumbs and f'href="{club_page}"' not in crumbs
+        member_crumbs = re.search(r'<nav class="crumbs.*?</nav>', page(logged_in(presidente).get(url)), re.S).group(0)
+        assert f'href="{club_page}"' in member_crumbs
+    # A site administrator who is a member too gets the link: they may open the page.
+    rodez.organisers.add(User.objects.get(username="federation"))
+    assert f'href="{club_page}"' in page(staff.get(reverse("manage:club_settings", args=[rodez.pk])))
 
 
 # -- forms answer beside the field ---------------------------------------------------------

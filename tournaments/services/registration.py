@@ -50,6 +50,14 @@ def _join_late(tournament: Tournament, competitor: Competitor) -> None:
         refresh_standings_after_commit(tournament)
 
 
+def _leave_late(tournament: Tournament, competitor: Competitor) -> None:
+    """Undo `_join_late` for a competitor seated in no round yet: its 'late' byes go."""
+    deleted, _by_model = competitor.byes.filter(reason="late").delete()
+    competitor.joined_round = 1
+    if deleted:
+        refresh_standings_after_commit(tournament)
+
+
 @transaction.atomic
 def competitor_register(
     *,
@@ -151,7 +159,8 @@ def competitor_check_in(*, by: AbstractBaseUser, competitor: Competitor, present
         raise refusal(_("Check-in is done while registration is open or the tournament runs."))
     if competitor.status == Competitor.Status.WITHDRAWN:
         raise refusal(_("%(name)s has withdrawn.") % {"name": competitor.name})
-    played = competitor.seats.exists() or competitor.byes.exists()
+    # A late arrival's byes are rounds it missed, not rounds it played.
+    played = competitor.seats.exists() or competitor.byes.exclude(reason="late").exists()
     if present and competitor.status != Competitor.Status.CHECKED_IN:
         if tournament.status == Status.RUNNING and last_round_number(tournament) >= competitor.joined_round:
             _check_can_join(tournament)
@@ -160,6 +169,9 @@ def competitor_check_in(*, by: AbstractBaseUser, competitor: Competitor, present
     elif not present and competitor.status == Competitor.Status.CHECKED_IN:
         if played:
             raise refusal(_("%(name)s has already played: withdraw them instead.") % {"name": competitor.name})
+        if competitor.joined_round > 1:
+            # A late arrival checked in by mistake, before any round it would play: undone.
+            _leave_late(tournament, competitor)
         competitor.status = Competitor.Status.REGISTERED
     competitor.save(update_fields=["status", "joined_round"])
     return competitor

@@ -25,12 +25,16 @@ from tournaments.services.common import (
     table_size,
 )
 from tournaments.services.money import entry_fee_errors
+from tournaments.signals import tournament_finished
 
 # Fixed once rounds are drawn: changing them would change every score already entered.
 # The late policy too: a late arrival's missed rounds are scored as it said when they came.
 LOCKED_WHEN_RUNNING = ("game", "format", "end_rule", "end_value", "rule_options", "criteria", "late_policy")
 # Fixed once the first round is drawn: the rounds of one tournament seat alike.
 FIXED_ONCE_DRAWN = ("table_preference", "allow_tables_of_three")
+# Fixed once round 1 is drawn: it says how round 1 was drawn (only a running tournament
+# has rounds).
+FIXED_ONCE_ROUND_1_DRAWN = ("first_round_order",)
 EDITABLE_WHEN_FINISHED = ("name", "date", "is_public")
 TOURNAMENT_FIELDS = (
     "name",
@@ -41,6 +45,7 @@ TOURNAMENT_FIELDS = (
     "end_rule",
     "end_value",
     "pairing_method",
+    "first_round_order",
     "criteria",
     "bye_policy",
     "bye_points",
@@ -69,9 +74,11 @@ def tournament_frozen_fields(*, tournament: Tournament) -> dict[str, str]:
     if tournament.status == Status.RUNNING:
         if tournament.rounds.exists():
             reason = _("Fixed: round 1 is drawn.")
+            locked = (*LOCKED_WHEN_RUNNING, *FIXED_ONCE_ROUND_1_DRAWN)
         else:
             reason = _("Fixed: the tournament has started.")
-        return dict.fromkeys(LOCKED_WHEN_RUNNING, reason) | _seating_frozen(tournament)
+            locked = LOCKED_WHEN_RUNNING
+        return dict.fromkeys(locked, reason) | _seating_frozen(tournament)
     return _seating_frozen(tournament)
 
 
@@ -114,6 +121,9 @@ def _clean_tournament(values: dict[str, Any]) -> dict[str, Any]:
     errors.update(_end_errors(values, game))
     if values.get("pairing_method") not in Tournament.PairingMethod.values:
         errors["pairing_method"] = [_("Choose how later rounds are drawn.")]
+    values["first_round_order"] = values.get("first_round_order") or Tournament.FirstRoundOrder.RANDOM
+    if values["first_round_order"] not in Tournament.FirstRoundOrder.values:
+        errors["first_round_order"] = [_("Choose how round 1 is drawn: at random or by Atout rating.")]
     values["separate_clubs_rounds"] = int(values.get("separate_clubs_rounds") or 0)
     if not 0 <= values["separate_clubs_rounds"] <= int(values.get("rounds_planned") or 0):
         errors["separate_clubs_rounds"] = [_("Between 0 and the number of rounds.")]
@@ -188,6 +198,7 @@ def tournament_create(
     end_rule: str = Tournament.EndRule.DONNES,
     end_value: int | None = None,
     pairing_method: str = Tournament.PairingMethod.SWISS,
+    first_round_order: str = Tournament.FirstRoundOrder.RANDOM,
     criteria: Sequence[str] | None = None,
     bye_policy: str = Tournament.ByePolicy.AVERAGE_WIN,
     bye_points: int = 0,
@@ -212,6 +223,7 @@ def tournament_create(
             "end_rule": end_rule,
             "end_value": end_value,
             "pairing_method": pairing_method,
+            "first_round_order": first_round_order,
             "criteria": criteria,
             "bye_policy": bye_policy,
             "bye_points": bye_points,
@@ -288,4 +300,7 @@ def tournament_set_status(*, by: AbstractBaseUser, tournament: Tournament, statu
         raise refusal(_("Close the round in play first."))
     tournament.status = status
     tournament.save(update_fields=["status", "updated_at"])
+    if status == Status.FINISHED:
+        finished = {"tournament_id": tournament.pk}
+        transaction.on_commit(lambda: tournament_finished.send_robust(sender=Tournament, **finished))
     return tournament

@@ -1,0 +1,12 @@
+"""Ratings' answers to the signals of tournaments/ (connected in `RatingsConfig.ready`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ratings.enqueue import enqueue_rebuild
+
+
+def tournament_finished(*, tournament_id: int, **_kwargs: Any) -> None:
+    """`tournaments.signals.tournament_finished`: rebuild the ratings with its parties."""
+    enqueue_rebuild()

@@ -1,0 +1,106 @@
+"""The live ranking as polls are served it: the published version, rendered once for all.
+
+**The published version.** During a night every stored hand writes a new standings
+version. A thousand phones polling every few seconds would each download nearly every
+one of them. So the pages serve the *published* version: the newest one, but moved on at
+most every `RANKING_PUBLISH_SECONDS` (ATOUT_RANKING_PUBLISH_SECONDS, default 2). A poll
+within that time of the last publication is served the published version again (a 304
+for a phone that already shows it) even when newer snapshots exist; the first poll after
+it publishes the newest. A hand is therefore visible within N seconds plus one poll, and
+a quiet ranking moves at its first poll. With N = 0 every poll is served the newest
+version. The publication (version, when) is kept in the shared cache, so that every web
+process serves the same version; it is decided on the read side only: the refresh
+(scoring/standings.py) writes every version as before.
+
+**One rendering per version.** The ranking's fragment (`ranking_table.html`) is rendered
+once per version and whatever else changes it (language, page or projector, live or
+not, lots shown), stored in the shared cache (Redis in production through CACHE_URL),
+and read by the page, which wraps it, and by the htmx partial, which returns it alone.
+The partial's gzip body is kept beside it, compressed once too (`shared_gzip`): at 1,000
+teams compressing the fragment costs more than serving it from the cache.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from django.conf import settings
+from django.core.cache import cache
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.text import compress_string
+
+# A version's fragment outlives the version's minutes on screen; a newer one replaces it.
+FRAGMENT_SECONDS = 600
+# The publication is forgotten after a quiet day (the next poll publishes the newest).
+PUBLISHED_SECONDS = 24 * 3600
+
+
+def clock() -> float:
+    """Seconds, the same in every process (wall clock); tests pass their own `now`."""
+    return time.time()
+
+
+def _published_key(tournament_id: int) -> str:
+    return f"ranking-published:{tournament_id}"
+
+
+def published_version(tournament_id: int, newest: int, *, now: float | None = None, every: float | None = None) -> int:
+    """The version polls of this tournament's live ranking are served now.
+
+    `newest` is the newest version the caller knows of. The published version moves to it
+    when the last publication is at least `every` seconds old (RANKING_PUBLISH_SECONDS by
+    default); until then the published version is served. It never moves back: a process
+    that read the tournament a moment ago (scoring.selectors.standings.polled_tournament)
+    is served the newer version another process published.
+    """
+    every = settings.RANKING_PUBLISH_SECONDS if every is None else every
+    if every <= 0 or newest <= 0:
+        return newest
+    now = clock() if now is None else now
+    published = cache.get(_published_key(tournament_id))
+    if published is not None:
+        version, since = published
+        if version >= newest or now - since < every:
+            return int(version)
+    return publish(tournament_id, newest, now=now)
+
+
+def publish(tournament_id: int, version: int, *, now: float | None = None) -> int:
+    """Make `version` the published one from `now` on (also when the published one is gone)."""
+    cache.set(_published_key(tournament_id), (version, clock() if now is None else now), PUBLISHED_SECONDS)
+    return version
+
+
+def fragment_key(*parts: object) -> str:
+    return "ranking-fragment:" + ":".join(str(part) for part in parts)
+
+
+def shared_fragment(key: str, render: Callable[[], str | None]) -> SafeString | None:
+    """The fragment stored under `key`, else `render()`'s, stored for every process.
+
+    `render` returns None when it has nothing to render (the version's snapshot is gone):
+    nothing is stored, and the caller serves another version.
+    """
+    found = cache.get(key)
+    if found is None:
+        found = render()
+        if found is None:
+            return None
+        cache.set(key, str(found), FRAGMENT_SECONDS)
+    # Rendered by the template engine, escaped there: safe to include as it is.
+    return mark_safe(found)
+
+
+def shared_gzip(key: str, fragment: str) -> bytes:
+    """The fragment stored under `key`, gzip-compressed once for every process.
+
+    Only for a fragment that holds no secret and no CSRF token (the ranking's table):
+    see atout.middleware.PublicGZipMiddleware, whose compression this is (no random
+    padding: nothing in it to guess).
+    """
+    packed = cache.get(key + ":gzip")
+    if packed is None:
+        packed = compress_string(fragment.encode())
+        cache.set(key + ":gzip", packed, FRAGMENT_SECONDS)
+    return bytes(packed)

@@ -1,0 +1,266 @@
+"""Reads that several pages share: tournaments shown to the public, their stored rankings.
+
+Terms (the live snapshot, the snapshot after round n): docs/glossary.md. Nothing here
+computes a ranking: pages read what scoring/standings.py stored.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from django.db.models import Exists, OuterRef, QuerySet, Subquery
+from django.http import Http404
+
+from scoring.models import Hand, Job, Season, SeasonSnapshot, StandingsSnapshot, TableResult
+from scoring.partie import counted_count, game_for_seats, partie_or_none
+from tournaments.access import is_organiser
+from tournaments.models import Prize, Round, Seat, Table, Tournament
+
+
+def visible_tournament(slug: str, user: Any = None) -> Tournament:
+    """The tournament at `slug` if this visitor may follow it, with its live version; else 404.
+
+    Anyone follows a public tournament past its draft; its organisers also see it when
+    it is not (to try the projector before the doors open), as on the draw's page. One
+    query for everyone else: the version annotation is what a polling page compares with
+    its ETag.
+    """
+    latest = StandingsSnapshot.objects.filter(tournament=OuterRef("pk")).order_by("-version").values("version")[:1]
+    # Whether it has lots (the palmarès beside the ranks): a ranking without any reads none.
+    lots = Prize.objects.filter(tournament=OuterRef("pk"))
+    found = (
+        Tournament.objects.filter(slug=slug)
+        .select_related("club")
+        .annotate(standings_version=Subquery(latest), has_prizes=Exists(lots))
+    )
+    tournament = found.filter(is_public=True).exclude(status=Tournament.Status.DRAFT).first()
+    if tournament is None and user is not None and user.is_authenticated:
+        tournament = found.first()
+        if tournament is not None and not is_organiser(user, tournament.club):
+            tournament = None
+    if tournament is None:
+        raise Http404("no such public tournament")
+    return tournament
+
+
+# Phones poll the same ranking every few seconds. Each web process keeps the public
+# tournament row it read (with its live version) for LIVE_TTL seconds, so that most polls
+# of an unchanged ranking answer 304 without a database round trip. A snapshot written in
+# this process forgets the row at once; one written by a worker shows within LIVE_TTL.
+LIVE_TTL = 1.0
+_polled: dict[str, tuple[float, Tournament]] = {}
+
+
+def polled_tournament(slug: str, user: Any = None) -> Tournament:
+    """`visible_tournament` for the polling partials, kept LIVE_TTL seconds when public."""
+    now = time.monotonic()
+    hit = _polled.get(slug)
+    if hit is not None and hit[0] > now:
+        return hit[1]
+    tournament = visible_tournament(slug, user)
+    if tournament.is_public and tournament.status != Tournament.Status.DRAFT:
+        _polled[slug] = (now + LIVE_TTL, tournament)
+    return tournament
+
+
+def forget_polled(slug: str) -> None:
+    _polled.pop(slug, None)
+
+
+def _with_last_round_status(snapshots: QuerySet[StandingsSnapshot]) -> QuerySet[StandingsSnapshot]:
+    """The status of the last round each snapshot counts, for `ranking_progress`, in the same query."""
+    last_round = Round.objects.filter(tournament_id=OuterRef("tournament_id"), number=OuterRef("after_round"))
+    return snapshots.annotate(last_round_status=Subquery(last_round.values("status")[:1]))
+
+
+def live_snapshot(tournament: Tournament) -> StandingsSnapshot | None:
+    return _with_last_round_status(StandingsSnapshot.objects.filter(tournament=tournament)).order_by("-version").first()
+
+
+def snapshot_version(tournament: Tournament, version: int) -> StandingsSnapshot | None:
+    """The ranking of `version` (None once pruned): the published one (scoring.live_ranking)."""
+    snapshots = StandingsSnapshot.objects.filter(tournament=tournament, version=version)
+    return _with_last_round_status(snapshots).first()
+
+
+def snapshot_after_round(tournament: Tournament, number: int) -> StandingsSnapshot | None:
+    snapshots = StandingsSnapshot.objects.filter(tournament=tournament, after_round=number)
+    return _with_last_round_status(snapshots).order_by("-version").first()
+
+
+def snapshot_rounds(tournament: Tournament) -> list[int]:
+    """The rounds that have a ranking of their own (after round 1, 2...)."""
+    numbers = StandingsSnapshot.objects.filter(tournament=tournament, after_round__isnull=False)
+    return sorted(set(numbers.values_list("after_round", flat=True)))
+
+
+def ranking_progress(snapshot: StandingsSnapshot | None) -> dict[str, Any] | None:
+    """What a ranking counts: the rounds closed and the round in play, if any.
+
+    Read from the snapshot's `last_round_status` (annotated by `live_snapshot` and
+    `snapshot_after_round`: no query of its own). Rounds are drawn one after the other,
+    each once the one before is closed (rounds.services), so every round before the last
+    one counted is closed. A round's status is part of the version's digest
+    (scoring/standings.py): closing one writes a new version, and pages follow.
+    """
+    if snapshot is None or snapshot.after_round is None:
+        return None
+    last = snapshot.after_round
+    status = getattr(snapshot, "last_round_status", None)
+    if status is None:
+        status = (
+            Round.objects.filter(tournament_id=snapshot.tournament_id, number=last)
+            .values_list("status", flat=True)
+            .first()
+        )
+    in_play = status == Round.Status.OPEN
+    return {"closed": list(range(1, last if in_play else last + 1)), "in_play": last if in_play else None}
+
+
+def parties_in_play(snapshot: StandingsSnapshot | None) -> int:
+    """How many parties a snapshot counts as they stand, unfinished (read from its rows)."""
+    if snapshot is None:
+        return 0
+    tables = {
+        (partie["round"], partie["table"])
+        for row in snapshot.rows
+        if (partie := row.get("current_partie")) and not partie.get("finished")
+    }
+    return len(tables)
+
+
+def row_of(snapshot: StandingsSnapshot | None, number: int) -> dict[str, Any] | None:
+    """A competitor's row in a snapshot, by the competitor's number."""
+    if snapshot is None:
+        return None
+    return next((row for row in snapshot.rows if row.get("number") == number), None)
+
+
+def round_tables_public(tournament: Tournament, number: int) -> tuple[Round, list[dict[str, Any]]]:
+    """A round's tables with their competitors by side and their stored result: three queries."""
+    rnd = Round.objects.filter(tournament=tournament, number=number).first()
+    if rnd is None:
+        raise Http404("no such round")
+    tables: dict[int, dict[str, Any]] = {
+        pk: {"number": n, "sides": {}, "result": None}
+        for pk, n in Table.objects.filter(round=rnd).values_list("pk", "number")
+    }
+    seats = Seat.objects.filter(round=rnd).order_by("side", "position")
+    for table_id, side, competitor_id, number_, name in seats.values_list(
+        "table_id", "side", "competitor_id", "competitor__number", "competitor__name"
+    ):
+        tables[table_id]["sides"].setdefault(side, []).append({"id": competitor_id, "number": number_, "name": name})
+    results = TableResult.objects.filter(table__round=rnd)
+    for table_id, totals, played, finished, winner in results.values_list(
+        "table_id", "totals", "donnes_played", "finished", "winner_side"
+    ):
+        tables[table_id]["result"] = {"totals": totals, "played": played, "finished": finished, "winner": winner}
+    ordered = sorted(tables.values(), key=lambda table: table["number"])
+    for table in ordered:
+        totals = (table["result"] or {}).get("totals") or []
+        table["sides"] = [
+            {
+                "side": side,
+                "competitors": members,
+                "total": totals[side] if side < len(totals) else 0,
+                "won": (table["result"] or {}).get("winner") == side,
+            }
+            for side, members in sorted(table["sides"].items())
+        ]
+    return rnd, ordered
+
+
+def round_results_version(tournament: Tournament, number: int) -> str:
+    """What changes whenever a result of the round does: for the round page's ETag."""
+    stamp = (
+        TableResult.objects.filter(table__round__tournament=tournament, table__round__number=number)
+        .order_by("-updated_at")
+        .values_list("updated_at", flat=True)
+        .first()
+    )
+    return stamp.isoformat() if stamp else "none"
+
+
+def latest_jobs(tournament: Tournament, limit: int = 5) -> list[Job]:
+    return list(Job.objects.filter(tournament=tournament).order_by("-pk")[:limit])
+
+
+def public_season(slug: str) -> tuple[Season, SeasonSnapshot | None]:
+    season = Season.objects.filter(slug=slug).select_related("club").first()
+    if season is None:
+        raise Http404("no such season")
+    return season, SeasonSnapshot.objects.filter(season=season).order_by("-version").first()
+
+
+RESULT_CODES = ("win", "loss", "draw", "bye", "pending", "absent")
+
+
+def parties_of(row: dict[str, Any], others: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
+    """A snapshot row's round-by-round results, with opponents and partners named."""
+
+    def named(ids: list[int]) -> list[dict[str, Any]]:
+        return [{"number": others[i].get("number"), "name": others[i].get("name", "?")} for i in ids if i in others]
+
+    parties = []
+    for entry in row.get("rounds") or []:
+        parties.append(
+            {
+                **entry,
+                "opponents_named": named(entry.get("opponents") or []),
+                "partners_named": named(entry.get("partners") or []),
+            }
+        )
+    return parties
+
+
+def table_sheet_public(tournament: Tournament, round_number: int, table_number: int) -> dict[str, Any]:
+    """One table's donnes with the running counted totals, for the public table page: four queries."""
+    table = (
+        Table.objects.filter(round__tournament=tournament, round__number=round_number, number=table_number)
+        .select_related("round")
+        .first()
+    )
+    if table is None:
+        raise Http404("no such table")
+    sides: dict[int, list[dict[str, Any]]] = {}
+    for side, number, name in (
+        Seat.objects.filter(table=table)
+        .order_by("side", "position")
+        .values_list("side", "competitor__number", "competitor__name")
+    ):
+        sides.setdefault(side, []).append({"number": number, "name": name})
+    rows = list(
+        Hand.objects.filter(table=table)
+        .order_by("number")
+        .values_list("number", "raw", "scores", "outcome", "status", "updated_at")
+    )
+    # As the table result counts them (scoring.partie): the engine's partie of the counted hands.
+    counted = counted_count(tournament.confirmation_required, (row[4] for row in rows))
+    game = game_for_seats(tournament.game, sum(len(seated) for seated in sides.values()))
+    played = partie_or_none(tournament, [row[1] for row in rows[:counted]], game)
+    running: list[Any] = [0] * len(game.sides)
+    hands = []
+    stamp = ""
+    for index, (number, _raw, scores, outcome, _status, updated) in enumerate(rows):
+        if index < counted and played is not None and index < len(played.running):
+            running = list(played.running[index])
+        hands.append(
+            {
+                "number": number,
+                "scores": scores,
+                "outcome": outcome,
+                "counted": index < counted,
+                "running": list(running),
+            }
+        )
+        stamp = max(stamp, updated.isoformat())
+    result = TableResult.objects.filter(table=table).first()
+    return {
+        "table": table,
+        "round": table.round,
+        "sides": [{"side": side, "competitors": members} for side, members in sorted(sides.items())],
+        "hands": hands,
+        "result": result,
+        "stamp": f"{len(hands)}-{stamp}-{result.updated_at.isoformat() if result else ''}",
+    }

@@ -1,0 +1,81 @@
+"""The scoring side's URLs: one list of patterns per audience, each mounted by atout/urls.py
+at its own prefix and in its own namespace (the list's docstring line says which).
+
+The live public pages come after the draw's include (tournaments/public_urls.py) at the
+same /t/<slug>/ prefix, so that the draw's paths win over theirs.
+"""
+
+from django.urls import path
+
+from scoring.views import history, manage, public, referee, season_manage, seasons, standings_manage
+
+# The live public pages of a tournament: /t/<slug>/, namespace "public".
+public_patterns = [
+    path("", public.ranking, name="ranking"),
+    path("after/<int:number>/", public.ranking_after, name="ranking_after"),
+    path("projector/", public.projector, name="projector"),
+    path("round/<int:number>/", public.round_results, name="round"),
+    path("round/<int:number>/table/<int:table>/", public.table_score, name="table"),
+    path("c/<int:number>/", public.competitor, name="competitor"),
+    path("qr.svg", public.qr_code, name="qr"),
+    path("poster/", public.poster, name="poster"),
+    path("ranking.csv", public.ranking_csv, name="ranking_csv"),
+    path("ranking.pdf", public.ranking_pdf, name="ranking_pdf"),
+    path("print/", public.ranking_print, name="ranking_print"),
+]
+
+# A season's public ranking: /s/<slug>/, namespace "season".
+season_patterns = [
+    path("", seasons.season_ranking, name="ranking"),
+    path("csv/", seasons.season_csv, name="csv"),
+    path("pdf/", seasons.season_pdf, name="pdf"),
+    path("rebuild/", seasons.season_rebuild, name="rebuild"),
+]
+
+# The organiser's season pages: /manage/, namespace "season_manage".
+season_manage_patterns = [
+    path("club/<int:club_id>/seasons/new/", season_manage.season_create, name="create"),
+    path("s/<slug:slug>/", season_manage.season_edit, name="edit"),
+    path("s/<slug:slug>/jobs/", season_manage.jobs_partial, name="jobs"),
+]
+
+# A player's tournaments, the organisers' page and the public one: the root, no namespace.
+history_patterns = [
+    path(
+        "manage/club/<int:club_id>/players/<int:player_id>/history/",
+        history.player_history_manage,
+        name="player_history",
+    ),
+    path("joueur/<int:player_id>/", history.player_public, name="player_public"),
+]
+
+# The director's standings page: /manage/t/<slug>/standings/, namespace "standings_manage".
+standings_manage_patterns = [
+    path("", standings_manage.index, name="index"),
+    path("jobs/", standings_manage.jobs_partial, name="jobs"),
+    path("recalculate/", standings_manage.recalculate, name="recalculate"),
+    path("jobs/<int:job_id>/retry/", standings_manage.retry, name="retry"),
+]
+
+# The director's hand pages: /manage/t/<slug>/hands/, namespace "hands".
+hands_patterns = [
+    path("", manage.index, name="index"),
+    path("sheets/", manage.sheets, name="sheets"),
+    path("table/<int:table_id>/", manage.table_hands, name="table"),
+    path("table/<int:table_id>/history/", manage.history, name="history"),
+    path("table/<int:table_id>/link/", manage.table_link, name="link"),
+    path("<int:hand_id>/edit/", manage.edit, name="edit"),
+    path("<int:hand_id>/delete/", manage.delete, name="delete"),
+]
+
+# Everything under a table's secret link: /r/<token>/, namespace "referee".
+referee_patterns = [
+    path("<str:token>/", referee.table_page, name="table"),
+    path("<str:token>/sheet/", referee.sheet_part, name="sheet"),
+    path("<str:token>/clock/", referee.clock_part, name="clock"),
+    path("<str:token>/validate/", referee.validate, name="validate"),
+    path("<str:token>/hands/", referee.submit, name="submit"),
+    path("<str:token>/last/", referee.correct_last, name="correct_last"),
+    path("<str:token>/undo/", referee.undo, name="undo"),
+    path("<str:token>/hands/<int:number>/confirm/", referee.confirm, name="confirm"),
+]

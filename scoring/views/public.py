@@ -1,0 +1,395 @@
+"""The live public pages of a tournament (no login): ranking, rounds, tables, competitors.
+
+Every page reads what is stored (the standings snapshot, the table results, the hands)
+and never computes a ranking. Each live page includes one partial; the partial polls its
+own URL with htmx (`HX-Request`), sending the ETag it was rendered with in
+`If-None-Match`, and gets 304 Not Modified, with no body, until what it shows has moved.
+htmx is told not to swap a 304 (`scoring/public/live_head.html`), so the page keeps what
+it shows.
+
+Terms (projector mode, poster): docs/glossary.md.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from django.core.cache import cache
+from django.http import Http404, HttpRequest, HttpResponse
+from django.middleware.gzip import re_accepts_gzip
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.cache import get_conditional_response, patch_vary_headers
+from django.utils.functional import cached_property
+from django.utils.safestring import SafeString
+from django.utils.translation import get_language
+from django.views.decorators.http import require_safe
+
+from scoring import exports, live_ranking, pdf
+from scoring.models import StandingsSnapshot
+from scoring.selectors import standings as selectors
+from scoring.standings import columns_for
+from tournaments.access import is_organiser
+from tournaments.models import Bye, Prize, Tournament
+from tournaments.qr import only_this_computer, public_url, qr_svg_response
+
+# Seconds between two polls of a live partial; slower once the tournament is over.
+POLL_SECONDS = 3
+POLL_SECONDS_FINISHED = 30
+
+
+def _etag(*parts: object) -> str:
+    return '"' + "-".join(str(part) for part in parts) + '"'
+
+
+def _poll(tournament: Tournament) -> int:
+    return POLL_SECONDS_FINISHED if tournament.status == Tournament.Status.FINISHED else POLL_SECONDS
+
+
+def _live(request: HttpRequest, etag: str, template: str, context: Callable[[], dict[str, Any]]) -> HttpResponse:
+    """The partial alone (304 when the ETag still holds), for htmx's polling."""
+    response = get_conditional_response(request, etag=etag)
+    if response is None:
+        values = context()
+        values.update(etag=etag, live_headers=json.dumps({"If-None-Match": etag}))
+        response = HttpResponse(render_to_string(template, values, request))
+    return _polled(response, etag)
+
+
+def _polled(response: HttpResponse, etag: str) -> HttpResponse:
+    response["ETag"] = etag
+    # Always ask again (the ETag makes asking cheap); never a stale ranking from a cache.
+    response["Cache-Control"] = "no-cache"
+    patch_vary_headers(response, ["HX-Request", "Accept-Language", "Cookie"])
+    return response
+
+
+def _page(request: HttpRequest, template: str, context: dict[str, Any], etag: str) -> HttpResponse:
+    context.update(etag=etag, live_headers=json.dumps({"If-None-Match": etag}))
+    response = render(request, template, context)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+def _base_context(tournament: Tournament, **extra: Any) -> dict[str, Any]:
+    return {"tournament": tournament, "poll_seconds": _poll(tournament), "live": True, **extra}
+
+
+class Ranking:
+    """A ranking for the templates, read from the database only if a template asks.
+
+    `version` is known without reading the snapshot (the tournament carries the live
+    version), so a cached rendering of that version never loads the rows at all.
+    """
+
+    def __init__(
+        self,
+        tournament: Tournament,
+        version: int,
+        load: Callable[[], StandingsSnapshot | None],
+        *,
+        with_prizes: bool = True,
+    ) -> None:
+        self.tournament, self.version, self._load = tournament, version, load
+        self.with_prizes = with_prizes
+
+    @cached_property
+    def prizes(self) -> list[Prize]:
+        """The lots shown beside the ranks (*palmarès*): the live ranking only, not a past round's."""
+        # `has_prizes` comes with the tournament's row (selectors.standings.visible_tournament).
+        if not self.with_prizes or not getattr(self.tournament, "has_prizes", True):
+            return []
+        return list(self.tournament.prizes.order_by("rank_from"))
+
+    @cached_property
+    def snapshot(self) -> StandingsSnapshot | None:
+        return self._load()
+
+    @cached_property
+    def progress(self) -> dict[str, Any] | None:
+        """The rounds this ranking counts, closed and in play (read with the snapshot)."""
+        return selectors.ranking_progress(self.snapshot)
+
+    @cached_property
+    def columns(self) -> list[dict[str, Any]]:
+        criteria = self.snapshot.criteria if self.snapshot is not None else list(self.tournament.criteria or [])
+        return columns_for(criteria)
+
+
+def _stamp(tournament: Tournament) -> int:
+    # `updated_at` moves with the settings and the lots (shown beside the ranks).
+    return int(tournament.updated_at.timestamp() * 1000)
+
+
+def _ranking_etag(tournament: Tournament, version: int) -> str:
+    return _etag("ranking", tournament.pk, version, _stamp(tournament), get_language())
+
+
+def _ranking_fragment(
+    tournament: Tournament, ranking: Ranking, *, kind: str, live: bool, etag: str, exact: bool = True
+) -> tuple[str, SafeString | None]:
+    """The ranking's table (`ranking_table.html`), rendered once per version for every process,
+    with the key it is kept under.
+
+    `kind` is the page it is for: "page" and "projector" (live, polling their own
+    address), "after" (a past round's), "print". Its key holds everything the fragment
+    shows: the version, the settings and lots (`updated_at`), the language, the kind,
+    the polling. With `exact`, None when the version's snapshot is gone (pruned) and
+    nothing was cached.
+    """
+    name = "public:projector" if kind == "projector" else "public:ranking"
+    poll_url = reverse(name, kwargs={"slug": tournament.slug})
+    key = live_ranking.fragment_key(
+        tournament.pk,
+        ranking.version,
+        _stamp(tournament),
+        get_language(),
+        kind,
+        int(live),
+        _poll(tournament),
+        int(ranking.with_prizes),
+        tournament.slug,
+    )
+
+    def render() -> str | None:
+        if exact and ranking.version and ranking.snapshot is None:
+            return None
+        context = _ranking_context(tournament, ranking, projector=kind == "projector", poll_url=poll_url)
+        context.update(live=live, etag=etag, live_headers=json.dumps({"If-None-Match": etag}))
+        return render_to_string("scoring/public/ranking_table.html", context)
+
+    return key, live_ranking.shared_fragment(key, render)
+
+
+def _served_version(tournament: Tournament) -> int:
+    """The version a poll of the live ranking is served: the published one (scoring.live_ranking)."""
+    return live_ranking.published_version(tournament.pk, tournament.standings_version or 0)
+
+
+def _live_fragment(tournament: Tournament, version: int, *, kind: str) -> tuple[str, str, SafeString]:
+    """The live ranking's ETag, cache key and fragment at `version`, or at the newest when it is gone."""
+    ranking = Ranking(tournament, version, lambda: selectors.snapshot_version(tournament, version))
+    etag = _ranking_etag(tournament, version)
+    key, fragment = _ranking_fragment(tournament, ranking, kind=kind, live=True, etag=etag)
+    if fragment is None:
+        # The published version was pruned before this language or page drew it: publish the newest.
+        snapshot = selectors.live_snapshot(tournament)
+        newest = snapshot.version if snapshot is not None else 0
+        live_ranking.publish(tournament.pk, newest)
+        ranking = Ranking(tournament, newest, lambda: snapshot)
+        etag = _ranking_etag(tournament, newest)
+        key, fragment = _ranking_fragment(tournament, ranking, kind=kind, live=True, etag=etag)
+        assert fragment is not None  # a snapshot in hand (or none at all) always renders
+    return etag, key, fragment
+
+
+def _ranking_context(tournament: Tournament, ranking: Ranking, **extra: Any) -> dict[str, Any]:
+    competitor_base = reverse("public:ranking", kwargs={"slug": tournament.slug}) + "c/"
+    return _base_context(tournament, ranking=ranking, competitor_base=competitor_base, **extra)
+
+
+# -- ranking ----------------------------------------------------------------------------
+
+
+def _ranking_partial(request: HttpRequest, tournament: Tournament, *, kind: str) -> HttpResponse:
+    """The shared fragment alone, or 304 while the published version is the one the client shows."""
+    version = _served_version(tournament)
+    etag = _ranking_etag(tournament, version)
+    response = get_conditional_response(request, etag=etag)
+    if response is None:
+        etag, key, fragment = _live_fragment(tournament, version, kind=kind)
+        if re_accepts_gzip.search(request.headers.get("Accept-Encoding", "")):
+            # Compressed once per fragment, as atout.middleware.PublicGZipMiddleware would:
+            # the fragment holds no token and no secret. The tag turns weak, as there.
+            response = _polled(HttpResponse(live_ranking.shared_gzip(key, fragment)), etag)
+            response["Content-Encoding"] = "gzip"
+            response["ETag"] = "W/" + etag
+        else:
+            response = _polled(HttpResponse(fragment), etag)
+    else:
+        response = _polled(response, etag)
+    patch_vary_headers(response, ["Accept-Encoding"])
+    return response
+
+
+def _ranking_page(
+    request: HttpRequest, tournament: Tournament, template: str, *, kind: str, **extra: Any
+) -> HttpResponse:
+    """A page wrapping the shared fragment of the published version."""
+    etag, _key, fragment = _live_fragment(tournament, _served_version(tournament), kind=kind)
+    return _page(request, template, _base_context(tournament, ranking_fragment=fragment, **extra), etag)
+
+
+@require_safe
+def ranking(request: HttpRequest, slug: str) -> HttpResponse:
+    """The live ranking (the published snapshot); its partial is `ranking_table.html`."""
+    if request.htmx:
+        return _ranking_partial(request, selectors.polled_tournament(slug, request.user), kind="page")
+    tournament = selectors.visible_tournament(slug, request.user)
+    rounds = selectors.snapshot_rounds(tournament)
+    return _ranking_page(request, tournament, "scoring/public/ranking.html", kind="page", rounds=rounds, after=None)
+
+
+@require_safe
+def ranking_after(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The ranking as it stood after round `number` (no polling: a past round is settled)."""
+    tournament = selectors.visible_tournament(slug, request.user)
+    snapshot = selectors.snapshot_after_round(tournament, number)
+    if snapshot is None:
+        raise Http404("no ranking after this round")
+    ranking = Ranking(tournament, snapshot.version, lambda: snapshot, with_prizes=False)
+    etag = _etag("after", snapshot.version)
+    _key, fragment = _ranking_fragment(tournament, ranking, kind="after", live=False, etag=etag, exact=False)
+    context = _base_context(
+        tournament, ranking_fragment=fragment, rounds=selectors.snapshot_rounds(tournament), after=number, live=False
+    )
+    return _page(request, "scoring/public/ranking.html", context, etag)
+
+
+@require_safe
+def projector(request: HttpRequest, slug: str) -> HttpResponse:
+    """The ranking full screen in large type; it pages by itself (static/js/projector.js)."""
+    if request.htmx:
+        return _ranking_partial(request, selectors.polled_tournament(slug, request.user), kind="projector")
+    tournament = selectors.visible_tournament(slug, request.user)
+    return _ranking_page(request, tournament, "scoring/public/projector.html", kind="projector", projector=True)
+
+
+# -- rounds and tables ------------------------------------------------------------------
+
+
+@require_safe
+def round_results(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Every table of a round with its running totals, and the byes."""
+    tournament = selectors.visible_tournament(slug, request.user)
+    etag = _etag("round", tournament.pk, number, selectors.round_results_version(tournament, number), get_language())
+
+    def context() -> dict[str, Any]:
+        rnd, tables = selectors.round_tables_public(tournament, number)
+        byes = list(Bye.objects.filter(round=rnd).select_related("competitor").order_by("competitor__number"))
+        return _base_context(tournament, round=rnd, tables=tables, byes=byes)
+
+    if request.htmx:
+        return _live(request, etag, "scoring/public/round_tables.html", context)
+    values = context()
+    values["rounds"] = list(tournament.rounds.order_by("number").values_list("number", flat=True))
+    return _page(request, "scoring/public/round.html", values, etag)
+
+
+@require_safe
+def table_score(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    """One table's partie, donne by donne, with the running score."""
+    tournament = selectors.visible_tournament(slug, request.user)
+    sheet = selectors.table_sheet_public(tournament, number, table)
+    etag = _etag("table", sheet["table"].pk, sheet["stamp"], get_language())
+    values = _base_context(tournament, **sheet)
+    if request.htmx:
+        return _live(request, etag, "scoring/public/table_hands.html", lambda: values)
+    return _page(request, "scoring/public/table.html", values, etag)
+
+
+# -- competitors ------------------------------------------------------------------------
+
+
+@require_safe
+def competitor(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """A competitor's place and parties, from the live snapshot."""
+    tournament = selectors.visible_tournament(slug, request.user)
+    version = tournament.standings_version or 0
+    etag = _etag("competitor", tournament.pk, number, version, get_language())
+
+    def context() -> dict[str, Any]:
+        snapshot = selectors.live_snapshot(tournament)
+        row = selectors.row_of(snapshot, number)
+        if row is None:
+            raise Http404("no such competitor in the ranking")
+        names = {other["competitor"]: other for other in snapshot.rows} if snapshot else {}
+        return _base_context(
+            tournament,
+            row=row,
+            parties=selectors.parties_of(row, names),
+            columns=[
+                {**column, "value": value}
+                for column, value in zip(
+                    columns_for(snapshot.criteria if snapshot else []), row.get("values") or [], strict=False
+                )
+            ],
+            snapshot=snapshot,
+        )
+
+    if request.htmx:
+        return _live(request, etag, "scoring/public/competitor_parties.html", context)
+    return _page(request, "scoring/public/competitor.html", context(), etag)
+
+
+# -- posters and exports ----------------------------------------------------------------
+
+
+def _public_url(request: HttpRequest, tournament: Tournament) -> str:
+    return public_url(request, tournament.get_absolute_url())
+
+
+@require_safe
+def qr_code(request: HttpRequest, slug: str) -> HttpResponse:
+    """The QR code of the ranking's address, as SVG."""
+    tournament = selectors.visible_tournament(slug, request.user)
+    return qr_svg_response(_public_url(request, tournament))
+
+
+@require_safe
+def poster(request: HttpRequest, slug: str) -> HttpResponse:
+    """A page to print and pin up: the tournament's name and the QR code of its ranking."""
+    tournament = selectors.visible_tournament(slug, request.user)
+    context = {
+        "tournament": tournament,
+        "url": _public_url(request, tournament),
+        "seat_url": public_url(request, reverse("draw:seat", kwargs={"slug": tournament.slug})),
+        # Codes of 127.0.0.1 open on no phone: the poster says so instead of showing them.
+        "only_this_computer": only_this_computer(request),
+    }
+    return render(request, "scoring/public/poster.html", context)
+
+
+@require_safe
+def ranking_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = selectors.visible_tournament(slug, request.user)
+    snapshot = selectors.live_snapshot(tournament)
+    prizes = list(tournament.prizes.order_by("rank_from"))
+    # Each team's players and clubs for the league; their licences for the club's organisers only.
+    players = exports.team_players(tournament)
+    licences = is_organiser(request.user, tournament.club)
+    text = exports.ranking_csv(snapshot, prizes, players=players, licences=licences)
+    response = HttpResponse(text, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-classement.csv"'
+    return response
+
+
+@require_safe
+def ranking_pdf(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = selectors.visible_tournament(slug, request.user)
+    # Drawn once per ranking version and language (a 1,000-team ranking takes ~0.3 s),
+    # however many phones download it.
+    version = tournament.standings_version or 0
+    drawn = f"{version}:{tournament.updated_at.isoformat()}:{tournament.club.logo_version}"
+    key = f"ranking-pdf:{tournament.pk}:{drawn}:{get_language()}"
+    document = cache.get(key)
+    if document is None:
+        prizes = list(tournament.prizes.order_by("rank_from"))
+        document = pdf.ranking_pdf(tournament, selectors.live_snapshot(tournament), prizes=prizes)
+        cache.set(key, document, 600)
+    response = HttpResponse(document, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{tournament.slug}-classement.pdf"'
+    return response
+
+
+@require_safe
+def ranking_print(request: HttpRequest, slug: str) -> HttpResponse:
+    """The ranking laid out for paper: no navigation, no polling."""
+    tournament = selectors.visible_tournament(slug, request.user)
+    ranking = Ranking(tournament, tournament.standings_version or 0, lambda: selectors.live_snapshot(tournament))
+    _key, fragment = _ranking_fragment(tournament, ranking, kind="print", live=False, etag="", exact=False)
+    context = _base_context(tournament, ranking_fragment=fragment, live=False)
+    return render(request, "scoring/public/ranking_print.html", context)

@@ -1,0 +1,226 @@
+"""The live ranking as polls are served it (scoring/live_ranking.py).
+
+One rendering of the ranking's fragment per version, language and page, shared by the
+page and its partial through the cache; the published version, which moves at most every
+RANKING_PUBLISH_SECONDS under load. The clock is the tests' own (`live_ranking.clock`).
+
+Personas: a *visitor* follows a public tournament without an account.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+from django.test.signals import template_rendered
+from django.urls import reverse
+
+from scoring import live_ranking
+from scoring.models import StandingsSnapshot
+from scoring.services import hand_submit
+from scoring.standings import standings_rebuild
+from tests.scoring.tables import make_table
+from tournaments.models import Table
+
+pytestmark = pytest.mark.django_db
+
+WIN_A = {"taker": "A", "contract": "hearts", "points": {"A": 102, "B": 60}}
+WIN_B = {"taker": "B", "contract": "spades", "points": {"A": 40, "B": 122}}
+FRAGMENT = "scoring/public/ranking_table.html"
+HTMX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def renders() -> Iterator[list[str]]:
+    """The names of the templates rendered during the test, in order."""
+    names: list[str] = []
+
+    def seen(sender: object, template: object, **kwargs: object) -> None:
+        names.append(getattr(template, "name", "") or "")
+
+    cache.clear()
+    template_rendered.connect(seen)
+    yield names
+    template_rendered.disconnect(seen)
+
+
+@pytest.fixture
+def running(django_capture_on_commit_callbacks) -> Table:
+    table = make_table(tables=2)
+    with django_capture_on_commit_callbacks(execute=True):
+        hand_submit(table=table, raw=WIN_A)
+    return table
+
+
+@pytest.fixture
+def clock(monkeypatch) -> list[float]:
+    """The time every process agrees on, moved by the test: `clock[0] = ...`."""
+    now = [1_000_000.0]
+    monkeypatch.setattr(live_ranking, "clock", lambda: now[0])
+    return now
+
+
+def url(table: Table, name: str = "ranking") -> str:
+    return reverse(f"public:{name}", kwargs={"slug": table.round.tournament.slug})
+
+
+def newest(table: Table) -> int:
+    return StandingsSnapshot.objects.filter(tournament=table.round.tournament).latest("version").version
+
+
+def shown_version(body: bytes) -> int:
+    found = re.search(rb'data-version="(\d+)"', body)
+    assert found is not None, body[:300]
+    return int(found.group(1))
+
+
+def new_version(table: Table, capture) -> int:
+    # A rebuild always writes a new version; once committed, polls forget the row they kept.
+    with capture(execute=True):
+        standings_rebuild(tournament_id=table.round.tournament_id)
+    return newest(table)
+
+
+# -- one rendering per version ---------------------------------------------------------
+
+
+def test_the_page_and_its_partial_share_one_rendering_per_version(
+    running: Table, client: Client, renders: list[str]
+) -> None:
+    page = client.get(url(running))
+    partial = client.get(url(running), headers=HTMX)
+    again = client.get(url(running))
+    assert page.status_code == partial.status_code == again.status_code == 200
+    assert renders.count(FRAGMENT) == 1
+    # The page wraps the very fragment the partial answers with.
+    fragment = partial.content.decode()
+    assert 'id="ranking"' in fragment and "<html" not in fragment
+    assert fragment.strip() in page.content.decode() and fragment.strip() in again.content.decode()
+    assert "C1" in fragment and "102" in fragment
+
+
+def test_a_second_visitor_reads_the_fragment_the_first_one_had_rendered(
+    running: Table, renders: list[str], django_assert_max_num_queries
+) -> None:
+    assert Client().get(url(running), headers=HTMX).status_code == 200
+    # Another phone (another process would share the cache the same way): no snapshot read.
+    with django_assert_max_num_queries(1):
+        assert Client().get(url(running), headers=HTMX).status_code == 200
+    assert renders.count(FRAGMENT) == 1
+
+
+def test_languages_are_rendered_apart_and_each_once(running: Table, renders: list[str]) -> None:
+    french, english = Client(headers={"Accept-Language": "fr"}), Client(headers={"Accept-Language": "en"})
+    in_french = french.get(url(running), headers=HTMX).content.decode()
+    in_english = english.get(url(running), headers=HTMX).content.decode()
+    assert ">Rang<" in in_french and ">Rank<" not in in_french
+    assert ">Rank<" in in_english and ">Rang<" not in in_english
+    assert english.get(url(running)).status_code == french.get(url(running)).status_code == 200
+    assert renders.count(FRAGMENT) == 2
+
+
+def test_a_new_version_is_rendered_again_once(
+    running: Table, client: Client, renders: list[str], django_capture_on_commit_callbacks
+) -> None:
+    first = client.get(url(running), headers=HTMX)
+    version = new_version(running, django_capture_on_commit_callbacks)
+    moved = client.get(url(running), headers={**HTMX, "If-None-Match": first["ETag"]})
+    assert moved.status_code == 200 and moved["ETag"] != first["ETag"]
+    assert shown_version(moved.content) == version > shown_version(first.content)
+    assert client.get(url(running)).status_code == 200
+    assert renders.count(FRAGMENT) == 2
+
+
+def test_the_projector_has_its_own_fragment_polling_its_own_address(
+    running: Table, client: Client, renders: list[str]
+) -> None:
+    projector = client.get(url(running, "projector"), headers=HTMX).content.decode()
+    page = client.get(url(running), headers=HTMX).content.decode()
+    assert f'hx-get="{url(running, "projector")}"' in projector and "projector-ranking" in projector
+    assert f'hx-get="{url(running)}"' in page and "projector-ranking" not in page
+    assert client.get(url(running, "projector")).status_code == 200
+    assert renders.count(FRAGMENT) == 2
+
+
+# -- the published version -------------------------------------------------------------
+
+
+def test_polls_within_the_publishing_time_keep_the_published_version(
+    running: Table, clock: list[float], settings, django_capture_on_commit_callbacks
+) -> None:
+    settings.RANKING_PUBLISH_SECONDS = 2
+    phone = Client()
+    first = phone.get(url(running), headers=HTMX)
+    published = shown_version(first.content)
+    version = new_version(running, django_capture_on_commit_callbacks)
+    assert version > published
+    clock[0] += 1.5
+    # The phone that shows the published version: 304; a newcomer: the published version too.
+    assert phone.get(url(running), headers={**HTMX, "If-None-Match": first["ETag"]}).status_code == 304
+    assert shown_version(Client().get(url(running)).content) == published
+    assert shown_version(Client().get(url(running, "projector"), headers=HTMX).content) == published
+    # Two seconds after the last publication, the newest version is published.
+    clock[0] += 0.5
+    moved = phone.get(url(running), headers={**HTMX, "If-None-Match": first["ETag"]})
+    assert moved.status_code == 200 and shown_version(moved.content) == version
+    assert phone.get(url(running), headers={**HTMX, "If-None-Match": moved["ETag"]}).status_code == 304
+
+
+def test_a_quiet_ranking_shows_a_new_hand_at_the_first_poll(
+    running: Table, clock: list[float], settings, django_capture_on_commit_callbacks
+) -> None:
+    settings.RANKING_PUBLISH_SECONDS = 2
+    phone = Client()
+    first = phone.get(url(running), headers=HTMX)
+    clock[0] += 60
+    version = new_version(running, django_capture_on_commit_callbacks)
+    moved = phone.get(url(running), headers={**HTMX, "If-None-Match": first["ETag"]})
+    assert moved.status_code == 200 and shown_version(moved.content) == version
+
+
+def test_with_no_publishing_time_every_version_is_served_at_once(
+    running: Table, clock: list[float], settings, django_capture_on_commit_callbacks
+) -> None:
+    settings.RANKING_PUBLISH_SECONDS = 0
+    phone = Client()
+    first = phone.get(url(running), headers=HTMX)
+    version = new_version(running, django_capture_on_commit_callbacks)
+    moved = phone.get(url(running), headers={**HTMX, "If-None-Match": first["ETag"]})
+    assert moved.status_code == 200 and shown_version(moved.content) == version
+
+
+def test_a_published_version_pruned_before_it_was_drawn_gives_way_to_the_newest(
+    running: Table, clock: list[float], settings, django_capture_on_commit_callbacks
+) -> None:
+    settings.RANKING_PUBLISH_SECONDS = 2
+    tournament_id = running.round.tournament_id
+    old = newest(running)
+    cache.clear()
+    live_ranking.publish(tournament_id, old)
+    version = new_version(running, django_capture_on_commit_callbacks)
+    StandingsSnapshot.objects.filter(tournament_id=tournament_id, version=old).delete()
+    clock[0] += 0.5
+    served = Client().get(url(running), headers=HTMX)
+    assert served.status_code == 200 and shown_version(served.content) == version
+    assert live_ranking.published_version(tournament_id, version) == version
+
+
+def test_the_published_version_never_moves_back(clock: list[float], settings) -> None:
+    settings.RANKING_PUBLISH_SECONDS = 2
+    cache.clear()
+    assert live_ranking.published_version(7, 5) == 5
+    # A process that read the tournament a moment ago knows only version 4: it serves 5.
+    clock[0] += 10
+    assert live_ranking.published_version(7, 4) == 5
+    # Newer ones wait for the publishing time, counted from the last publication.
+    assert live_ranking.published_version(7, 9) == 9
+    clock[0] += 1
+    assert live_ranking.published_version(7, 12) == 9
+    assert live_ranking.published_version(7, 12, every=0) == 12
+    clock[0] += 1
+    assert live_ranking.published_version(7, 12) == 12
+    # No ranking yet: nothing to publish.
+    assert live_ranking.published_version(8, 0) == 0

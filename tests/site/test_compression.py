@@ -1,0 +1,135 @@
+"""Gzip on the public reads only (atout.middleware.PublicGZipMiddleware).
+
+The ranking's partial and the projector go compressed to a phone that accepts gzip, and
+their ETag still answers 304. Nothing that carries a CSRF token or a secret is ever
+compressed (BREACH): the referee's page (the table's secret in its address, its forms),
+the director's pages and forms, and the public pages whose language form holds a token.
+
+Personas: a *visitor* follows a public tournament without an account; the *referee*
+holds a table's link; the *director* organises the tournament's club.
+"""
+
+from __future__ import annotations
+
+import gzip
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+from django.urls import reverse
+
+from scoring import live_ranking
+from scoring.services import hand_submit
+from tests.scoring.tables import director_of, make_table
+from tournaments.models import Table
+
+pytestmark = pytest.mark.django_db
+
+GZIP = {"Accept-Encoding": "gzip, deflate, br"}
+HTMX = {"HX-Request": "true"}
+WIN_A = {"taker": "A", "contract": "hearts", "points": {"A": 102, "B": 60}}
+
+
+@pytest.fixture
+def running(django_capture_on_commit_callbacks) -> Table:
+    table = make_table(tables=2)
+    with django_capture_on_commit_callbacks(execute=True):
+        hand_submit(table=table, raw=WIN_A)
+    return table
+
+
+def public(table: Table, name: str = "ranking") -> str:
+    return reverse(f"public:{name}", kwargs={"slug": table.round.tournament.slug})
+
+
+def compressed(response) -> bool:
+    return response.get("Content-Encoding") == "gzip"
+
+
+def test_the_ranking_partial_goes_compressed_and_reads_the_same(running: Table, client: Client) -> None:
+    plain = client.get(public(running), headers=HTMX)
+    packed = client.get(public(running), headers={**HTMX, **GZIP})
+    assert not compressed(plain) and compressed(packed)
+    assert gzip.decompress(packed.content) == plain.content
+    assert len(packed.content) < len(plain.content)
+    assert "Accept-Encoding" in packed["Vary"] and "Accept-Encoding" in plain["Vary"]
+
+
+def test_the_ranking_partial_is_compressed_once_per_version_for_every_phone(running: Table, monkeypatch) -> None:
+    cache.clear()
+    packed: list[int] = []
+    real = live_ranking.compress_string
+    monkeypatch.setattr(live_ranking, "compress_string", lambda data: packed.append(1) or real(data))
+    first, second = (Client().get(public(running), headers={**HTMX, **GZIP}) for _ in range(2))
+    assert compressed(first) and compressed(second) and first.content == second.content
+    assert len(packed) == 1
+    assert "Accept-Encoding" in first["Vary"]
+    # A phone that does not accept gzip gets the same fragment plain.
+    plain = Client().get(public(running), headers=HTMX)
+    assert not compressed(plain) and gzip.decompress(first.content) == plain.content
+
+
+def test_a_poll_after_a_compressed_answer_still_gets_its_304(running: Table, client: Client) -> None:
+    first = client.get(public(running), headers={**HTMX, **GZIP})
+    assert compressed(first)
+    # Gzip makes the tag weak; If-None-Match compares weakly, whichever form comes back:
+    # the browser's W/"..." or the strong one htmx sends from the fragment.
+    assert first["ETag"].startswith('W/"')
+    strong = first["ETag"].removeprefix("W/")
+    assert strong.strip('"') in gzip.decompress(first.content).decode()
+    for tag in (first["ETag"], strong):
+        again = client.get(public(running), headers={**HTMX, **GZIP, "If-None-Match": tag})
+        assert again.status_code == 304 and again.content == b"" and not compressed(again)
+
+
+def test_the_projector_goes_compressed(running: Table, client: Client) -> None:
+    page = client.get(public(running, "projector"), headers=GZIP)
+    assert page.status_code == 200 and compressed(page)
+    assert b"projector-ranking" in gzip.decompress(page.content)
+    assert compressed(client.get(public(running, "projector"), headers={**HTMX, **GZIP}))
+
+
+def test_the_other_live_partials_go_compressed(running: Table, client: Client) -> None:
+    slug = running.round.tournament.slug
+    for url in (
+        reverse("public:round", kwargs={"slug": slug, "number": 1}),
+        reverse("public:table", kwargs={"slug": slug, "number": 1, "table": running.number}),
+    ):
+        response = client.get(url, headers={**HTMX, **GZIP})
+        assert response.status_code == 200 and compressed(response), url
+
+
+def test_a_public_page_holding_a_csrf_token_stays_plain(running: Table, client: Client) -> None:
+    # The ranking page's language form carries a CSRF token.
+    page = client.get(public(running), headers=GZIP)
+    assert page.status_code == 200 and not compressed(page)
+    assert b"csrfmiddlewaretoken" in page.content and b'id="ranking"' in page.content
+    # The phone now holds the CSRF cookie: its polls (no token in them) go compressed, the
+    # page (a token again) stays plain.
+    assert client.cookies.get("csrftoken")
+    assert compressed(client.get(public(running), headers={**HTMX, **GZIP}))
+    assert not compressed(client.get(public(running), headers=GZIP))
+
+
+def test_the_referees_page_is_never_compressed(running: Table, client: Client) -> None:
+    page = client.get(reverse("referee:table", args=[running.token]), headers=GZIP)
+    assert page.status_code == 200 and not compressed(page)
+    assert b"csrfmiddlewaretoken" in page.content
+    # Its htmx answers neither.
+    checked = client.post(reverse("referee:validate", args=[running.token]), {"taker": "A"}, headers={**HTMX, **GZIP})
+    assert checked.status_code == 200 and not compressed(checked)
+
+
+def test_the_directors_pages_and_forms_are_never_compressed(running: Table, client: Client) -> None:
+    tournament = running.round.tournament
+    client.force_login(director_of(tournament))
+    for url in (
+        reverse("manage:dashboard", args=[tournament.pk]),
+        reverse("manage:tournament_edit", args=[tournament.pk]),
+        reverse("manage:round_print", args=[tournament.pk, 1]),
+    ):
+        response = client.get(url, headers=GZIP)
+        assert response.status_code == 200 and len(response.content) > 200, url
+        assert not compressed(response), url
+    # The director polling the public partial holds no secret in it: compressed.
+    assert compressed(client.get(public(running), headers={**HTMX, **GZIP}))
