@@ -99,6 +99,10 @@ from benchkit import (
     wait_ready,
 )
 
+# The checkout before bench/ (where `python bench/night.py` puts this folder first): the
+# apps, not a bench of the same name (bench/ratings.py and the ratings app).
+sys.path.insert(0, str(ROOT))
+
 # A real night: a donne per table about every two to three minutes.
 REAL_DONNE_SECONDS = 150.0
 # A busy director corrects about one hand every two minutes of a real night.
