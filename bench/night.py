@@ -630,6 +630,9 @@ def stored_rows(slug: str) -> dict[tuple[str, int], int]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    # Celery's Django fix-up puts the working directory first on the path: the checkout's,
+    # not bench/ (whose ratings.py would hide the ratings app).
+    os.chdir(ROOT)
     # locust patches the standard library for gevent: before Django opens anything.
     import gevent
     from locust import stats as locust_stats
