@@ -1,5 +1,6 @@
 """What the benchmarks share: their own PostgreSQL databases, a production-like
-environment on loopback, a Celery worker's command line, free ports and Redis.
+environment on loopback, the servers they start (gunicorn, a Celery worker) and how to
+wait for them, plain HTTP requests, free ports, Redis and percentiles.
 
 Imported by the scripts of this folder (`python bench/x.py` puts the folder first on
 the path); it imports nothing of Atout, so a script decides when Django starts.
@@ -7,10 +8,16 @@ the path); it imports nothing of Atout, so a script decides when Django starts.
 
 from __future__ import annotations
 
+import contextlib
+import http.client
 import os
 import secrets
+import signal
 import socket
+import subprocess
 import sys
+import time
+import uuid
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -96,3 +103,83 @@ def machine_load() -> str:
     """The machine's load averages and core count, to print beside a figure."""
     one, five, fifteen = os.getloadavg()
     return f"load average {one:.2f} {five:.2f} {fifteen:.2f} (1, 5, 15 min) on {os.cpu_count() or 1} cores"
+
+
+def percentile(values: list[float], share: float) -> float:
+    """The nearest-rank percentile (`share` of 1), NaN for no values."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def server_env(url: str, broker: str) -> dict[str, str]:
+    if not broker:
+        return loopback_production_env(url)
+    queue = f"bench-{uuid.uuid4().hex[:6]}"
+    return loopback_production_env(url, CELERY_BROKER_URL=broker, CACHE_URL=broker, CELERY_QUEUE=queue)
+
+
+def start_django(env: dict[str, str]) -> None:
+    """Start Django in this process on the servers' database and settings (`env`)."""
+    os.environ.update({key: env[key] for key in ("DATABASE_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS")})
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "atout.settings")
+    import django
+
+    django.setup()
+
+
+def manage(env: dict[str, str], *args: str) -> None:
+    subprocess.run([PYTHON, "manage.py", *args], cwd=ROOT, env=env, check=True, capture_output=True, timeout=600)
+
+
+class Server:
+    def __init__(self, name: str, argv: list[str], env: dict[str, str], log: Path) -> None:
+        self.name, self.log = name, log
+        with log.open("wb") as out:
+            self.process = subprocess.Popen(
+                argv, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+            )
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+        # Its own session: the group holds only what this script started.
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+
+
+def wait_ready(server: Server, port: int, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not server.alive():
+            raise RuntimeError(f"{server.name} exited: see {server.log}")
+        try:
+            status, _headers, _body = request(port, "GET", "/healthz", timeout=5)
+            if status == 200:
+                return
+        except OSError:
+            pass
+        time.sleep(0.3)
+    raise RuntimeError(f"{server.name} did not answer /healthz in {timeout}s: see {server.log}")
+
+
+def request(
+    port: int, method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None,
+    timeout: float = 30,
+) -> tuple[int, http.client.HTTPMessage, bytes]:  # fmt: skip
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        connection.request(method, path, body=body, headers={"Host": f"127.0.0.1:{port}", **(headers or {})})
+        response = connection.getresponse()
+        return response.status, response.headers, response.read()
+    finally:
+        connection.close()

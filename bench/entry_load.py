@@ -31,35 +31,36 @@ from __future__ import annotations
 import argparse
 import atexit
 import contextlib
-import http.client
 import os
 import random
 import re
-import signal
 import statistics
-import subprocess
 import sys
 import threading
 import time
 import uuid
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
 from benchkit import (
     GUNICORN,
-    PYTHON,
     ROOT,
+    Server,
     celery_worker_argv,
     database_url,
     drop_database,
     free_port,
-    loopback_production_env,
     machine_load,
+    manage,
+    percentile,
     recreate_database,
     redis_answers,
+    request,
+    server_env,
+    start_django,
+    wait_ready,
 )
 
 sys.path.insert(0, str(ROOT))
@@ -85,31 +86,9 @@ class Timings:
             self.errors.append(message)
 
 
-def percentile(values: list[float], share: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
-
-
-def server_env(url: str, broker: str) -> dict[str, str]:
-    if not broker:
-        return loopback_production_env(url)
-    queue = f"bench-{uuid.uuid4().hex[:6]}"
-    return loopback_production_env(url, CELERY_BROKER_URL=broker, CACHE_URL=broker, CELERY_QUEUE=queue)
-
-
-def manage(env: dict[str, str], *args: str) -> None:
-    subprocess.run([PYTHON, "manage.py", *args], cwd=ROOT, env=env, check=True, capture_output=True, timeout=600)
-
-
 def seed(env: dict[str, str], tables: int, donnes: int) -> list[str]:
     """The concours and its round 1, written through the ORM in this process; the tokens."""
-    os.environ.update({key: env[key] for key in ("DATABASE_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS")})
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "atout.settings")
-    import django
-
-    django.setup()
+    start_django(env)
     import datetime
 
     from tournaments.models import Club, Competitor, Round, Seat, Table, Tournament
@@ -133,62 +112,7 @@ def seed(env: dict[str, str], tables: int, donnes: int) -> list[str]:
     return [table.token for table in drawn]
 
 
-# -- the servers -----------------------------------------------------------------------
-
-
-class Server:
-    def __init__(self, name: str, argv: list[str], env: dict[str, str], log: Path) -> None:
-        self.name, self.log = name, log
-        with log.open("wb") as out:
-            self.process = subprocess.Popen(
-                argv, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
-            )
-
-    def alive(self) -> bool:
-        return self.process.poll() is None
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
-        # Its own session: the group holds only what this script started.
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.process.pid, signal.SIGKILL)
-
-
-def wait_ready(server: Server, port: int, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if not server.alive():
-            raise RuntimeError(f"{server.name} exited: see {server.log}")
-        try:
-            status, _headers, _body = request(port, "GET", "/healthz", timeout=5)
-            if status == 200:
-                return
-        except OSError:
-            pass
-        time.sleep(0.3)
-    raise RuntimeError(f"{server.name} did not answer /healthz in {timeout}s: see {server.log}")
-
-
 # -- one referee -----------------------------------------------------------------------
-
-
-def request(
-    port: int, method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None,
-    timeout: float = 30,
-) -> tuple[int, http.client.HTTPMessage, bytes]:  # fmt: skip
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
-    try:
-        connection.request(method, path, body=body, headers={"Host": f"127.0.0.1:{port}", **(headers or {})})
-        response = connection.getresponse()
-        return response.status, response.headers, response.read()
-    finally:
-        connection.close()
 
 
 def form_fields(raw: dict[str, Any]) -> dict[str, str]:
