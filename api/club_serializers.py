@@ -58,8 +58,9 @@ class ClubPlayerSerializer(serializers.Serializer[Any]):
 
     @extend_schema_field(RatingSerializer(allow_null=True))
     def get_rating(self, player: Player) -> dict[str, Any] | None:
-        # The reverse one-to-one of ratings.PlayerRating (select_related("rating") in lists).
-        rating = getattr(player, "rating", None) if hasattr(player, "rating") else None
+        # The reverse one-to-one of ratings.PlayerRating (select_related("rating") in lists);
+        # a player without one raises RelatedObjectDoesNotExist, an AttributeError.
+        rating = getattr(player, "rating", None)
         if rating is None or not rating.parties:
             return None
         return dict(RatingSerializer(rating).data)

@@ -148,6 +148,11 @@ FIRST_NAMES = [
 VISITING = ("", "Amicale belote de Millau", "ABC Albi")
 
 
+def other_partners(players: list[Player]) -> list[tuple[Player, Player]]:
+    """Teams other than the Saint-Nicolas ones: each player with the one two places on."""
+    return list(zip(players[0::4] + players[1::4], players[2::4] + players[3::4], strict=True))
+
+
 class Command(BaseCommand):
     help = "Create the demo organiser, club, players and tournaments. Safe to run again."
 
@@ -217,8 +222,7 @@ class Command(BaseCommand):
             pairing_method="swiss",
         )
         services.tournament_set_status(by=user, tournament=finished, status="registration")
-        # Partners other than the Saint-Nicolas teams: each player with the one two places on.
-        for first, second in zip(players[0::4] + players[1::4], players[2::4] + players[3::4], strict=True):
+        for first, second in other_partners(players):
             services.competitor_register(by=user, tournament=finished, players=[first, second], checked_in=True)
         services.tournament_set_status(by=user, tournament=finished, status="running")
         for number in range(1, FINISHED_ROUNDS + 1):
@@ -267,8 +271,7 @@ class Command(BaseCommand):
             pairing_method="swiss",
         )
         services.tournament_set_status(by=user, tournament=contree, status="registration")
-        # Partners other than the Saint-Nicolas teams: each player with the one two places on.
-        for first, second in zip(players[0::4] + players[1::4], players[2::4] + players[3::4], strict=True):
+        for first, second in other_partners(players):
             services.competitor_register(by=user, tournament=contree, players=[first, second], checked_in=True)
         services.tournament_set_status(by=user, tournament=contree, status="running")
         round_draw(by=user, tournament=contree, seed=CONCOURS_SEED)
