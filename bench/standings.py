@@ -657,6 +657,18 @@ LINES = {
 }
 
 
+# Printed at the start: what these figures leave out of a real night.
+UNLIKE_A_NIGHT = """\
+==> how this differs from a real night:
+    (a)-(c) one process, nobody polling the ranking while hands are stored; (c) times one
+    hand at a time into the last round, reopened, of a played concours (earlier rounds' totals
+    stored and warm);
+    (d) Django's test client in this process (no HTTP, gunicorn or proxy; bodies without
+    headers), new versions rebuilt from the same results, fewer phones than two per team,
+    an injected clock; (e) the season's tournaments are alike (same size and players, other draws).
+    bench/night.py plays a night over HTTP with phones polling, for the whole picture."""
+
+
 def say(key: str, figures: dict[str, Any]) -> None:
     print(LINES[key].format(**figures), flush=True)
 
@@ -692,6 +704,7 @@ def main() -> int:
     args = parser.parse_args()
     # The machine as the run starts; again at the end (figures move with the load).
     print(f"==> {machine_load()}")
+    print(UNLIKE_A_NIGHT, flush=True)
     atexit.register(lambda: print(f"==> at the end: {machine_load()}"))
     if not args.postgres.startswith("postgres"):
         print("bench/standings.py needs PostgreSQL: set DATABASE_URL or --postgres", file=sys.stderr)
