@@ -18,11 +18,18 @@ not, lots shown), stored in the shared cache (Redis in production through CACHE_
 and read by the page, which wraps it, and by the htmx partial, which returns it alone.
 The partial's gzip body is kept beside it, compressed once too (`shared_gzip`): at 1,000
 teams compressing the fragment costs more than serving it from the cache.
+
+**Kept in the process too.** What a key names never changes (the key holds the version
+and everything else the fragment shows), so each web process also keeps the last ones it
+read (`LOCAL_CHARS` at most, the oldest dropped first): a thousand phones polling one
+version cost the shared cache one read per process, not one per poll, and the fragment
+(hundreds of kilobytes at 3,000 teams) crosses from Redis once.
 """
 
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 
 from django.conf import settings
@@ -34,6 +41,47 @@ from django.utils.text import compress_string
 FRAGMENT_SECONDS = 600
 # The publication is forgotten after a quiet day (the next poll publishes the newest).
 PUBLISHED_SECONDS = 24 * 3600
+# The fragments and gzip bodies a process keeps (characters or bytes in all): a few
+# versions of the largest rankings in two languages and both page kinds.
+LOCAL_CHARS = 24 * 1024 * 1024
+
+_local: OrderedDict[str, tuple[float, str | bytes]] = OrderedDict()
+_local_chars = 0
+
+
+def _recall(key: str) -> str | bytes | None:
+    """What this process kept under `key`, while the shared cache would keep it."""
+    found = _local.get(key)
+    if found is None:
+        return None
+    if found[0] < time.monotonic():
+        _drop(key)
+        return None
+    _local.move_to_end(key)
+    return found[1]
+
+
+def _keep(key: str, value: str | bytes) -> None:
+    global _local_chars
+    _drop(key)
+    _local[key] = (time.monotonic() + FRAGMENT_SECONDS, value)
+    _local_chars += len(value)
+    while _local_chars > LOCAL_CHARS and len(_local) > 1:
+        _drop(next(iter(_local)))
+
+
+def _drop(key: str) -> None:
+    global _local_chars
+    gone = _local.pop(key, None)
+    if gone is not None:
+        _local_chars -= len(gone[1])
+
+
+def forget_local() -> None:
+    """Forget what this process kept (the tests, beside `cache.clear()`)."""
+    global _local_chars
+    _local.clear()
+    _local_chars = 0
 
 
 def clock() -> float:
@@ -82,12 +130,15 @@ def shared_fragment(key: str, render: Callable[[], str | None]) -> SafeString | 
     `render` returns None when it has nothing to render (the version's snapshot is gone):
     nothing is stored, and the caller serves another version.
     """
-    found: str | None = cache.get(key)
+    kept = _recall(key)
+    found: str | None = kept if isinstance(kept, str) else cache.get(key)
     if found is None:
         found = render()
         if found is None:
             return None
         cache.set(key, str(found), FRAGMENT_SECONDS)
+    if kept is None:
+        _keep(key, str(found))
     # Rendered by the template engine, escaped there: safe to include as it is.
     return mark_safe(found)
 
@@ -99,8 +150,12 @@ def shared_gzip(key: str, fragment: str) -> bytes:
     see atout.middleware.PublicGZipMiddleware, whose compression this is (no random
     padding: nothing in it to guess).
     """
+    kept = _recall(key + ":gzip")
+    if isinstance(kept, bytes):
+        return kept
     packed = cache.get(key + ":gzip")
     if packed is None:
         packed = compress_string(fragment.encode())
         cache.set(key + ":gzip", packed, FRAGMENT_SECONDS)
+    _keep(key + ":gzip", bytes(packed))
     return bytes(packed)

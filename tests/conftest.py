@@ -96,6 +96,17 @@ def ranking_published_at_once() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def ranking_fragments_forgotten() -> Iterator[None]:
+    """Each test starts with no ranking fragment kept in this process (scoring/live_ranking.py
+    keeps the last ones it read beside the shared cache, which tests clear themselves)."""
+    from scoring import live_ranking
+
+    live_ranking.forget_local()
+    yield
+    live_ranking.forget_local()
+
+
+@pytest.fixture(autouse=True)
 def atout_celery_app_current() -> Iterator[None]:
     """Every test sends tasks through the project's app, eager unless `celery_worker` says.
 

@@ -112,6 +112,29 @@ def test_a_second_visitor_reads_the_fragment_the_first_one_had_rendered(
     assert renders.count(FRAGMENT) == 1
 
 
+def test_a_process_reads_a_version_from_the_shared_cache_once(running: Table, monkeypatch) -> None:
+    cache.clear()
+    reads: list[str] = []
+    real_get = cache.get
+
+    def counted(key: str, *args: object, **kwargs: object) -> object:
+        if key.startswith("ranking-fragment:"):
+            reads.append(key)
+        return real_get(key, *args, **kwargs)
+
+    assert Client().get(url(running), headers=HTMX).status_code == 200
+    # Another web process rendered it: this one reads it from the shared cache, then keeps it.
+    live_ranking.forget_local()
+    monkeypatch.setattr(cache, "get", counted)
+    bodies = {Client().get(url(running), headers={**HTMX, "Accept-Encoding": "gzip"}).content for _ in range(5)}
+    assert len(bodies) == 1
+    assert len(reads) == 2  # the fragment and its gzip body, once each
+    # A new version is read again; a cleared process starts over.
+    live_ranking.forget_local()
+    Client().get(url(running), headers=HTMX)
+    assert len(reads) == 3
+
+
 def test_languages_are_rendered_apart_and_each_once(running: Table, renders: list[str]) -> None:
     french, english = Client(headers={"Accept-Language": "fr"}), Client(headers={"Accept-Language": "en"})
     in_french = french.get(url(running), headers=HTMX).content.decode()
@@ -224,3 +247,13 @@ def test_the_published_version_never_moves_back(clock: list[float], settings) ->
     assert live_ranking.published_version(7, 12) == 12
     # No ranking yet: nothing to publish.
     assert live_ranking.published_version(8, 0) == 0
+
+
+def test_a_process_keeps_a_bounded_number_of_fragments(monkeypatch) -> None:
+    cache.clear()
+    monkeypatch.setattr(live_ranking, "LOCAL_CHARS", 10)
+    for key in ("a", "b", "c"):
+        assert live_ranking.shared_fragment(f"ranking-fragment:{key}", lambda: "x" * 4) == "x" * 4
+    # The oldest went when the third came; asking again reads the shared cache, not render().
+    assert list(live_ranking._local) == ["ranking-fragment:b", "ranking-fragment:c"]
+    assert live_ranking.shared_fragment("ranking-fragment:a", lambda: None) == "x" * 4
