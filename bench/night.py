@@ -44,8 +44,9 @@ The figures:
   started after t; the first sample whose `built` reaches that ticket names a version
   that includes the hand. The figure is thus an upper bound, by about one sample and
   one refresh at most;
-- bytes per poll on the wire: status line, headers and the body as sent (its
-  Content-Length, compressed when the server compressed it), 200 and 304 together;
+- bytes per poll on the wire: status line, headers and the body as sent (compressed
+  when the server compressed it), as the phone's client read them off its connection,
+  200 and 304 together;
 - CPU seconds per stored hand, for gunicorn (the master and its workers) and the Celery
   worker apart (psutil, user + system), cold and warm;
 - lost and doubled: every acknowledged (table, donne) must be one row of scoring_hand,
@@ -54,7 +55,10 @@ The figures:
 How it differs from a real night: the pace is `--pace` times a real one, so the ranking
 moves `--pace` times as often per poll; every phone polls from the first second (in a
 real night phones come and go and sleep); all clients share the machine with the server
-(the load generator takes CPU from gunicorn, PostgreSQL and the worker); loopback has no
+(the load generator takes CPU from gunicorn, PostgreSQL and the worker: the phones and
+projectors therefore speak HTTP through a bare socket each, `raw_get`, counted in
+locust's statistics all the same, while the referees and the director use locust's
+FastHttpUser); loopback has no
 latency or loss; partie length is `--donnes` donnes (a real concours often plays 12 or
 to a score); the director corrects a hand every REAL_CORRECTION_SECONDS / pace seconds.
 
@@ -68,11 +72,13 @@ from __future__ import annotations
 import argparse
 import bisect
 import contextlib
+import gzip
 import json
 import math
 import os
 import random
 import re
+import socket
 import sys
 import time
 import uuid
@@ -80,6 +86,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 from benchkit import (
     GUNICORN,
@@ -304,13 +311,58 @@ class Night:
         return self.started + self.args.duration
 
 
-def wire_bytes(response: Any) -> int:
-    """Bytes of a response on the wire: status line, headers and the body as sent."""
-    headers = response.headers or {}
-    head = len("HTTP/1.1 200 OK\r\n") + 2 + sum(len(key) + len(str(value)) + 4 for key, value in headers.items())
-    length = headers.get("content-length")
-    body = int(length) if length and str(length).isdigit() else len(response.content or b"")
-    return head + body
+@dataclass
+class Answer:
+    """One HTTP answer as a phone's client read it: the body as sent (still compressed)."""
+
+    status_code: int
+    headers: dict[str, str]
+    content: bytes
+    wire: int
+
+    @property
+    def text(self) -> str:
+        body = self.content
+        if self.headers.get("content-encoding") == "gzip":
+            body = gzip.decompress(body)
+        return body.decode("utf-8", "replace")
+
+
+def read_answer(raw: bytes) -> Answer:
+    """An HTTP/1.1 answer read to the end of the connection: status, headers (lower-case
+    names), the body as sent and the bytes on the wire (status line, headers and body)."""
+    head, _, body = raw.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    parts = lines[0].split(" ", 2)
+    status = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0
+    headers = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        headers[name.strip().lower()] = value.strip()
+    return Answer(status, headers, body, len(raw))
+
+
+def raw_get(host: str, port: int, path: str, headers: dict[str, str], timeout: float = 60.0) -> Answer:
+    """A GET on a connection of its own, read until the server closes it (gunicorn's sync
+    workers close after each answer, `Connection: close` asks it anyway).
+
+    The phones' client: thousands of pollers cost the load generator a socket and a few
+    string operations each, not a full HTTP library's work, so that the clients, which
+    share the machine with the server, take less of it. (A real phone's client is another
+    device altogether.)
+    """
+    lines = [f"GET {path} HTTP/1.1", f"Host: {host}:{port}", "Connection: close"]
+    lines += [f"{name}: {value}" for name, value in headers.items()]
+    request = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+    chunks = []
+    with socket.create_connection((host, port), timeout=timeout) as connection:
+        connection.sendall(request)
+        while True:
+            data = connection.recv(65536)
+            if not data:
+                break
+            chunks.append(data)
+    return read_answer(b"".join(chunks))
 
 
 # -- the users (locust) ------------------------------------------------------------------
@@ -318,7 +370,7 @@ def wire_bytes(response: Any) -> int:
 
 def user_classes(night: Night, tables: int) -> list[type]:
     """The night's locust users; locust is imported here, not at the module's import."""
-    from locust import constant, constant_pacing, task
+    from locust import User, constant, constant_pacing, task
     from locust.contrib.fasthttp import FastHttpUser
     from locust.exception import StopUser
 
@@ -469,22 +521,39 @@ def user_classes(night: Night, tables: int) -> list[type]:
             night.done[number].add(slot.number)
 
     def poller(path: str, projector: bool) -> type:
-        class Poller(FastHttpUser):
+        class Poller(User):
             abstract = True
+
+            def get(self, headers: dict[str, str], name: str) -> Answer:
+                """A GET through `raw_get`, counted in locust's statistics like its own clients'."""
+                started = time.perf_counter()
+                try:
+                    answer = raw_get(self.server[0], self.server[1], path, headers)
+                    failure: Exception | None = (
+                        None if answer.status_code in (200, 304) else RuntimeError(f"HTTP {answer.status_code}")
+                    )
+                except OSError as error:
+                    answer, failure = Answer(0, {}, b"", 0), error
+                self.environment.events.request.fire(
+                    request_type="GET", name=name, response_time=1000 * (time.perf_counter() - started),
+                    response_length=len(answer.content), response=None, context={}, exception=failure,
+                )  # fmt: skip
+                return answer
 
             def on_start(self) -> None:
                 kind = "projector" if projector else "phone"
                 self.index = night.next_index(kind)
                 self.etag = ""
+                parts = urlsplit(str(self.host))
+                self.server: tuple[str, int] = (parts.hostname or "127.0.0.1", parts.port or 80)
                 self.url = f"{self.host}{path}"
                 # People open the page over the first moments, not all in the same second.
                 time.sleep(random.uniform(0, args.arrive))
-                page = self.client.get(
-                    path,
-                    headers={"Accept": "text/html", "Accept-Language": "fr-FR,fr;q=0.9", "Accept-Encoding": "gzip"},
-                    name=f"{kind}: open the page",
+                page = self.get(
+                    {"Accept": "text/html", "Accept-Language": "fr-FR,fr;q=0.9", "Accept-Encoding": "gzip"},
+                    f"{kind}: open the page",
                 )
-                text = page.text or ""
+                text = page.text
                 found = ETAG_IN_PAGE.search(text)
                 self.etag = f'"{found.group(0)}"' if found else ""
                 every = POLL_IN_PAGE.search(text)
@@ -495,8 +564,8 @@ def user_classes(night: Night, tables: int) -> list[type]:
                 # htmx's `every` fires at fixed intervals from the page's load.
                 time.sleep(random.uniform(0, self.poll))
 
-            def wait_time(self) -> float:  # type: ignore[override]
-                return constant_pacing(self.poll)(self)
+            def wait_time(self) -> float:
+                return float(constant_pacing(self.poll)(self))
 
             @task
             def poll_once(self) -> None:
@@ -512,14 +581,13 @@ def user_classes(night: Night, tables: int) -> list[type]:
                 if self.etag:
                     headers["If-None-Match"] = self.etag
                 kind = "projector" if projector else "phone"
-                response = self.client.get(path, headers=headers, name=f"{kind}: poll")
-                size = wire_bytes(response)
+                response = self.get(headers, f"{kind}: poll")
                 if response.status_code == 200:
                     self.etag = response.headers.get("etag") or self.etag
                 if projector:
-                    night.projector_bytes.append(size)
+                    night.projector_bytes.append(response.wire)
                     return
-                night.poll_bytes.append(size)
+                night.poll_bytes.append(response.wire)
                 night.poll_status[response.status_code] += 1
                 version = etag_version(self.etag)
                 line = night.timelines[self.index]
@@ -592,14 +660,14 @@ def watch(night: Night, tournament_slug: str) -> None:
         connection.close()
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system seconds of a process and its living children."""
+def cpu_seconds(pid: int, *, children: bool = True) -> float:
+    """User + system seconds of a process and (unless told not to) its living children."""
     import psutil
 
     try:
         root = psutil.Process(pid)
         total = 0.0
-        for process in [root, *root.children(recursive=True)]:
+        for process in [root, *(root.children(recursive=True) if children else [])]:
             with contextlib.suppress(psutil.Error):
                 times = process.cpu_times()
                 total += times.user + times.system
@@ -633,6 +701,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Celery's Django fix-up puts the working directory first on the path: the checkout's,
     # not bench/ (whose ratings.py would hide the ratings app).
     os.chdir(ROOT)
+    # Every address here is a numeric loopback one: gevent's default resolver would send
+    # each new connection's getaddrinfo through a small thread pool (gunicorn's sync
+    # workers close every connection), where the clients queue for nothing.
+    os.environ.setdefault("GEVENT_RESOLVER", "block")
     # locust patches the standard library for gevent: before Django opens anything.
     import gevent
     from locust import stats as locust_stats
@@ -694,7 +766,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         runner = environment.create_local_runner()
         night.started = time.monotonic()
         cpu_start = (cpu_seconds(gunicorn.process.pid), cpu_seconds(celery.process.pid))
-        clients_start = cpu_seconds(os.getpid())
+        # This process alone: the servers are its children.
+        clients_start = cpu_seconds(os.getpid(), children=False)
         cpu_cold: list[tuple[float, float]] = []
 
         def mark_cold() -> None:
@@ -710,7 +783,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 break
         night.finished_at = night.finished_at or time.monotonic()
         cpu_end = (cpu_seconds(gunicorn.process.pid), cpu_seconds(celery.process.pid))
-        clients_cpu = cpu_seconds(os.getpid()) - clients_start
+        clients_cpu = cpu_seconds(os.getpid(), children=False) - clients_start
         runner.quit()
         watcher.join(5)
         wall = night.finished_at - night.started
