@@ -10,7 +10,11 @@ it publishes the newest. A hand is therefore visible within N seconds plus one p
 a quiet ranking moves at its first poll. With N = 0 every poll is served the newest
 version. The publication (version, when) is kept in the shared cache, so that every web
 process serves the same version; it is decided on the read side only: the refresh
-(scoring/standings.py) writes every version as before.
+(scoring/standings/) writes every version as before, and once committed says so in the
+shared cache too (`newest_written`, on its `snapshot_written` signal), so that a poll
+knows of a new version at once, not when its process next reads the tournament's row
+(scoring.selectors.standings.polled_tournament keeps it up to a second). The poll reads
+both in one round trip.
 
 **One rendering per version.** The ranking's fragment (`ranking_table.html`) is rendered
 once per version and whatever else changes it (language, page or projector, live or
@@ -93,20 +97,36 @@ def _published_key(tournament_id: int) -> str:
     return f"ranking-published:{tournament_id}"
 
 
+def _newest_key(tournament_id: int) -> str:
+    return f"ranking-newest:{tournament_id}"
+
+
+def newest_written(tournament_id: int, version: int) -> None:
+    """Tell every process that `version` is the newest committed one (the refresh, on commit)."""
+    cache.set(_newest_key(tournament_id), version, PUBLISHED_SECONDS)
+
+
 def published_version(tournament_id: int, newest: int, *, now: float | None = None, every: float | None = None) -> int:
     """The version polls of this tournament's live ranking are served now.
 
-    `newest` is the newest version the caller knows of. The published version moves to it
+    `newest` is the newest version the caller knows of, or the one the refresh announced
+    in the shared cache if that is newer. The published version moves to it
     when the last publication is at least `every` seconds old (RANKING_PUBLISH_SECONDS by
     default); until then the published version is served. It never moves back: a process
     that read the tournament a moment ago (scoring.selectors.standings.polled_tournament)
     is served the newer version another process published.
     """
     every = settings.RANKING_PUBLISH_SECONDS if every is None else every
-    if every <= 0 or newest <= 0:
+    if every <= 0:
+        return newest
+    keys = _published_key(tournament_id), _newest_key(tournament_id)
+    found = cache.get_many(keys)
+    announced = found.get(keys[1])
+    newest = max(newest, int(announced) if isinstance(announced, int) else 0)
+    if newest <= 0:
         return newest
     now = clock() if now is None else now
-    published = cache.get(_published_key(tournament_id))
+    published = found.get(keys[0])
     if published is not None:
         version, since = published
         if version >= newest or now - since < every:

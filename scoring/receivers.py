@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db.models import Count
 
+from scoring import live_ranking
 from scoring.models import Hand, Season, SeasonSnapshot, StandingsSnapshot, TableResult
 from scoring.standings import base_forget, standings_schedule_refresh
 from tournaments.models import Round
@@ -21,6 +22,12 @@ def standings_refresh(*, tournament_id: int, **_kwargs: Any) -> None:
     """
     base_forget(tournament_id=tournament_id)
     standings_schedule_refresh(tournament_id=tournament_id)
+
+
+def newest_announced(*, tournament_id: int, version: int, **_kwargs: Any) -> None:
+    """`scoring.standings.signals.snapshot_written` (in the process that wrote it, once
+    committed): every web process's polls learn of the new version from the shared cache."""
+    live_ranking.newest_written(tournament_id, version)
 
 
 @dataclass(frozen=True, slots=True)

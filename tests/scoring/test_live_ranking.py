@@ -249,6 +249,26 @@ def test_the_published_version_never_moves_back(clock: list[float], settings) ->
     assert live_ranking.published_version(8, 0) == 0
 
 
+def test_a_poll_learns_of_a_new_version_from_the_refresh_not_from_its_stale_row(clock: list[float], settings) -> None:
+    settings.RANKING_PUBLISH_SECONDS = 2
+    cache.clear()
+    assert live_ranking.published_version(7, 5) == 5
+    clock[0] += 3
+    # The refresh (another process) committed version 6; this process's row still says 5.
+    live_ranking.newest_written(7, 6)
+    assert live_ranking.published_version(7, 5) == 6
+
+
+def test_a_refresh_announces_its_version_once_committed(
+    running: Table, settings, clock, django_capture_on_commit_callbacks
+) -> None:
+    settings.RANKING_PUBLISH_SECONDS = 2
+    tournament_id = running.round.tournament_id
+    version = new_version(running, django_capture_on_commit_callbacks)
+    clock[0] += 3
+    assert live_ranking.published_version(tournament_id, 0) == version
+
+
 def test_a_process_keeps_a_bounded_number_of_fragments(monkeypatch) -> None:
     cache.clear()
     monkeypatch.setattr(live_ranking, "LOCAL_CHARS", 10)
