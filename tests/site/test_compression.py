@@ -3,7 +3,7 @@
 The ranking's partial and the projector go compressed to a phone that accepts gzip, and
 their ETag still answers 304. Nothing that carries a CSRF token or a secret is ever
 compressed (BREACH): the referee's page (the table's secret in its address, its forms),
-the director's pages and forms, and the public pages whose language form holds a token.
+the director's pages and forms, and the public pages that give htmx a token.
 
 Personas: a *visitor* follows a public tournament without an account; the *referee*
 holds a table's link; the *director* organises the tournament's club.
@@ -100,10 +100,10 @@ def test_the_other_live_partials_go_compressed(running: Table, client: Client) -
 
 
 def test_a_public_page_holding_a_csrf_token_stays_plain(running: Table, client: Client) -> None:
-    # The ranking page's language form carries a CSRF token.
+    # The ranking page gives htmx a CSRF token.
     page = client.get(public(running), headers=GZIP)
     assert page.status_code == 200 and not compressed(page)
-    assert b"csrfmiddlewaretoken" in page.content and b'id="ranking"' in page.content
+    assert b"X-CSRFToken" in page.content and b'id="ranking"' in page.content
     # The phone now holds the CSRF cookie: its polls (no token in them) go compressed, the
     # page (a token again) stays plain.
     assert client.cookies.get("csrftoken")
