@@ -6,9 +6,9 @@
   measures covers the whole of the site's work, static files included.
 - `FormEncodingMiddleware` refuses a form body that is not UTF-8, which Django would
   otherwise read with replacement characters and let a form store as typed.
-- `PublicGZipMiddleware` compresses the public reads (pages, live partials, projector,
-  the API's public GETs) and nothing else: never an answer carrying a CSRF token or a
-  secret (BREACH).
+- `PublicGZipMiddleware` compresses the public reads (an anonymous visitor's full pages,
+  live partials, projector, the API's public GETs) and nothing else: never an answer
+  carrying a CSRF token or a secret (BREACH).
 """
 
 from __future__ import annotations
@@ -157,12 +157,15 @@ class PublicGZipMiddleware(GZipMiddleware):
     GZipMiddleware compresses everything, so it is not in MIDDLEWARE: this one compresses
     the allowed public reads, and among them never an answer whose rendering asked for a
     CSRF token (`get_token` flags the request until the CSRF middleware, outside this
-    one, has set its cookie): the public pages built on base.html carry
-    one in their language form, and stay plain; their partials, the projector and the
-    API's JSON do not. Those bodies hold no secret, so the random padding Django adds
-    against BREACH is left out (`max_random_bytes`), and an unchanged body compresses to
-    the same bytes. Strong ETags become weak (W/"..."), which If-None-Match matches as
-    before: a poll still gets its 304.
+    one, has set its cookie). An anonymous visitor's pages hold none: the language switch
+    is a plain link (`atout.views.switch_language`) and base.html gives htmx a token only
+    for a signed-in user, so the full public pages (ranking, printed ranking, rounds,
+    tables, competitors, projector) go compressed with their partials and the API's
+    JSON. A signed-in user's copy of the same page holds a token in its logout form and
+    in htmx's headers, and stays plain. Those bodies hold no secret, so the random
+    padding Django adds against BREACH is left out (`max_random_bytes`), and an unchanged
+    body compresses to the same bytes. Strong ETags become weak (W/"..."), which
+    If-None-Match matches as before: a poll still gets its 304.
     """
 
     max_random_bytes = 0

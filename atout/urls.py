@@ -35,6 +35,9 @@ urlpatterns = [
     path("manage/t/<slug:slug>/hands/", include((scoring_urls.hands_patterns, "hands"))),
     path("r/", include((scoring_urls.referee_patterns, "referee"))),
     path("api/", include("api.urls")),
+    # The language switch: a plain link, no CSRF token (see atout.views.switch_language).
+    path("language/", views.switch_language, name="switch_language"),
+    # Django's set_language (a POST with a CSRF token), kept for compatibility.
     path("i18n/", include("django.conf.urls.i18n")),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -9,7 +9,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import RequestDataTooBig
-from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.template import loader
 from django.templatetags.static import static
@@ -17,6 +17,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views import defaults
 from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_safe
 
 from api.errors import DATABASE_AWAY, RETRY_AFTER_SECONDS, database_away_items
 from atout.health import run_checks
@@ -103,3 +104,40 @@ def favicon(request: HttpRequest) -> HttpResponse:
     hashed static files of production it exists only once collectstatic has run.
     """
     return HttpResponsePermanentRedirect(static("img/favicon.svg"))
+
+
+LANGUAGE_PARAMETER = "language"
+
+
+@require_safe
+@never_cache
+def switch_language(request: HttpRequest) -> HttpResponse:
+    """`?language=fr|en&next=<path>`: set the language cookie, then go back to `next`.
+
+    A plain link, where Django's `set_language` wants a POST with a CSRF token. Changing
+    the display language is not a state change worth CSRF protection: the worst a forged
+    link can do is show the site in the other language, which one more tap undoes. With
+    no token in the switch, the public pages hold none, and may go gzip-compressed
+    (`atout.middleware.PublicGZipMiddleware`, BREACH). The cookie is set as `set_language`
+    sets it; an unknown language leaves it as it was, and a `next` off this site (an
+    open redirect) falls back to the home page.
+    """
+    next_url = request.GET.get("next") or "/"
+    if not url_has_allowed_host_and_scheme(
+        next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        next_url = "/"
+    response = HttpResponseRedirect(next_url)
+    code = request.GET.get(LANGUAGE_PARAMETER, "")
+    if code in dict(settings.LANGUAGES):
+        response.set_cookie(
+            settings.LANGUAGE_COOKIE_NAME,
+            code,
+            max_age=settings.LANGUAGE_COOKIE_AGE,
+            path=settings.LANGUAGE_COOKIE_PATH,
+            domain=settings.LANGUAGE_COOKIE_DOMAIN,
+            secure=settings.LANGUAGE_COOKIE_SECURE,
+            httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+            samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        )
+    return response

@@ -16,7 +16,7 @@ def test_home_page_on_a_phone_is_in_french_and_switches_to_english(phone_page, l
     assert page.locator("h2").first.inner_text() == "Tournois"
     screenshot(page, "home-fr-phone")
 
-    page.get_by_role("button", name="English").click()
+    page.get_by_role("link", name="English").click()
     page.wait_for_load_state()
     assert page.locator("html").get_attribute("lang") == "en"
     assert page.locator("h2").first.inner_text() == "Tournaments"
