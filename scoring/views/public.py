@@ -14,14 +14,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
+from django.conf import settings
 from django.core.cache import cache
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.gzip import re_accepts_gzip
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.functional import cached_property
 from django.utils.safestring import SafeString
@@ -141,8 +143,6 @@ def _ranking_fragment(
     the polling. With `exact`, None when the version's snapshot is gone (pruned) and
     nothing was cached.
     """
-    name = "public:projector" if kind == "projector" else "public:ranking"
-    poll_url = reverse(name, kwargs={"slug": tournament.slug})
     key = live_ranking.fragment_key(
         tournament.pk,
         ranking.version,
@@ -158,6 +158,8 @@ def _ranking_fragment(
     def render() -> str | None:
         if exact and ranking.version and ranking.snapshot is None:
             return None
+        name = "public:projector" if kind == "projector" else "public:ranking"
+        poll_url = reverse(name, kwargs={"slug": tournament.slug})
         context = _ranking_context(tournament, ranking, projector=kind == "projector", poll_url=poll_url)
         context.update(live=live, etag=etag, live_headers=json.dumps({"If-None-Match": etag}))
         return render_to_string("scoring/public/ranking_table.html", context)
@@ -213,6 +215,27 @@ def _ranking_partial(request: SiteRequest, tournament: selectors.PublicTournamen
     else:
         response = _polled(response, etag)
     patch_vary_headers(response, ["Accept-Encoding"])
+    return response
+
+
+def anonymous_poll(request: HttpRequest, slug: str, *, kind: str) -> HttpResponse | None:
+    """A poll of the live ranking's partial by a visitor without a session, answered ahead
+    of the middleware chain (atout.middleware.LivePollMiddleware); None leaves the request
+    to the chain (a tournament this visitor may not follow, whose 404 the chain answers).
+
+    What the chain would do for it is done here: the language from the cookie or
+    Accept-Language (LocaleMiddleware's choice, without a session), the same partial,
+    ETag, gzip and Vary headers (`_ranking_partial`), Content-Language and X-Frame-Options.
+    """
+    language = translation.get_language_from_request(request)
+    with translation.override(language):
+        try:
+            tournament = selectors.polled_tournament(slug, None)
+        except Http404:
+            return None
+        response = _ranking_partial(cast(SiteRequest, request), tournament, kind=kind)
+    response.headers.setdefault("Content-Language", language)
+    response.headers.setdefault("X-Frame-Options", settings.X_FRAME_OPTIONS)
     return response
 
 
