@@ -283,6 +283,15 @@ def rank_records(records: Mapping[str, Record], criteria: Sequence[CriterionSpec
     closed) adds the new results to copies (`copy_record`) and ranks them here: the same
     standings as `rank` of every result.
     """
+    return [_standing(records[c], rank, values) for c, rank, values in rank_order(records, criteria)]
+
+
+def rank_order(
+    records: Mapping[str, Record], criteria: Sequence[CriterionSpec]
+) -> list[tuple[str, int, dict[str, Number]]]:
+    """`rank_records` without its Standing lines: (competitor, shared rank, criteria values),
+    best first, for a caller that reads the records' totals itself (a ranking of thousands
+    of competitors after every hand)."""
     chosen = make_criteria(criteria)
     values: dict[str, dict[str, Number]] = {c: {} for c in records}
     for criterion in chosen:
@@ -292,11 +301,11 @@ def rank_records(records: Mapping[str, Record], criteria: Sequence[CriterionSpec
     groups = [sorted(records)]
     for criterion in chosen:
         groups = [part for group in groups for part in _split(group, criterion, records, values)]
-    standings: list[Standing] = []
+    order: list[tuple[str, int, dict[str, Number]]] = []
     for group in groups:
-        shared = len(standings) + 1
-        standings.extend(_standing(records[c], shared, values[c]) for c in group)
-    return standings
+        shared = len(order) + 1
+        order.extend((c, shared, values[c]) for c in group)
+    return order
 
 
 def _split(

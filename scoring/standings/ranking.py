@@ -91,26 +91,26 @@ def ranked_rows(
     Both end here, so both write the same rows.
     """
     known = {c[0]: c for c in competitors}
-    standings = engine_standings.rank_records(records, criterion_specs(criteria, match_points))
+    order = engine_standings.rank_order(records, criterion_specs(criteria, match_points))
     rows = []
     withdrawn = Competitor.Status.WITHDRAWN
-    for standing in standings:
-        pk = int(standing.competitor)
+    for competitor, rank, values in order:
+        record = records[competitor]
+        pk = int(competitor)
         _pk, number, name, status, _joined, _withdrawn_after = known.get(pk, (pk, 0, "?", "", 1, None))
-        values = standing.values
         row: dict[str, Any] = {
             "competitor": pk,
             "number": number,
             "name": name,
-            "rank": standing.rank,
+            "rank": rank,
             # A credited bye is a won partie (docs/rules.md), as the `wins` criterion counts it.
-            "wins": standing.wins + standing.byes,
-            "points": standing.points_for,
-            "against": standing.points_against,
-            "difference": standing.points_for - standing.points_against,
-            "played": standing.played,
-            "byes": standing.byes,
-            "absences": standing.absences,
+            "wins": record.wins + record.byes,
+            "points": record.points_for,
+            "against": record.points_against,
+            "difference": record.points_for - record.points_against,
+            "played": record.played,
+            "byes": record.byes,
+            "absences": record.absences,
             "withdrawn": status == withdrawn,
             **values,
             "values": [values.get(key) for key in criteria],

@@ -21,7 +21,7 @@ from engine.standings import Record, add_result, copy_record, records_of
 from scoring.models import StandingsSnapshot
 from scoring.standings.base import base_generation, base_read, base_store
 from scoring.standings.ranking import rank_rows, ranked_rows, ranking_config
-from scoring.standings.reading import Loaded, load
+from scoring.standings.reading import Loaded, fingerprint, load
 from scoring.standings.signals import snapshot_written
 from tournaments.models import Round, Tournament
 
@@ -43,9 +43,9 @@ def _config_digest(tournament: Tournament, criteria: list[str], match_points: di
 def _head_digest(config_digest: str, competitors: Sequence[tuple[Any, ...]]) -> str:
     """The start of the digest chain: the configuration and the competitors as ranked.
 
-    Hashed from `repr` (as a round's rows are): read on every refresh, json would cost more.
+    Hashed as a round's rows are (`fingerprint`): read on every refresh, json would cost more.
     """
-    return hashlib.sha256(repr([config_digest, [c[:4] for c in competitors]]).encode()).hexdigest()
+    return fingerprint([config_digest, [c[:4] for c in competitors]])
 
 
 def _chain(running: str, loaded: Loaded) -> dict[int, str]:
