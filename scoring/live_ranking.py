@@ -53,6 +53,13 @@ _local: OrderedDict[str, tuple[float, str | bytes]] = OrderedDict()
 _local_chars = 0
 
 
+# What the shared cache said of a tournament's publication a moment ago, per process:
+# (until, version served). Polls within LOCAL_PUBLISHED_SECONDS of it read no cache at
+# all, unless they know of a newer version; a hand shows that much later at most.
+LOCAL_PUBLISHED_SECONDS = 0.25
+_served: dict[int, tuple[float, int]] = {}
+
+
 def _recall(key: str) -> str | bytes | None:
     """What this process kept under `key`, while the shared cache would keep it."""
     found = _local.get(key)
@@ -86,6 +93,7 @@ def forget_local() -> None:
     global _local_chars
     _local.clear()
     _local_chars = 0
+    _served.clear()
 
 
 def clock() -> float:
@@ -119,13 +127,23 @@ def published_version(tournament_id: int, newest: int, *, now: float | None = No
     every = settings.RANKING_PUBLISH_SECONDS if every is None else every
     if every <= 0:
         return newest
+    now = clock() if now is None else now
+    kept = _served.get(tournament_id)
+    # Kept until `until`, on the clock every process shares (a clock set back forgets it).
+    if kept is not None and 0 < kept[0] - now <= LOCAL_PUBLISHED_SECONDS and kept[1] >= newest:
+        return kept[1]
+    served = _published(tournament_id, newest, now=now, every=every)
+    _served[tournament_id] = (now + LOCAL_PUBLISHED_SECONDS, served)
+    return served
+
+
+def _published(tournament_id: int, newest: int, *, now: float, every: float) -> int:
     keys = _published_key(tournament_id), _newest_key(tournament_id)
     found = cache.get_many(keys)
     announced = found.get(keys[1])
     newest = max(newest, int(announced) if isinstance(announced, int) else 0)
     if newest <= 0:
         return newest
-    now = clock() if now is None else now
     published = found.get(keys[0])
     if published is not None:
         version, since = published

@@ -277,3 +277,29 @@ def test_a_process_keeps_a_bounded_number_of_fragments(monkeypatch) -> None:
     # The oldest went when the third came; asking again reads the shared cache, not render().
     assert list(live_ranking._local) == ["ranking-fragment:b", "ranking-fragment:c"]
     assert live_ranking.shared_fragment("ranking-fragment:a", lambda: None) == "x" * 4
+
+
+def test_a_process_asks_the_shared_cache_for_the_publication_at_most_every_quarter_second(
+    clock: list[float], settings, monkeypatch
+) -> None:
+    settings.RANKING_PUBLISH_SECONDS = 2
+    cache.clear()
+    asked: list[object] = []
+    real = cache.get_many
+    monkeypatch.setattr(cache, "get_many", lambda keys, *a, **k: asked.append(keys) or real(keys, *a, **k))
+    assert live_ranking.published_version(7, 5) == 5
+    clock[0] += 0.1
+    assert [live_ranking.published_version(7, 5) for _ in range(10)] == [5] * 10
+    assert len(asked) == 1
+    # A newer version this process knows of is asked about at once; so is any after the quarter.
+    clock[0] += 3
+    assert live_ranking.published_version(7, 6) == 6 and len(asked) == 2
+    clock[0] += live_ranking.LOCAL_PUBLISHED_SECONDS + 0.01
+    live_ranking.newest_written(7, 8)
+    assert live_ranking.published_version(7, 6) == 6 and len(asked) == 3
+    clock[0] += 2
+    assert live_ranking.published_version(7, 6) == 8
+    # A clock set back does not keep the old answer for ever.
+    clock[0] -= 3600
+    live_ranking.publish(7, 9, now=clock[0] - 10)
+    assert live_ranking.published_version(7, 6) == 9
