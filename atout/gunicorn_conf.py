@@ -23,8 +23,10 @@ timeout = env_int("GUNICORN_TIMEOUT", 30)
 graceful_timeout = env_int("GUNICORN_GRACEFUL_TIMEOUT", 30)
 keepalive = env_int("GUNICORN_KEEPALIVE", 5)
 # Recycle workers now and then so a slow leak never takes a tournament night down; the
-# jitter keeps them from all restarting at once.
-max_requests = env_int("GUNICORN_MAX_REQUESTS", 1000)
+# jitter keeps them from all restarting at once. Not too often: on a big night the phones
+# polling the ranking send hundreds of requests a second, and a new worker starts cold
+# (Django imported again, the ranking's fragments read again from the shared cache).
+max_requests = env_int("GUNICORN_MAX_REQUESTS", 50_000)
 max_requests_jitter = max_requests // 10
 # Which proxies may tell gunicorn the original scheme and client (X-Forwarded-*).
 forwarded_allow_ips = env_str("FORWARDED_ALLOW_IPS", "127.0.0.1")

@@ -142,7 +142,10 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--phones", type=int, default=2, help="phones polling the ranking, per team")
     parser.add_argument("--arrive", type=float, default=30, help="seconds over which phones open the page")
     parser.add_argument("--projectors", type=int, default=4)
-    parser.add_argument("--workers", type=int, default=(os.cpu_count() or 1) * 2, help="gunicorn workers")
+    parser.add_argument(
+        "--workers", type=int, default=None, help="gunicorn workers (default: production's, atout/gunicorn_conf.py)"
+    )
+    parser.add_argument("--threads", type=int, default=None, help="threads per gunicorn worker (default: production's)")
     parser.add_argument("--database", default="atout_night_bench")
     parser.add_argument(
         "--postgres", default=os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/atout")
@@ -736,10 +739,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         manage(env, "compile_catalogues")
         slug, key = seed(env, args.teams, args.rounds, args.donnes)
         port = free_port()
-        print(f"==> gunicorn: {args.workers} workers on 127.0.0.1:{port}; a Celery worker on {args.redis}")
+        # Production's configuration file, with this run's address (and workers or threads when given).
+        env["GUNICORN_BIND"] = f"127.0.0.1:{port}"
+        env["GUNICORN_TIMEOUT"] = "60"
+        if args.workers:
+            env["WEB_CONCURRENCY"] = str(args.workers)
+        if args.threads:
+            env["GUNICORN_THREADS"] = str(args.threads)
+        print(
+            f"==> gunicorn (atout/gunicorn_conf.py): {env.get('WEB_CONCURRENCY', 'default')} workers, "
+            f"{env.get('GUNICORN_THREADS', 'default')} threads each, on 127.0.0.1:{port}; "
+            f"a Celery worker on {args.redis}"
+        )
         gunicorn = Server(
             "gunicorn",
-            [GUNICORN, "atout.wsgi", "-w", str(args.workers), "-b", f"127.0.0.1:{port}", "--timeout", "60"],
+            [GUNICORN, "-c", "python:atout.gunicorn_conf", "atout.wsgi"],
             env,
             results / "night-gunicorn.log",
         )
