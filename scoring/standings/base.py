@@ -44,6 +44,7 @@ class Base:
     through_round: int
     head: str
     prefix: str
+    token: str
     records: Mapping[str, engine_standings.Record]
 
 
@@ -105,7 +106,7 @@ def base_read(tournament_id: int) -> Base | None:
             _decoded[key] = records
             while len(_decoded) > BASE_CACHE_SIZE:
                 _decoded.popitem(last=False)
-    return Base(through_round, head, prefix, records)
+    return Base(through_round, head, prefix, token, records)
 
 
 def base_store(

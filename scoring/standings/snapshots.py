@@ -13,13 +13,15 @@ import hashlib
 import json
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from django.db import connection, transaction
 
-from engine.standings import Record, add_result, copy_record, records_of
+from engine.standings import PartieResult, records_of
 from scoring.models import StandingsSnapshot
 from scoring.standings.base import base_generation, base_read, base_store
+from scoring.standings.kept import Kept, head_digest, kept_for, summed_records
 from scoring.standings.ranking import rank_rows, ranked_rows, ranking_config
 from scoring.standings.reading import Loaded, fingerprint, load
 from scoring.standings.signals import snapshot_written
@@ -142,7 +144,9 @@ def live_update(
     loaded = load(tournament, from_round=base.through_round + 1)
     if not loaded.statuses or closed_through(loaded.statuses) != base.through_round:
         return FULL
-    if _head_digest(config_digest, loaded.competitors) != base.head:
+    kept = kept_for(tournament.pk, base.token)
+    competitors = loaded.competitors
+    if head_digest(kept, config_digest, competitors, partial(_head_digest, config_digest, competitors)) != base.head:
         return FULL
     digests = _chain(base.prefix, loaded)
     live_round = max(loaded.statuses)
@@ -152,22 +156,19 @@ def live_update(
     writes = _writes(_stored(tournament), wanted, live_round, force=False)
     if not writes:
         return None
-    records = {str(c[0]): copy_record(base.records.get(str(c[0])) or Record(str(c[0]))) for c in loaded.competitors}
-    for competitor, kept in base.records.items():
-        if competitor not in records:
-            records[competitor] = copy_record(kept)
-    added = base.through_round
+    competitor_ids = [str(c[0]) for c in loaded.competitors]
     rows_by_round: dict[int | None, list[dict[str, Any]]] = {}
     for after_round, _ in writes:
         assert after_round is not None
+        added: dict[str, list[PartieResult]] = {}
         for number in loaded.rounds:
-            if added < number <= after_round:
+            if base.through_round < number <= after_round:
                 for partie in loaded.round_parties(number):
-                    record = records.get(partie.competitor)
-                    if record is None:
-                        record = records[partie.competitor] = Record(partie.competitor)
-                    add_result(record, partie)
-                added = number
+                    added.setdefault(partie.competitor, []).append(partie)
+        # What the last hand's refresh kept serves the live ranking; a round's own
+        # ranking, rewritten after a correction, is summed afresh.
+        keeping = kept if after_round == live_round else Kept(base.token)
+        records = summed_records(keeping, base.records, competitor_ids, added)
         work = loaded.works.get(after_round)
         if work is None:
             # No round read: the ranking through the base's round, from the stored totals.

@@ -1,0 +1,109 @@
+"""What a process's live refreshes of a tournament keep from one hand to the next.
+
+After a hand, the live refresh (scoring/standings/snapshots.py, `live_update`) adds the
+rounds in play to the stored totals of the closed ones and ranks every competitor again.
+Of a concours of 3,000 teams one hand changes one table: two records of 3,000. So each
+process keeps, per tournament:
+
+- each competitor's record as last summed, with the stored record and the parties it was
+  summed from: a record whose inputs are the same objects (the table memo of
+  scoring/standings/reading.py hands back the same parties for a table whose rows did not
+  change) is taken again, not copied and summed;
+- the digest of the competitors as last read.
+
+Nothing kept is ever modified: a record that changes is a new one. Keyed by the
+stored totals' token, so that whatever drops them (a draw, a close, a correction in a
+closed round: scoring/standings/base.py) starts the tournament's keeping afresh; the
+refresh holds the tournament's lock, so one refresh at a time uses a tournament's entry.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import engine.standings as engine_standings
+
+# Tournaments kept per process (a worker serves a handful of live tournaments at once).
+KEPT_TOURNAMENTS = 16
+
+
+@dataclass(slots=True)
+class Kept:
+    """One tournament's keeping in this process, valid for one token of its stored totals."""
+
+    token: str
+    # competitor -> (stored record, parties added, the record summed from them)
+    records: dict[str, tuple[Any, tuple[Any, ...], engine_standings.Record]] = field(default_factory=dict)
+    # (configuration digest, competitors as read) -> their digest
+    head: tuple[str, Sequence[tuple[Any, ...]], str] | None = None
+
+
+_kept: OrderedDict[int, Kept] = OrderedDict()
+_lock = threading.Lock()
+
+
+def kept_for(tournament_id: int, token: str) -> Kept:
+    """The tournament's keeping for this token of its stored totals (a new one when it moved)."""
+    with _lock:
+        kept = _kept.get(tournament_id)
+        if kept is None or kept.token != token:
+            kept = _kept[tournament_id] = Kept(token)
+        _kept.move_to_end(tournament_id)
+        while len(_kept) > KEPT_TOURNAMENTS:
+            _kept.popitem(last=False)
+        return kept
+
+
+def forget_kept() -> None:
+    """Drop everything kept (tests that compare a refresh with a rebuild from nothing)."""
+    with _lock:
+        _kept.clear()
+
+
+def head_digest(kept: Kept, config_digest: str, competitors: Sequence[tuple[Any, ...]], make: Callable[[], str]) -> str:
+    """The digest of the configuration and the competitors: `make()`, unless they are those
+    of the last refresh (comparing 3,000 tuples costs a tenth of hashing them)."""
+    if kept.head is not None and kept.head[0] == config_digest and kept.head[1] == competitors:
+        return kept.head[2]
+    digest = make()
+    kept.head = (config_digest, competitors, digest)
+    return digest
+
+
+def summed_records(
+    kept: Kept,
+    stored: Mapping[str, engine_standings.Record],
+    competitors: Sequence[str],
+    added: Mapping[str, list[engine_standings.PartieResult]],
+) -> dict[str, engine_standings.Record]:
+    """Every competitor's record: its stored one (or an empty one) with `added`, its parties
+    of the rounds after the stored ones, in round order.
+
+    The same records as copying every stored record and adding every party to it, but a
+    competitor whose stored record and parties are those of the last refresh keeps the
+    record summed then.
+    """
+    records: dict[str, engine_standings.Record] = {}
+    previous = kept.records
+    now: dict[str, tuple[Any, tuple[Any, ...], engine_standings.Record]] = {}
+    everyone = dict.fromkeys(competitors)
+    for competitor in (*stored, *added):
+        everyone.setdefault(competitor)
+    for competitor in everyone:
+        base = stored.get(competitor)
+        parties = tuple(added.get(competitor, ()))
+        last = previous.get(competitor)
+        if last is not None and last[0] is base and last[1] == parties:
+            record = last[2]
+        else:
+            record = engine_standings.copy_record(base) if base is not None else engine_standings.Record(competitor)
+            for partie in parties:
+                engine_standings.add_result(record, partie)
+        records[competitor] = record
+        now[competitor] = (base, parties, record)
+    kept.records = now
+    return records
