@@ -298,14 +298,42 @@ def rank_order(
         if not criterion.among_tied:
             for competitor, value in criterion.values(records, records).items():
                 values[competitor][criterion.key] = value
-    groups = [sorted(records)]
-    for criterion in chosen:
+    # The leading criteria compared over everyone are one sort; from the first compared
+    # among the tied only (head to head), each tied group is split in turn.
+    lead = 0
+    while lead < len(chosen) and not chosen[lead].among_tied:
+        lead += 1
+    groups = _lead_groups(sorted(records), chosen[:lead], values)
+    for criterion in chosen[lead:]:
         groups = [part for group in groups for part in _split(group, criterion, records, values)]
     order: list[tuple[str, int, dict[str, Number]]] = []
     for group in groups:
         shared = len(order) + 1
         order.extend((c, shared, values[c]) for c in group)
     return order
+
+
+def _lead_groups(
+    ids: list[str], criteria: Sequence[Criterion], values: dict[str, dict[str, Number]]
+) -> list[list[str]]:
+    """`ids` (sorted) in groups of equal values of `criteria`, best first, ids ordering each
+    group: what splitting by each criterion in turn gives, in one sort."""
+    if not criteria:
+        return [ids]
+    columns = [
+        [values[c][criterion.key] * (-1 if criterion.higher_is_better else 1) for c in ids] for criterion in criteria
+    ]
+    keys = list(zip(*columns, strict=True))
+    # A stable sort of ids already sorted: within equal values, ids stay in order.
+    order = sorted(range(len(ids)), key=keys.__getitem__)
+    groups: list[list[str]] = []
+    last: tuple[Number, ...] | None = None
+    for index in order:
+        if keys[index] != last:
+            groups.append([])
+            last = keys[index]
+        groups[-1].append(ids[index])
+    return groups
 
 
 def _split(
