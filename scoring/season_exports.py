@@ -24,6 +24,7 @@ from scoring.exports import BOM, sheet_number, sheet_text
 from scoring.models import Season, SeasonSnapshot
 from scoring.pdf import MARGIN, RULE, ZEBRA, build_ranking_document, printable
 from scoring.rows import SeasonRow
+from scoring.selectors.standings import season_rows_shown
 from tournaments.models import Player
 
 
@@ -44,12 +45,13 @@ def season_players(rows: list[SeasonRow]) -> dict[int, SeasonPlayer]:
 
 
 def season_lines(
-    season: Season, snapshot: SeasonSnapshot | None, *, licences: bool = False
+    season: Season, snapshot: SeasonSnapshot | None, *, organiser: bool = False, licences: bool = False
 ) -> tuple[list[str], list[list[str]]]:
     """The header and the lines of the season's ranking: rank, player, club, (licence,)
     points, tournaments played. `licences` for the club's organisers only: a licence
-    number is not public."""
-    rows: list[SeasonRow] = snapshot.rows if snapshot is not None else []
+    number is not public. Without `organiser`, the players who keep their results off
+    public pages are not named (as on the page: `season_rows_shown`)."""
+    rows = season_rows_shown(snapshot.rows if snapshot is not None else [], organiser=organiser)
     players = season_players(rows)
     header = [_("Rank"), _("Player"), _("Club"), *([_("Licence")] if licences else []), _("Points")]
     header.append(_("Tournaments played"))
@@ -69,13 +71,14 @@ def season_lines(
     return header, lines
 
 
-def season_csv(season: Season, snapshot: SeasonSnapshot | None, *, licences: bool = False) -> str:
+def season_csv(season: Season, snapshot: SeasonSnapshot | None, *, organiser: bool = False) -> str:
     """The season's ranking for a spreadsheet, its text cells through the tournament CSV's
-    formula guard (scoring/exports.py); licence numbers with `licences` (organisers only)."""
+    formula guard (scoring/exports.py); licence numbers and every name for the club's
+    organisers only."""
     out = io.StringIO()
     out.write(BOM)
     writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
-    header, lines = season_lines(season, snapshot, licences=licences)
+    header, lines = season_lines(season, snapshot, organiser=organiser, licences=organiser)
     writer.writerow(header)
     for rank, name, *texts, points, played in lines:
         writer.writerow([rank, sheet_text(name), *map(sheet_text, texts), points, played])
@@ -86,12 +89,14 @@ def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def season_pdf(season: Season, snapshot: SeasonSnapshot | None, *, compress: bool = True) -> bytes:
+def season_pdf(
+    season: Season, snapshot: SeasonSnapshot | None, *, organiser: bool = False, compress: bool = True
+) -> bytes:
     styles = getSampleStyleSheet()
     title = ParagraphStyle("title", parent=styles["Title"], fontSize=16, spaceAfter=2 * mm)
     subtitle = ParagraphStyle("subtitle", parent=styles["Normal"], fontSize=9, textColor=RULE)
     cell = ParagraphStyle("cell", fontName="Helvetica", fontSize=9, leading=11)
-    header, lines = season_lines(season, snapshot)
+    header, lines = season_lines(season, snapshot, organiser=organiser)
     parts = [season.club.name, str(season.get_scheme_display())]
     if snapshot is not None:
         built = timezone.localtime(snapshot.built_at)

@@ -24,8 +24,8 @@ def season_ranking(request: HttpRequest, slug: str) -> HttpResponse:
     context = {
         "season": season,
         "snapshot": snapshot,
-        "rows": snapshot.rows if snapshot is not None else [],
-        "tournaments": season.tournaments.order_by("date"),
+        "rows": selectors.season_rows_shown(snapshot.rows if snapshot is not None else [], organiser=organiser),
+        "tournaments": selectors.season_tournaments(season, organiser=organiser),
         "organiser": organiser,
         "job": job,
     }
@@ -35,8 +35,8 @@ def season_ranking(request: HttpRequest, slug: str) -> HttpResponse:
 @require_safe
 def season_csv(request: HttpRequest, slug: str) -> HttpResponse:
     season, snapshot = selectors.public_season(slug)
-    # Licence numbers for the club's organisers only, as in the tournament ranking's CSV.
-    text = season_exports.season_csv(season, snapshot, licences=is_organiser(request.user, season.club))
+    # Licence numbers and hidden players' names for the club's organisers only (as the page).
+    text = season_exports.season_csv(season, snapshot, organiser=is_organiser(request.user, season.club))
     response = HttpResponse(text, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{season.slug}-classement.csv"'
     return response
@@ -45,7 +45,8 @@ def season_csv(request: HttpRequest, slug: str) -> HttpResponse:
 @require_safe
 def season_pdf(request: HttpRequest, slug: str) -> HttpResponse:
     season, snapshot = selectors.public_season(slug)
-    response = HttpResponse(season_exports.season_pdf(season, snapshot), content_type="application/pdf")
+    pdf = season_exports.season_pdf(season, snapshot, organiser=is_organiser(request.user, season.club))
+    response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{season.slug}-classement.pdf"'
     return response
 

@@ -85,3 +85,35 @@ def test_the_season_csv_names_each_players_club_as_the_tournament_csv_does(club_
     clubs = {p.name: p.club for team in team_players(tournament).values() for p in team}
     assert by_name["B X"] == clubs["B X"] == "Amicale de Millau"
     assert by_name["A X"] == clubs["A X"] == season.club.name
+
+
+def test_players_who_keep_their_results_private_and_private_tournaments_stay_off_the_public_season(
+    club_season,  # noqa: F811
+    client: Client,
+) -> None:
+    season, players = club_season
+    players["B"].public_history = False
+    players["B"].save()
+    first, second = season.tournaments.order_by("date", "pk")
+    first.name, second.name = "Concours de la Saint-Jean", "Concours des membres"
+    first.is_public, second.is_public = True, False
+    first.save()
+    second.save()
+    seasons.season_snapshot_write(season=season)
+    slug = {"slug": season.slug}
+    page = client.get(reverse("season:ranking", kwargs=slug), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    csv_text = client.get(reverse("season:csv", kwargs=slug), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    for text in (page, csv_text):
+        # Bob keeps his rank and points, not his name; Ann is named as ever.
+        assert "B X" not in text and "A X" in text and "Joueur non affiché" in text
+    assert "Concours de la Saint-Jean" in page and "Concours des membres" not in page
+    lines = csv_text.lstrip("\ufeff").splitlines()
+    hidden = next(line for line in lines if "Joueur non affiché" in line).split(";")
+    assert hidden[2:] == ["", "10", "1"]  # no club either: it could name him
+    # The club's organisers see everyone and every tournament.
+    organiser = UserFactory()
+    season.club.organisers.add(organiser)
+    client.force_login(organiser)
+    page = client.get(reverse("season:ranking", kwargs=slug)).content.decode()
+    assert "B X" in page and "Concours des membres" in page
+    assert "B X" in client.get(reverse("season:csv", kwargs=slug)).content.decode()
