@@ -32,6 +32,7 @@ version cost the shared cache one read per process, not one per poll, and the fr
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -51,6 +52,8 @@ LOCAL_CHARS = 24 * 1024 * 1024
 
 _local: OrderedDict[str, tuple[float, str | bytes]] = OrderedDict()
 _local_chars = 0
+# gunicorn's threaded workers serve several polls at once in one process.
+_local_lock = threading.Lock()
 
 
 # What the shared cache said of a tournament's publication a moment ago, per process:
@@ -62,26 +65,29 @@ _served: dict[int, tuple[float, int]] = {}
 
 def _recall(key: str) -> str | bytes | None:
     """What this process kept under `key`, while the shared cache would keep it."""
-    found = _local.get(key)
-    if found is None:
-        return None
-    if found[0] < time.monotonic():
-        _drop(key)
-        return None
-    _local.move_to_end(key)
-    return found[1]
+    with _local_lock:
+        found = _local.get(key)
+        if found is None:
+            return None
+        if found[0] < time.monotonic():
+            _drop(key)
+            return None
+        _local.move_to_end(key)
+        return found[1]
 
 
 def _keep(key: str, value: str | bytes) -> None:
     global _local_chars
-    _drop(key)
-    _local[key] = (time.monotonic() + FRAGMENT_SECONDS, value)
-    _local_chars += len(value)
-    while _local_chars > LOCAL_CHARS and len(_local) > 1:
-        _drop(next(iter(_local)))
+    with _local_lock:
+        _drop(key)
+        _local[key] = (time.monotonic() + FRAGMENT_SECONDS, value)
+        _local_chars += len(value)
+        while _local_chars > LOCAL_CHARS and len(_local) > 1:
+            _drop(next(iter(_local)))
 
 
 def _drop(key: str) -> None:
+    """Forget `key` (the caller holds `_local_lock`)."""
     global _local_chars
     gone = _local.pop(key, None)
     if gone is not None:
@@ -91,8 +97,9 @@ def _drop(key: str) -> None:
 def forget_local() -> None:
     """Forget what this process kept (the tests, beside `cache.clear()`)."""
     global _local_chars
-    _local.clear()
-    _local_chars = 0
+    with _local_lock:
+        _local.clear()
+        _local_chars = 0
     _served.clear()
 
 
