@@ -20,6 +20,8 @@ both in one round trip.
 once per version and whatever else changes it (language, page or projector, live or
 not, lots shown), stored in the shared cache (Redis in production through CACHE_URL),
 and read by the page, which wraps it, and by the htmx partial, which returns it alone.
+A version asked for by many polls before its first render is done is rendered once all
+the same: the others wait for it (`_render_lock`, `_rendered_elsewhere`).
 The partial's gzip body is kept beside it, compressed once too (`shared_gzip`): at 1,000
 teams compressing the fragment costs more than serving it from the cache.
 
@@ -35,7 +37,8 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from django.conf import settings
 from django.core.cache import cache
@@ -178,14 +181,67 @@ def shared_fragment(key: str, render: Callable[[], str | None]) -> SafeString | 
     kept = _recall(key)
     found: str | None = kept if isinstance(kept, str) else cache.get(key)
     if found is None:
-        found = render()
-        if found is None:
-            return None
-        cache.set(key, str(found), FRAGMENT_SECONDS)
-    if kept is None:
+        with _render_lock(key):
+            # Another thread of this process may have rendered it while this one waited.
+            kept = _recall(key)
+            found = kept if isinstance(kept, str) else _rendered_elsewhere(key)
+            if found is None:
+                try:
+                    found = render()
+                    if found is None:
+                        return None
+                    cache.set(key, str(found), FRAGMENT_SECONDS)
+                finally:
+                    cache.delete(key + RENDERING)
+            if kept is None:
+                _keep(key, str(found))
+    elif kept is None:
         _keep(key, str(found))
     # Rendered by the template engine, escaped there: safe to include as it is.
     return mark_safe(found)
+
+
+# A version's first render at 3,000 teams takes a few hundred milliseconds; the polls that
+# ask for it meanwhile (hundreds a second on a big night) wait for that render rather
+# than each start their own: in this process behind a lock per key, across processes
+# behind a marker in the shared cache (`RENDERING`). A process that waited
+# RENDER_WAIT_SECONDS for another's render (gone, or too slow) renders it itself.
+RENDERING = ":rendering"
+RENDER_WAIT_SECONDS = 3.0
+RENDER_CHECK_SECONDS = 0.02
+_render_locks: dict[str, threading.Lock] = {}
+_render_locks_guard = threading.Lock()
+
+
+@contextmanager
+def _render_lock(key: str) -> Iterator[None]:
+    with _render_locks_guard:
+        lock = _render_locks.setdefault(key, threading.Lock())
+    try:
+        with lock:
+            yield
+    finally:
+        with _render_locks_guard:
+            if not lock.locked():
+                _render_locks.pop(key, None)
+
+
+def _rendered_elsewhere(key: str) -> str | None:
+    """The fragment under `key` once another process has rendered it; None when this
+    process is to render it: nobody else is, the other's render ended without one or took
+    too long, or the shared cache is away (then no marker is seen and nobody waits)."""
+    marker = key + RENDERING
+    if cache.add(marker, 1, RENDER_WAIT_SECONDS * 2):
+        rendered: str | None = cache.get(key)  # between the first look and the marker
+        return rendered
+    deadline = time.monotonic() + RENDER_WAIT_SECONDS
+    while True:
+        seen = cache.get_many([key, marker])
+        if seen.get(key) is not None:
+            return str(seen[key])
+        if marker not in seen or time.monotonic() >= deadline:
+            return None
+        time.sleep(RENDER_CHECK_SECONDS)
 
 
 def shared_gzip(key: str, fragment: str) -> bytes:

@@ -10,7 +10,10 @@ Personas: a *visitor* follows a public tournament without an account.
 from __future__ import annotations
 
 import re
+import threading
+import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.core.cache import cache
@@ -303,3 +306,73 @@ def test_a_process_asks_the_shared_cache_for_the_publication_at_most_every_quart
     clock[0] -= 3600
     live_ranking.publish(7, 9, now=clock[0] - 10)
     assert live_ranking.published_version(7, 6) == 9
+
+
+# -- one render per version, however many polls ask for it at once ---------------------
+
+
+def test_polls_asking_at_once_for_a_version_not_rendered_yet_wait_for_one_render() -> None:
+    cache.delete("fragment:threads")
+    rendered: list[int] = []
+
+    def slow_render() -> str:
+        rendered.append(1)
+        time.sleep(0.2)
+        return "<table>v7</table>"
+
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        answers = list(pool.map(lambda _: live_ranking.shared_fragment("fragment:threads", slow_render), range(6)))
+    assert answers == ["<table>v7</table>"] * 6
+    assert len(rendered) == 1
+    assert cache.get("fragment:threads" + live_ranking.RENDERING) is None
+
+
+def test_a_process_waits_for_the_render_another_process_has_started() -> None:
+    key = "fragment:elsewhere"
+    cache.delete(key)
+    # Another web process took the marker and is rendering: its fragment lands shortly.
+    assert cache.add(key + live_ranking.RENDERING, 1, 10)
+    threading.Timer(0.1, lambda: cache.set(key, "<table>theirs</table>", 60)).start()
+
+    def render() -> str:
+        raise AssertionError("rendered twice")
+
+    assert live_ranking.shared_fragment(key, render) == "<table>theirs</table>"
+
+
+def test_a_render_another_process_never_finished_is_done_here_after_a_while(monkeypatch) -> None:
+    key = "fragment:abandoned"
+    cache.delete(key)
+    assert cache.add(key + live_ranking.RENDERING, 1, 10)  # its process died mid-render
+    monkeypatch.setattr(live_ranking, "RENDER_WAIT_SECONDS", 0.1)
+    assert live_ranking.shared_fragment(key, lambda: "<table>mine</table>") == "<table>mine</table>"
+    assert cache.get(key) == "<table>mine</table>"
+
+
+class AwayCache:
+    """The shared cache while Redis is away, as atout.cache.TolerantRedisCache answers."""
+
+    def get(self, key: str, default: object = None) -> object:
+        return default
+
+    def get_many(self, keys: list[str]) -> dict[str, object]:
+        return {}
+
+    def add(self, *args: object, **kwargs: object) -> bool:
+        return False
+
+    def set(self, *args: object, **kwargs: object) -> None:
+        return None
+
+    def delete(self, *args: object, **kwargs: object) -> None:
+        return None
+
+
+def test_with_the_shared_cache_away_a_poll_renders_at_once_rather_than_wait(monkeypatch) -> None:
+    monkeypatch.setattr(live_ranking, "cache", AwayCache())
+
+    def no_waiting(seconds: float) -> None:
+        raise AssertionError(f"waited {seconds} s for a render nobody else is doing")
+
+    monkeypatch.setattr(live_ranking.time, "sleep", no_waiting)
+    assert live_ranking.shared_fragment("fragment:away", lambda: "<table>here</table>") == "<table>here</table>"
