@@ -86,8 +86,13 @@ def test_an_organiser_reads_a_players_history_and_the_public_page_goes_when_they
     cells = [cell.inner_text() for cell in public_rows.first.locator("td").all()]
     assert cells[3].startswith(_rank_points(expected["Concours de février"])[0]) and cells[5] == "Paul Aubert"
     assert "Entraînement" not in visitor.content() and lucie.licence not in visitor.content()
-    # The page fits the phone: no sideways scrolling of the whole page.
+    # The page fits the phone: no sideways scrolling of the whole page, nor of the table,
+    # which reads as one card per tournament, each value with its column's name.
     assert visitor.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    wrapper = visitor.locator(".table-scroll")
+    assert wrapper.evaluate("(box) => box.scrollWidth <= box.clientWidth")
+    label = public_rows.first.locator("td").nth(3).evaluate("(cell) => getComputedStyle(cell, '::before').content")
+    assert label == '"Rang"'
     screenshot(visitor, "player-history-public-phone")
 
     # The player asks to be taken down: the organiser unticks the public page on their form.
