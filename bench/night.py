@@ -664,16 +664,21 @@ def watch(night: Night, tournament_slug: str) -> None:
 
 
 def cpu_seconds(pid: int, *, children: bool = True) -> float:
-    """User + system seconds of a process and (unless told not to) its living children."""
+    """User + system seconds of a process and (unless told not to) its children, living and
+    gone: gunicorn recycles its workers (max_requests), and a worker's seconds stay counted
+    once its master has reaped it."""
     import psutil
 
     try:
         root = psutil.Process(pid)
-        total = 0.0
-        for process in [root, *(root.children(recursive=True) if children else [])]:
-            with contextlib.suppress(psutil.Error):
-                times = process.cpu_times()
-                total += times.user + times.system
+        times = root.cpu_times()
+        total = times.user + times.system
+        if children:
+            total += times.children_user + times.children_system
+            for process in root.children(recursive=True):
+                with contextlib.suppress(psutil.Error):
+                    times = process.cpu_times()
+                    total += times.user + times.system
         return total
     except psutil.Error:
         return float("nan")
