@@ -209,21 +209,24 @@ def shared_fragment(key: str, render: Callable[[], str | None]) -> SafeString | 
 RENDERING = ":rendering"
 RENDER_WAIT_SECONDS = 3.0
 RENDER_CHECK_SECONDS = 0.02
-_render_locks: dict[str, threading.Lock] = {}
+# key -> (its lock, the threads holding or waiting for it): dropped when nobody does.
+_render_locks: dict[str, tuple[threading.Lock, list[int]]] = {}
 _render_locks_guard = threading.Lock()
 
 
 @contextmanager
 def _render_lock(key: str) -> Iterator[None]:
     with _render_locks_guard:
-        lock = _render_locks.setdefault(key, threading.Lock())
+        lock, users = _render_locks.setdefault(key, (threading.Lock(), [0]))
+        users[0] += 1
     try:
         with lock:
             yield
     finally:
         with _render_locks_guard:
-            if not lock.locked():
-                _render_locks.pop(key, None)
+            users[0] -= 1
+            if not users[0]:
+                del _render_locks[key]
 
 
 def _rendered_elsewhere(key: str) -> str | None:
@@ -233,6 +236,8 @@ def _rendered_elsewhere(key: str) -> str | None:
     marker = key + RENDERING
     if cache.add(marker, 1, RENDER_WAIT_SECONDS * 2):
         rendered: str | None = cache.get(key)  # between the first look and the marker
+        if rendered is not None:
+            cache.delete(marker)
         return rendered
     deadline = time.monotonic() + RENDER_WAIT_SECONDS
     while True:

@@ -31,13 +31,17 @@ import engine.standings as engine_standings
 KEPT_TOURNAMENTS = 16
 
 
+# A competitor's record as summed: (its stored record, the parties added, the sum).
+Summed = tuple[engine_standings.Record | None, tuple[engine_standings.PartieResult, ...], engine_standings.Record]
+
+
 @dataclass(slots=True)
 class Kept:
     """One tournament's keeping in this process, valid for one token of its stored totals."""
 
     token: str
     # competitor -> (stored record, parties added, the record summed from them)
-    records: dict[str, tuple[Any, tuple[Any, ...], engine_standings.Record]] = field(default_factory=dict)
+    records: dict[str, Summed] = field(default_factory=dict)
     # (configuration digest, competitors as read) -> their digest
     head: tuple[str, Sequence[tuple[Any, ...]], str] | None = None
 
@@ -89,7 +93,7 @@ def summed_records(
     """
     records: dict[str, engine_standings.Record] = {}
     previous = kept.records
-    now: dict[str, tuple[Any, tuple[Any, ...], engine_standings.Record]] = {}
+    now: dict[str, Summed] = {}
     everyone = dict.fromkeys(competitors)
     for competitor in (*stored, *added):
         everyone.setdefault(competitor)

@@ -325,6 +325,8 @@ def test_polls_asking_at_once_for_a_version_not_rendered_yet_wait_for_one_render
     assert answers == ["<table>v7</table>"] * 6
     assert len(rendered) == 1
     assert cache.get("fragment:threads" + live_ranking.RENDERING) is None
+    # Nobody holds or waits for the key's lock any more: it is gone, not kept for ever.
+    assert "fragment:threads" not in live_ranking._render_locks
 
 
 def test_a_process_waits_for_the_render_another_process_has_started() -> None:
