@@ -60,10 +60,14 @@ _local_lock = threading.Lock()
 
 
 # What the shared cache said of a tournament's publication a moment ago, per process:
-# (until, version served). Polls within LOCAL_PUBLISHED_SECONDS of it read no cache at
-# all, unless they know of a newer version; a hand shows that much later at most.
+# (until, version served, newest version the answer took into account). Polls within
+# LOCAL_PUBLISHED_SECONDS of it read no cache at all, unless they know of a version newer
+# than that answer did; a hand shows that much later at most. During a night the newest
+# version is nearly always ahead of the published one (a version per hand, a publication
+# every N seconds), so the answer is kept for the newest it saw, not only for the version
+# it served: otherwise every poll read the shared cache.
 LOCAL_PUBLISHED_SECONDS = 0.25
-_served: dict[int, tuple[float, int]] = {}
+_served: dict[int, tuple[float, int, int]] = {}
 
 
 def _recall(key: str) -> str | bytes | None:
@@ -140,30 +144,33 @@ def published_version(tournament_id: int, newest: int, *, now: float | None = No
     now = clock() if now is None else now
     kept = _served.get(tournament_id)
     # Kept until `until`, on the clock every process shares (a clock set back forgets it).
-    if kept is not None and 0 < kept[0] - now <= LOCAL_PUBLISHED_SECONDS and kept[1] >= newest:
+    if kept is not None and 0 < kept[0] - now <= LOCAL_PUBLISHED_SECONDS and kept[2] >= newest:
         return kept[1]
-    served = _published(tournament_id, newest, now=now, every=every)
-    _served[tournament_id] = (now + LOCAL_PUBLISHED_SECONDS, served)
+    served, considered = _published(tournament_id, newest, now=now, every=every)
+    _served[tournament_id] = (now + LOCAL_PUBLISHED_SECONDS, served, considered)
     return served
 
 
-def _published(tournament_id: int, newest: int, *, now: float, every: float) -> int:
+def _published(tournament_id: int, newest: int, *, now: float, every: float) -> tuple[int, int]:
+    """The version served and the newest one known (the caller's or the announced one)."""
     keys = _published_key(tournament_id), _newest_key(tournament_id)
     found = cache.get_many(keys)
     announced = found.get(keys[1])
     newest = max(newest, int(announced) if isinstance(announced, int) else 0)
     if newest <= 0:
-        return newest
+        return newest, newest
     published = found.get(keys[0])
     if published is not None:
         version, since = published
         if version >= newest or now - since < every:
-            return int(version)
-    return publish(tournament_id, newest, now=now)
+            return int(version), newest
+    return publish(tournament_id, newest, now=now), newest
 
 
 def publish(tournament_id: int, version: int, *, now: float | None = None) -> int:
     """Make `version` the published one from `now` on (also when the published one is gone)."""
+    # What this process kept of the last publication no longer holds.
+    _served.pop(tournament_id, None)
     cache.set(_published_key(tournament_id), (version, clock() if now is None else now), PUBLISHED_SECONDS)
     return version
 

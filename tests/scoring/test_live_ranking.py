@@ -308,6 +308,30 @@ def test_a_process_asks_the_shared_cache_for_the_publication_at_most_every_quart
     assert live_ranking.published_version(7, 6) == 9
 
 
+def test_polls_knowing_of_versions_newer_than_the_published_one_ask_the_shared_cache_once_a_quarter_second(
+    clock: list[float], settings, monkeypatch
+) -> None:
+    # A night: the refresh writes a version per hand, the publication moves every 2 s, so
+    # the newest version a process knows of is nearly always ahead of the one it serves.
+    settings.RANKING_PUBLISH_SECONDS = 2
+    cache.clear()
+    asked: list[object] = []
+    real = cache.get_many
+    monkeypatch.setattr(cache, "get_many", lambda keys, *a, **k: asked.append(keys) or real(keys, *a, **k))
+    assert live_ranking.published_version(7, 5) == 5
+    clock[0] += live_ranking.LOCAL_PUBLISHED_SECONDS + 0.01
+    live_ranking.newest_written(7, 9)
+    assert live_ranking.published_version(7, 6) == 5 and len(asked) == 2
+    # Versions 6 to 9 were known to that answer: polls knowing of them read nothing more.
+    clock[0] += 0.1
+    assert [live_ranking.published_version(7, newest) for newest in (6, 7, 8, 9, 9)] == [5] * 5
+    assert len(asked) == 2
+    # Version 10 was not: it is asked about at once (and still not published before 2 s).
+    assert live_ranking.published_version(7, 10) == 5 and len(asked) == 3
+    clock[0] += 2
+    assert live_ranking.published_version(7, 10) == 10 and len(asked) == 4
+
+
 # -- one render per version, however many polls ask for it at once ---------------------
 
 
