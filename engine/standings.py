@@ -290,67 +290,101 @@ def rank_order(
     records: Mapping[str, Record], criteria: Sequence[CriterionSpec]
 ) -> list[tuple[str, int, dict[str, Number]]]:
     """`rank_records` without its Standing lines: (competitor, shared rank, criteria values),
-    best first, for a caller that reads the records' totals itself (a ranking of thousands
-    of competitors after every hand)."""
+    best first, for a caller that reads the records' totals itself."""
+    keys, order = rank_order_values(records, criteria)
+    return [(c, shared, dict(zip(keys, values, strict=True))) for c, shared, values in order]
+
+
+def rank_order_values(
+    records: Mapping[str, Record], criteria: Sequence[CriterionSpec], hint: Iterable[str] = ()
+) -> tuple[tuple[str, ...], list[tuple[str, int, tuple[Number, ...]]]]:
+    """`rank_order` with each competitor's values as a tuple: the criteria's keys, and
+    (competitor, shared rank, values in the keys' order) best first.
+
+    The keys are those of the criteria compared over everyone first, then those compared
+    among the tied (head to head), each in the criteria's order: the order of
+    `rank_order`'s dicts. For a caller that ranks thousands of competitors after every
+    hand and keeps what it built per competitor: a tuple compares with the last
+    ranking's at once. `hint` is that ranking's order (competitor ids): the sort starts
+    from it and, when few competitors moved, costs little more than reading it. The
+    order is the same whatever `hint`.
+    """
     chosen = make_criteria(criteria)
-    values: dict[str, dict[str, Number]] = {c: {} for c in records}
-    for criterion in chosen:
-        if not criterion.among_tied:
-            for competitor, value in criterion.values(records, records).items():
-                values[competitor][criterion.key] = value
+    keys = tuple(
+        [criterion.key for criterion in chosen if not criterion.among_tied]
+        + [criterion.key for criterion in chosen if criterion.among_tied]
+    )
+    columns: dict[str, dict[str, Number]] = {
+        criterion.key: criterion.values(records, records) if not criterion.among_tied else {} for criterion in chosen
+    }
     # The leading criteria compared over everyone are one sort; from the first compared
     # among the tied only (head to head), each tied group is split in turn.
     lead = 0
     while lead < len(chosen) and not chosen[lead].among_tied:
         lead += 1
-    groups = _lead_groups(sorted(records), chosen[:lead], values)
+    groups = _lead_groups(_start_order(records, hint), chosen[:lead], columns)
     for criterion in chosen[lead:]:
-        groups = [part for group in groups for part in _split(group, criterion, records, values)]
-    order: list[tuple[str, int, dict[str, Number]]] = []
+        groups = [part for group in groups for part in _split(group, criterion, records, columns[criterion.key])]
+    ids = [c for group in groups for c in group]
+    values = iter(zip(*(map(columns[key].__getitem__, ids) for key in keys), strict=True) if keys else [()] * len(ids))
+    order: list[tuple[str, int, tuple[Number, ...]]] = []
+    position = 0
     for group in groups:
-        shared = len(order) + 1
-        order.extend((c, shared, values[c]) for c in group)
-    return order
+        shared = position + 1
+        for competitor in group:
+            order.append((competitor, shared, next(values)))
+        position += len(group)
+    return keys, order
+
+
+def _start_order(records: Mapping[str, Record], hint: Iterable[str]) -> list[str]:
+    """Every competitor of `records` once: those of `hint` first, in its order."""
+    ids = [c for c in dict.fromkeys(hint) if c in records]
+    if len(ids) != len(records):
+        seen = set(ids)
+        ids.extend(c for c in records if c not in seen)
+    return ids
 
 
 def _lead_groups(
-    ids: list[str], criteria: Sequence[Criterion], values: dict[str, dict[str, Number]]
+    ids: list[str], criteria: Sequence[Criterion], columns: Mapping[str, Mapping[str, Number]]
 ) -> list[list[str]]:
-    """`ids` (sorted) in groups of equal values of `criteria`, best first, ids ordering each
-    group: what splitting by each criterion in turn gives, in one sort."""
-    if not criteria:
-        return [ids]
-    columns = [
-        [values[c][criterion.key] * (-1 if criterion.higher_is_better else 1) for c in ids] for criterion in criteria
+    """`ids` in groups of equal values of `criteria`, best first, ids ordering each group:
+    what splitting by each criterion in turn gives, in one sort (of (values, id) pairs,
+    quick when `ids` is nearly in order already)."""
+    signed = [
+        [-column[c] for c in ids] if criterion.higher_is_better else [column[c] for c in ids]
+        for criterion in criteria
+        for column in (columns[criterion.key],)
     ]
-    keys = list(zip(*columns, strict=True))
-    # A stable sort of ids already sorted: within equal values, ids stay in order.
-    order = sorted(range(len(ids)), key=keys.__getitem__)
+    pairs: list[tuple[tuple[Number, ...], str]] = (
+        list(zip(zip(*signed, strict=True), ids, strict=True)) if signed else [((), c) for c in ids]
+    )
+    pairs.sort()
     groups: list[list[str]] = []
     last: tuple[Number, ...] | None = None
-    for index in order:
-        if keys[index] != last:
+    for key, competitor in pairs:
+        if key != last:
             groups.append([])
-            last = keys[index]
-        groups[-1].append(ids[index])
+            last = key
+        groups[-1].append(competitor)
     return groups
 
 
 def _split(
-    group: list[str], criterion: Criterion, records: Mapping[str, Record], values: dict[str, dict[str, Number]]
+    group: list[str], criterion: Criterion, records: Mapping[str, Record], column: dict[str, Number]
 ) -> list[list[str]]:
-    """Split a tied group by one criterion, best first; ids order each part."""
-    key = criterion.key
+    """Split a tied group by one criterion (its values in `column`, filled here for a
+    criterion compared among the tied), best first; ids order each part."""
     if criterion.among_tied:
         among = criterion.values(records, group) if len(group) > 1 else {group[0]: 0}
-        for competitor, value in among.items():
-            values[competitor][key] = value
+        column.update(among)
     if len(group) == 1:
         return [group]
     sign = 1 if criterion.higher_is_better else -1
     by_value: dict[Number, list[str]] = defaultdict(list)
     for competitor in group:
-        by_value[values[competitor][key]].append(competitor)
+        by_value[column[competitor]].append(competitor)
     return [by_value[v] for v in sorted(by_value, key=lambda v: -sign * v)]
 
 
