@@ -9,9 +9,16 @@ process keeps, per tournament:
   summed from: a record whose inputs are the same objects (the table memo of
   scoring/standings/reading.py hands back the same parties for a table whose rows did not
   change) is taken again, not copied and summed;
-- the digest of the competitors as last read.
+- the digest of the competitors as last read;
+- each competitor's snapshot row as last written, with what it was built from (its
+  summed record, its criteria values, the competitor as read, its partie's state): a row
+  whose inputs are those of the last refresh is written again as it was, with its new
+  rank when only that moved (scoring/standings/ranking.py, `ranked_rows`). Its values are
+  compared, not only its record: a Buchholz moves with the opponents' records;
+- the ranking's order as last ranked, where the next sort starts (a hand moves few
+  competitors: sorting a list nearly in order costs little more than reading it).
 
-Nothing kept is ever modified: a record that changes is a new one. Keyed by the
+Nothing kept is ever modified: a record or a row that changes is a new one. Keyed by the
 stored totals' token, so that whatever drops them (a draw, a close, a correction in a
 closed round: scoring/standings/base.py) starts the tournament's keeping afresh; the
 refresh holds the tournament's lock, so one refresh at a time uses a tournament's entry.
@@ -33,6 +40,15 @@ KEPT_TOURNAMENTS = 16
 
 # A competitor's record as summed: (its stored record, the parties added, the sum).
 Summed = tuple[engine_standings.Record | None, tuple[engine_standings.PartieResult, ...], engine_standings.Record]
+# A competitor's snapshot row as built: (its summed record, its criteria values, the
+# competitor as read, its partie's state, the row).
+BuiltRow = tuple[
+    engine_standings.Record,
+    tuple[engine_standings.Number, ...],
+    tuple[Any, ...],
+    dict[str, Any] | None,
+    dict[str, Any],
+]
 
 
 @dataclass(slots=True)
@@ -44,6 +60,12 @@ class Kept:
     records: dict[str, Summed] = field(default_factory=dict)
     # (configuration digest, competitors as read) -> their digest
     head: tuple[str, Sequence[tuple[Any, ...]], str] | None = None
+    # competitor -> its row as last written and what it was built from, valid for `rows_config`
+    rows: dict[str, BuiltRow] = field(default_factory=dict)
+    # the criteria and match points the rows were built with
+    rows_config: tuple[Any, ...] | None = None
+    # the competitors in the last ranking's order
+    order: list[str] = field(default_factory=list)
 
 
 _kept: OrderedDict[int, Kept] = OrderedDict()

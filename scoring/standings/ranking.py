@@ -18,13 +18,15 @@ draw | pending | bye | absent), `points`, `against`, `opponents` and `partners`
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from operator import itemgetter
 from typing import Any
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 import engine.standings as engine_standings
+from scoring.standings.kept import BuiltRow, Kept
 from scoring.standings.reading import Loaded
 from tournaments.games import CRITERION_LABELS
 from tournaments.models import Competitor, Tournament
@@ -76,6 +78,10 @@ def rank_rows(
 
 Competitors = Sequence[tuple[int, int, str, str, int, int | None]]
 
+# A competitor the ranking counts but that was not read (none in practice): a placeholder.
+UNKNOWN = (0, "?", "", 1, None)
+by_rank_then_number = itemgetter("rank", "number")
+
 
 def ranked_rows(
     records: Mapping[str, engine_standings.Record],
@@ -83,53 +89,82 @@ def ranked_rows(
     criteria: Sequence[str],
     match_points: Mapping[str, Any],
     parties_state: Mapping[int, dict[str, Any]],
+    kept: Kept | None = None,
 ) -> list[dict[str, Any]]:
     """The snapshot rows of competitors whose records are summed: a sort of small rows.
 
     The full rebuild sums every round's results (`rank_rows`); the live refresh adds the
     rounds in play to the stored totals of the closed ones (scoring/standings/base.py).
     Both end here, so both write the same rows.
+
+    With `kept` (the live refresh's, scoring/standings/kept.py), the sort starts from the
+    last ranking's order, and a competitor whose record (the same object), criteria
+    values, competitor as read and partie state (the same object) are those of the last
+    refresh gets its row of then again (a copy with its new rank when that moved):
+    after a hand, a few rows are built of thousands. The rows are the same as without.
     """
+    config = (tuple(criteria), sorted(match_points.items()))
+    previous = kept.rows if kept is not None and kept.rows_config == config else {}
+    keys, order = engine_standings.rank_order_values(
+        records, criterion_specs(criteria, match_points), kept.order if kept is not None else ()
+    )
+    positions = [keys.index(key) for key in criteria]
     known = {c[0]: c for c in competitors}
-    order = engine_standings.rank_order(records, criterion_specs(criteria, match_points))
-    rows = []
     withdrawn = Competitor.Status.WITHDRAWN
+    rows = []
+    built: dict[str, BuiltRow] = {}
+    fresh: list[tuple[str, dict[str, Any]]] = []
     for competitor, rank, values in order:
         record = records[competitor]
         pk = int(competitor)
-        _pk, number, name, status, _joined, _withdrawn_after = known.get(pk, (pk, 0, "?", "", 1, None))
-        row: dict[str, Any] = {
-            "competitor": pk,
-            "number": number,
-            "name": name,
-            "rank": rank,
-            # A credited bye is a won partie (docs/rules.md), as the `wins` criterion counts it.
-            "wins": record.wins + record.byes,
-            "points": record.points_for,
-            "against": record.points_against,
-            "difference": record.points_for - record.points_against,
-            "played": record.played,
-            "byes": record.byes,
-            "absences": record.absences,
-            "withdrawn": status == withdrawn,
-            **values,
-            "values": [values.get(key) for key in criteria],
-            "current_partie": parties_state.get(pk),
-        }
+        who = known.get(pk) or (pk, *UNKNOWN)
+        state = parties_state.get(pk)
+        last = previous.get(competitor)
+        if last is not None and last[0] is record and last[1] == values and last[2] == who and last[3] is state:
+            row = last[4]
+            if row["rank"] != rank:
+                # A copy: the row kept stays as written (the copy keeps the keys' order).
+                row = {**row, "rank": rank}
+        else:
+            _pk, number, name, status, _joined, _withdrawn_after = who
+            row = {
+                "competitor": pk,
+                "number": number,
+                "name": name,
+                "rank": rank,
+                # A credited bye is a won partie (docs/rules.md), as the `wins` criterion counts it.
+                "wins": record.wins + record.byes,
+                "points": record.points_for,
+                "against": record.points_against,
+                "difference": record.points_for - record.points_against,
+                "played": record.played,
+                "byes": record.byes,
+                "absences": record.absences,
+                "withdrawn": status == withdrawn,
+                **dict(zip(keys, values, strict=True)),
+                "values": [values[position] for position in positions],
+                "current_partie": state,
+            }
+            fresh.append((competitor, row))
+        built[competitor] = (record, values, who, state, row)
         rows.append(row)
-    if "match_points" not in criteria:
-        # Shown and served by the API whatever the criteria: computed once for everyone.
-        by_competitor = _match_points(records, match_points)
-        for row in rows:
-            row["match_points"] = by_competitor[str(row["competitor"])]
+    if "match_points" not in criteria and fresh:
+        # Shown and served by the API whatever the criteria: computed for the rows built.
+        by_competitor = _match_points(records, match_points, [competitor for competitor, _row in fresh])
+        for competitor, row in fresh:
+            row["match_points"] = by_competitor[competitor]
     # Equal competitors share a rank; within it, list them by number as the room knows them.
-    rows.sort(key=lambda row: (row["rank"], row["number"]))
+    rows.sort(key=by_rank_then_number)
+    if kept is not None:
+        kept.rows, kept.rows_config, kept.order = built, config, [competitor for competitor, _rank, _values in order]
     return rows
 
 
-def _match_points(records: Mapping[str, engine_standings.Record], scheme: Mapping[str, Any]) -> dict[str, Any]:
-    """Every competitor's match points by the tournament's scheme (the engine's criterion)."""
+def _match_points(
+    records: Mapping[str, engine_standings.Record], scheme: Mapping[str, Any], among: Iterable[str]
+) -> dict[str, Any]:
+    """The match points of the competitors `among` by the tournament's scheme (the engine's criterion)."""
     criterion = engine_standings.MatchPoints(
         {k: v for k, v in scheme.items() if k in engine_standings.MatchPoints.allowed_params}
     )
-    return criterion.values(records, records)
+    return criterion.values(records, among)

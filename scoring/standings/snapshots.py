@@ -175,7 +175,9 @@ def live_update(
             # Its current parties are its last round's (read again, one round).
             work = load(tournament, from_round=after_round).works.get(after_round)
         parties_state = work.parties_state if work is not None else {}
-        rows_by_round[after_round] = ranked_rows(records, loaded.competitors, criteria, match_points, parties_state)
+        rows_by_round[after_round] = ranked_rows(
+            records, loaded.competitors, criteria, match_points, parties_state, keeping
+        )
     return _write(tournament, writes, rows_by_round, criteria)
 
 

@@ -2,13 +2,16 @@
 
 A competitor whose stored record and parties are those of the last refresh keeps its
 summed record (the same object); any other is summed again, and the records are always
-those of copying every stored record and adding every partie.
+those of copying every stored record and adding every partie. Likewise a row whose
+record, values, competitor and partie did not move is the row of the last refresh, and
+the rows are always those built without anything kept.
 """
 
 from __future__ import annotations
 
 from engine.standings import PartieResult, Record, add_result, copy_record
 from scoring.standings.kept import Kept, forget_kept, head_digest, kept_for, summed_records
+from scoring.standings.ranking import ranked_rows
 
 
 def partie(competitor: str, opponent: str, points: int, outcome: str) -> PartieResult:
@@ -80,3 +83,106 @@ def test_a_new_token_starts_afresh_and_the_head_digest_is_made_only_when_its_inp
     assert head_digest(kept, "config", [(1, 1, "Les Rois", "active", 1, None)], make) == "digest2"
     assert head_digest(kept, "other", [(1, 1, "Les Rois", "active", 1, None)], make) == "digest3"
     assert len(made) == 3
+
+
+# -- the rows kept (scoring/standings/ranking.py, `ranked_rows` with a Kept) -------------------
+
+COMPETITORS = [(pk, pk, f"Équipe {pk}", "checked_in", 1, None) for pk in (1, 2, 3, 4)]
+STATE = {"round": 2, "table": 1, "donnes": 3, "finished": False}
+
+
+def rows_of(records: dict[str, Record], criteria: list[str], kept: Kept | None) -> list[dict[str, object]]:
+    states = {pk: STATE for pk in (1, 2, 3, 4)}
+    return ranked_rows(records, COMPETITORS, criteria, {"win": 3}, states, kept)
+
+
+def by_competitor(rows: list[dict[str, object]]) -> dict[object, dict[str, object]]:
+    return {row["competitor"]: row for row in rows}
+
+
+def test_a_row_whose_inputs_did_not_move_is_written_again_as_it_was() -> None:
+    base = stored()
+    kept = Kept("token")
+    first = {"1": [partie("1", "2", 90, "win")], "2": [partie("2", "1", 72, "loss")]}
+    records = summed_records(kept, base, ["1", "2", "3", "4"], first)
+    before = rows_of(records, ["wins", "points"], kept)
+    assert before == rows_of(records, ["wins", "points"], None)
+    # A hand at the table of 3 and 4, no rank moving: 1 and 2 keep their rows, the very same dicts.
+    second = {**first, "3": [partie("3", "4", 10, "draw")], "4": [partie("4", "3", 10, "draw")]}
+    records = summed_records(kept, base, ["1", "2", "3", "4"], second)
+    after = rows_of(records, ["wins", "points"], kept)
+    assert after == rows_of(records, ["wins", "points"], None)
+    old, new = by_competitor(before), by_competitor(after)
+    assert new[1] is old[1] and new[2] is old[2]
+    assert new[3] is not old[3] and new[3]["points"] == 90 + 10
+    assert [row["rank"] for row in after] == [row["rank"] for row in before]
+    assert new[3]["match_points"] == 3 + 1  # a win and a draw, by the tournament's scheme
+
+
+def test_a_row_whose_rank_alone_moved_is_a_copy_with_its_new_rank() -> None:
+    base = stored()
+    kept = Kept("token")
+    records = summed_records(kept, base, ["1", "2", "3", "4"], {})
+    before = by_competitor(rows_of(records, ["wins", "points"], kept))
+    assert before[1]["rank"] == 1 and before[3]["rank"] == 2
+    # 3 now leads on points; 1 drops a place though nothing of its own moved.
+    second = {"3": [partie("3", "4", 162, "win")], "4": [partie("4", "3", 0, "loss")]}
+    records = summed_records(kept, base, ["1", "2", "3", "4"], second)
+    rows = rows_of(records, ["wins", "points"], kept)
+    after = by_competitor(rows)
+    assert rows == rows_of(records, ["wins", "points"], None)
+    assert after[1]["rank"] == 2 and after[1] is not before[1]
+    assert before[1]["rank"] == 1  # the row kept, as written then
+    assert list(after[1]) == list(before[1])  # the same keys in the same order
+
+
+def test_a_row_is_built_again_when_its_buchholz_moved_though_its_record_did_not() -> None:
+    # Round 1 closed: 1 beat 2, 3 beat 4. Round 2 in play: 1 against 3, 2 against 4.
+    base = {}
+    for competitor, opponent, points, outcome in (("1", "2", 100, "win"), ("2", "1", 62, "loss"),
+                                                  ("3", "4", 90, "win"), ("4", "3", 72, "loss")):  # fmt: skip
+        base[competitor] = Record(competitor)
+        add_result(base[competitor], PartieResult(1, competitor, (opponent,), points, 162 - points, outcome))
+    playing = {
+        "1": [PartieResult(2, "1", ("3",), 50, 40, "draw", finished=False)],
+        "3": [PartieResult(2, "3", ("1",), 40, 50, "draw", finished=False)],
+    }
+    criteria = ["wins", "buchholz", "points"]
+    kept = Kept("token")
+    first = {
+        **playing,
+        "2": [PartieResult(2, "2", ("4",), 30, 30, "draw", finished=False)],
+        "4": [PartieResult(2, "4", ("2",), 30, 30, "draw", finished=False)],
+    }
+    records = summed_records(kept, base, ["1", "2", "3", "4"], first)
+    before = by_competitor(rows_of(records, criteria, kept))
+    # 2 beats 4: 1's record is the same object, but its Buchholz (the wins of 2, met in
+    # round 1) moved, so its row is built again; 3's only moves down a place (4 still
+    # has no win).
+    second = {**playing, "2": [partie("2", "4", 100, "win")], "4": [partie("4", "2", 62, "loss")]}
+    again = summed_records(kept, base, ["1", "2", "3", "4"], second)
+    assert again["1"] is records["1"]
+    rows = rows_of(again, criteria, kept)
+    after = by_competitor(rows)
+    assert rows == rows_of(again, criteria, None)
+    assert after[1]["buchholz"] == before[1]["buchholz"] + 1 == 1
+    assert after[1] is not before[1] and after[1]["values"] == [1, 1, 150]
+    assert (before[3]["rank"], after[3]["rank"]) == (2, 3) and after[3] == {**before[3], "rank": 3}
+
+
+def test_the_rows_kept_go_with_the_token_and_with_the_criteria() -> None:
+    forget_kept()
+    base = stored()
+    kept = kept_for(42, "a")
+    records = summed_records(kept, base, ["1", "2", "3", "4"], {})
+    before = by_competitor(rows_of(records, ["wins", "points"], kept))
+    assert kept.rows and kept.order
+    again = kept_for(42, "b")
+    assert not again.rows and not again.order
+    records = summed_records(again, base, ["1", "2", "3", "4"], {})
+    assert by_competitor(rows_of(records, ["wins", "points"], again))[1] is not before[1]
+    # Other criteria on the same token: every row built again, with its new values.
+    records = summed_records(kept, base, ["1", "2", "3", "4"], {})
+    rows = rows_of(records, ["points", "wins"], kept)
+    assert all(row is not before[row["competitor"]] for row in rows)
+    assert [row["values"] for row in rows] == [[100, 1], [90, 1], [72, 1], [62, 1]]
