@@ -60,7 +60,10 @@ projectors therefore speak HTTP through a bare socket each, `raw_get`, counted i
 locust's statistics all the same, while the referees and the director use locust's
 FastHttpUser); loopback has no
 latency or loss; partie length is `--donnes` donnes (a real concours often plays 12 or
-to a score); the director corrects a hand every REAL_CORRECTION_SECONDS / pace seconds.
+to a score); the director corrects a hand every REAL_CORRECTION_SECONDS / pace seconds;
+there is no proxy: the phones and projectors send their htmx polls to gunicorn's polls'
+address (GUNICORN_POLL_BIND) themselves, as the proxy of README.md ("Polls apart") would,
+unless `--polls-together` puts them in the site's queue with the hands.
 
 Run: `.venv/bin/python bench/night.py --teams 300` (PostgreSQL on 127.0.0.1:5432 as for
 the tests, Redis on 127.0.0.1:6379; `--help` for the knobs). Exit status 0 when every
@@ -146,6 +149,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "--workers", type=int, default=None, help="gunicorn workers (default: production's, atout/gunicorn_conf.py)"
     )
     parser.add_argument("--threads", type=int, default=None, help="threads per gunicorn worker (default: production's)")
+    parser.add_argument(
+        "--polls-together",
+        action="store_true",
+        help="polls on the site's address, in the same queue as the hands (default: apart, on GUNICORN_POLL_BIND, "
+        "as the proxy of README.md sends them)",
+    )
     parser.add_argument("--database", default="atout_night_bench")
     parser.add_argument(
         "--postgres", default=os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/atout")
@@ -285,6 +294,8 @@ class Night:
     args: argparse.Namespace
     slug: str
     api_key: str
+    # Where the phones and projectors poll (GUNICORN_POLL_BIND), None: the site's address.
+    poll_port: int | None = None
     round_tables: dict[int, list[Slot]] = field(default_factory=dict)
     done: dict[int, set[int]] = field(default_factory=lambda: defaultdict(set))
     acks: list[Ack] = field(default_factory=list)
@@ -549,6 +560,7 @@ def user_classes(night: Night, tables: int) -> list[type]:
                 self.etag = ""
                 parts = urlsplit(str(self.host))
                 self.server: tuple[str, int] = (parts.hostname or "127.0.0.1", parts.port or 80)
+                self.site = self.server
                 self.url = f"{self.host}{path}"
                 # People open the page over the first moments, not all in the same second.
                 time.sleep(random.uniform(0, args.arrive))
@@ -584,7 +596,12 @@ def user_classes(night: Night, tables: int) -> list[type]:
                 if self.etag:
                     headers["If-None-Match"] = self.etag
                 kind = "projector" if projector else "phone"
-                response = self.get(headers, f"{kind}: poll")
+                # The proxy sends the htmx polls to the polls' address (README.md, "Polls apart").
+                self.server = (self.site[0], night.poll_port or self.site[1])
+                try:
+                    response = self.get(headers, f"{kind}: poll")
+                finally:
+                    self.server = self.site
                 if response.status_code == 200:
                     self.etag = response.headers.get("etag") or self.etag
                 if projector:
@@ -751,10 +768,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             env["WEB_CONCURRENCY"] = str(args.workers)
         if args.threads:
             env["GUNICORN_THREADS"] = str(args.threads)
+        poll_port = None if args.polls_together else free_port()
+        if poll_port is not None:
+            env["GUNICORN_POLL_BIND"] = f"127.0.0.1:{poll_port}"
         print(
             f"==> gunicorn (atout/gunicorn_conf.py): {env.get('WEB_CONCURRENCY', 'default')} workers, "
-            f"{env.get('GUNICORN_THREADS', 'default')} threads each, on 127.0.0.1:{port}; "
-            f"a Celery worker on {args.redis}"
+            f"{env.get('GUNICORN_THREADS', 'default')} threads each, on 127.0.0.1:{port}"
+            + (f", polls apart on 127.0.0.1:{poll_port}" if poll_port else ", polls on the same address")
+            + f"; a Celery worker on {args.redis}"
         )
         gunicorn = Server(
             "gunicorn",
@@ -772,7 +793,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         servers.append(celery)
         wait_ready(gunicorn, port)
 
-        night = Night(args=args, slug=slug, api_key=key)
+        night = Night(args=args, slug=slug, api_key=key, poll_port=poll_port)
         classes = user_classes(night, tables)
         users = 1 + tables + args.phones * args.teams + args.projectors
         print(
@@ -909,7 +930,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(
         f"how it differs from a real night   {args.pace:g}× the pace; every phone polls from the start and never "
         "sleeps; the clients share the machine with the server; loopback, no radio; "
-        f"{args.donnes} donnes a partie"
+        f"{args.donnes} donnes a partie; "
+        + (
+            "the polls go to the site's address (no proxy)"
+            if args.polls_together
+            else "no proxy: the phones send their polls to the polls' address themselves, as the proxy would"
+        )
     )
     load_end = machine_load()
     print(f"==> at the start: {load_start}")
@@ -918,6 +944,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     visible = spread(ms(visible_all))
     figures: dict[str, Any] = {
         "teams": args.teams,
+        "polls_apart": not args.polls_together,
         "tables": tables,
         "rounds": args.rounds,
         "rounds_closed": night.rounds_closed,
