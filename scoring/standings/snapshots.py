@@ -12,13 +12,16 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
+import psycopg
 from django.db import connection, transaction
+from django.utils import timezone
 
 from engine.standings import PartieResult, records_of
+from kit import fastjson
 from scoring.models import StandingsSnapshot
 from scoring.standings.base import base_generation, base_read, base_store
 from scoring.standings.kept import Kept, head_digest, kept_for, summed_records
@@ -160,11 +163,11 @@ def live_update(
     rows_by_round: dict[int | None, list[dict[str, Any]]] = {}
     for after_round, _ in writes:
         assert after_round is not None
-        added: dict[str, list[PartieResult]] = {}
+        added: dict[str, tuple[PartieResult, ...]] = {}
         for number in loaded.rounds:
             if base.through_round < number <= after_round:
                 for partie in loaded.round_parties(number):
-                    added.setdefault(partie.competitor, []).append(partie)
+                    added[partie.competitor] = (*added.get(partie.competitor, ()), partie)
         # What the last hand's refresh kept serves the live ranking; a round's own
         # ranking, rewritten after a correction, is summed afresh.
         keeping = kept if after_round == live_round else Kept(base.token)
@@ -240,11 +243,60 @@ def _write(
     for snapshot in snapshots:
         # One INSERT each, not bulk_create: on PostgreSQL that passes the rows as a text
         # array, whose elements psycopg escapes quote by quote in Python (~0.1 s a ranking).
-        snapshot.save(force_insert=True)
+        _insert(snapshot)
     announce(tournament, snapshots[-1].version)
     if len(snapshots) > 1 or snapshots[-1].version % PRUNE_EVERY == 0:
         _prune(tournament)
     return snapshots[-1]
+
+
+INSERT_SQL = """
+    INSERT INTO {table} (tournament_id, version, after_round, rows, criteria, digest, built_at)
+    VALUES (%s, %s, %s, %s, %s::jsonb, %s, %s)
+    RETURNING id
+"""
+
+
+class _BoundCursor(psycopg.Cursor[Any]):
+    """A cursor sending its parameters apart from the statement, never prepared (a pooler
+    in transaction mode would lose a prepared statement)."""
+
+    def execute(
+        self, query: Any, params: Any = None, *, prepare: bool | None = None, binary: bool | None = None
+    ) -> Any:
+        return super().execute(query, params, prepare=False, binary=binary)
+
+
+def _insert(snapshot: StandingsSnapshot) -> None:
+    """Store a new snapshot: what `save(force_insert=True)` does, on PostgreSQL with its
+    rows sent as a parameter apart from the statement.
+
+    Django's cursors bind parameters into the statement's text, which the server then
+    reads through: ~5 ms for the 850 KB of a ranking of 3,000 teams, after every hand.
+    """
+    if connection.vendor != "postgresql":
+        snapshot.save(force_insert=True)
+        return
+    snapshot.built_at = timezone.now()  # as `auto_now_add` sets it
+    connection.ensure_connection()
+    # Wrapped as Django wraps its own cursors: logged with the queries, seen by the execute wrappers.
+    wrap: Callable[[Any], Any] = connection.make_debug_cursor if connection.queries_logged else connection.make_cursor
+    with wrap(_BoundCursor(connection.connection)) as cursor:
+        cursor.execute(
+            INSERT_SQL.format(table=StandingsSnapshot._meta.db_table),
+            [
+                snapshot.tournament_id,
+                snapshot.version,
+                snapshot.after_round,
+                fastjson.dumps(snapshot.rows),
+                json.dumps(snapshot.criteria),
+                snapshot.digest,
+                snapshot.built_at,
+            ],
+        )
+        snapshot.pk = cursor.fetchone()[0]
+    snapshot._state.adding = False
+    snapshot._state.db = connection.alias
 
 
 def announce(tournament: Tournament, version: int) -> None:
