@@ -58,6 +58,9 @@ class Kept:
     token: str
     # competitor -> (stored record, parties added, the record summed from them)
     records: dict[str, Summed] = field(default_factory=dict)
+    # what they were summed for: the stored records (that object), the competitors, and
+    # everyone ranked whatever their parties (the competitors and the stored records' owners)
+    summed_from: tuple[Mapping[str, engine_standings.Record], list[str], frozenset[str]] | None = None
     # (configuration digest, competitors as read) -> their digest
     head: tuple[str, Sequence[tuple[Any, ...]], str] | None = None
     # competitor -> its row as last written and what it was built from, valid for `rows_config`
@@ -104,32 +107,63 @@ def summed_records(
     kept: Kept,
     stored: Mapping[str, engine_standings.Record],
     competitors: Sequence[str],
-    added: Mapping[str, list[engine_standings.PartieResult]],
+    added: Mapping[str, Sequence[engine_standings.PartieResult]],
 ) -> dict[str, engine_standings.Record]:
     """Every competitor's record: its stored one (or an empty one) with `added`, its parties
     of the rounds after the stored ones, in round order.
 
     The same records as copying every stored record and adding every party to it, but a
     competitor whose stored record and parties are those of the last refresh keeps the
-    record summed then.
+    record summed then. When the stored records (the same object) and the competitors
+    are those of the last refresh, only the competitors whose parties changed are looked
+    at: the others' records are taken all at once.
     """
-    records: dict[str, engine_standings.Record] = {}
+    parties_now = {c: parties if type(parties) is tuple else tuple(parties) for c, parties in added.items()}
+    if kept.summed_from is not None and kept.summed_from[0] is stored and kept.summed_from[1] == competitors:
+        last = kept.records
+        records = {c: summed[2] for c, summed in last.items()}
+        now = dict(last)
+        ranked = kept.summed_from[2]
+        moved = [c for c, parties in parties_now.items() if (summed := last.get(c)) is None or summed[1] != parties]
+        moved.extend(c for c, summed in last.items() if summed[1] and c not in parties_now)
+        for competitor in moved:
+            base = stored.get(competitor)
+            parties = parties_now.get(competitor, ())
+            if not parties and base is None and competitor not in ranked:
+                # Only its parties made it a competitor of the ranking: gone with them.
+                del records[competitor], now[competitor]
+                continue
+            record = _summed(competitor, base, parties)
+            records[competitor] = record
+            now[competitor] = (base, parties, record)
+        kept.records = now
+        return records
+    records = {}
     previous = kept.records
-    now: dict[str, Summed] = {}
+    now = {}
     everyone = dict.fromkeys(competitors)
-    for competitor in (*stored, *added):
+    for competitor in (*stored, *parties_now):
         everyone.setdefault(competitor)
     for competitor in everyone:
         base = stored.get(competitor)
-        parties = tuple(added.get(competitor, ()))
-        last = previous.get(competitor)
-        if last is not None and last[0] is base and last[1] == parties:
-            record = last[2]
+        parties = parties_now.get(competitor, ())
+        summed = previous.get(competitor)
+        if summed is not None and summed[0] is base and summed[1] == parties:
+            record = summed[2]
         else:
-            record = engine_standings.copy_record(base) if base is not None else engine_standings.Record(competitor)
-            for partie in parties:
-                engine_standings.add_result(record, partie)
+            record = _summed(competitor, base, parties)
         records[competitor] = record
         now[competitor] = (base, parties, record)
     kept.records = now
+    kept.summed_from = (stored, list(competitors), frozenset(competitors) | frozenset(stored))
     return records
+
+
+def _summed(
+    competitor: str, base: engine_standings.Record | None, parties: Sequence[engine_standings.PartieResult]
+) -> engine_standings.Record:
+    """A competitor's stored record (a copy: the stored one is never touched) with `parties` added."""
+    record = engine_standings.copy_record(base) if base is not None else engine_standings.Record(competitor)
+    for partie in parties:
+        engine_standings.add_result(record, partie)
+    return record

@@ -66,6 +66,28 @@ def test_a_partie_that_changed_is_summed_again_and_a_newcomer_gets_a_record() ->
     assert after["5"].points_for == 122
 
 
+def test_only_the_competitors_whose_parties_moved_are_looked_at_and_one_known_by_its_parties_goes_with_them() -> None:
+    base = stored()
+    kept = Kept("token")
+    competitors = ["1", "2", "3", "4"]
+    first = {"1": (partie("1", "5", 90, "win"),), "5": (partie("5", "1", 72, "loss"),)}
+    before = summed_records(kept, base, competitors, first)
+    assert before == summed_afresh(base, first) and before["5"].points_for == 72
+    # The same stored records and competitors: the quick path. 5's partie is taken back.
+    second = {"1": (partie("1", "2", 90, "win"),), "2": (partie("2", "1", 72, "loss"),)}
+    after = summed_records(kept, base, competitors, second)
+    assert after == summed_afresh(base, second) and "5" not in after
+    assert after["3"] is before["3"] and after["4"] is before["4"]
+    assert after["1"] is not before["1"]
+    # Nothing added any more: everyone back to the stored records (copies), 5 still gone.
+    again = summed_records(kept, base, competitors, {})
+    assert again == summed_afresh(base, {}) and again["3"] is before["3"]
+    # Other stored records (another object): everything summed from them.
+    other = stored()
+    fresh = summed_records(kept, other, competitors, {})
+    assert fresh == summed_afresh(other, {}) and fresh["3"] is not before["3"]
+
+
 def test_a_new_token_starts_afresh_and_the_head_digest_is_made_only_when_its_input_moved() -> None:
     forget_kept()
     kept = kept_for(41, "a")
