@@ -63,7 +63,9 @@ latency or loss; partie length is `--donnes` donnes (a real concours often plays
 to a score); the director corrects a hand every REAL_CORRECTION_SECONDS / pace seconds;
 there is no proxy: the phones and projectors send their htmx polls to gunicorn's polls'
 address (GUNICORN_POLL_BIND) themselves, as the proxy of README.md ("Polls apart") would,
-unless `--polls-together` puts them in the site's queue with the hands.
+unless `--polls-together` puts them in the site's queue with the hands; the Celery worker
+runs at `nice 10` (production's compose gives it a container of its own, at the same
+priority as the site), so that on these shared cores the refresh yields to the entries.
 
 Run: `.venv/bin/python bench/night.py --teams 300` (PostgreSQL on 127.0.0.1:5432 as for
 the tests, Redis on 127.0.0.1:6379; `--help` for the knobs). Exit status 0 when every
@@ -936,6 +938,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.polls_together
             else "no proxy: the phones send their polls to the polls' address themselves, as the proxy would"
         )
+        + "; the Celery worker at nice 10"
     )
     load_end = machine_load()
     print(f"==> at the start: {load_start}")
