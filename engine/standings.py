@@ -322,7 +322,10 @@ def rank_order_values(
     lead = 0
     while lead < len(chosen) and not chosen[lead].among_tied:
         lead += 1
-    groups = _lead_groups(_start_order(records, hint), chosen[:lead], columns)
+    start = _start_order(records, hint)
+    if lead == len(chosen) and chosen:
+        return keys, _ranked_in_one_sort(start, chosen, columns)
+    groups = _lead_groups(start, chosen[:lead], columns)
     for criterion in chosen[lead:]:
         groups = [part for group in groups for part in _split(group, criterion, records, columns[criterion.key])]
     ids = [c for group in groups for c in group]
@@ -335,6 +338,29 @@ def rank_order_values(
             order.append((competitor, shared, next(values)))
         position += len(group)
     return keys, order
+
+
+def _ranked_in_one_sort(
+    ids: list[str], criteria: Sequence[Criterion], columns: Mapping[str, Mapping[str, Number]]
+) -> list[tuple[str, int, tuple[Number, ...]]]:
+    """(competitor, shared rank, values) best first when every criterion is compared over
+    everyone: one sort of (signed values, id, values), ranks shared along equal values."""
+    signed = [
+        [-column[c] for c in ids] if criterion.higher_is_better else [column[c] for c in ids]
+        for criterion in criteria
+        for column in (columns[criterion.key],)
+    ]
+    values = zip(*(map(columns[criterion.key].__getitem__, ids) for criterion in criteria), strict=True)
+    rows = list(zip(zip(*signed, strict=True), ids, values, strict=True))
+    rows.sort()
+    order: list[tuple[str, int, tuple[Number, ...]]] = []
+    last: tuple[Number, ...] | None = None
+    shared = 0
+    for position, (key, competitor, found) in enumerate(rows, start=1):
+        if key != last:
+            shared, last = position, key
+        order.append((competitor, shared, found))
+    return order
 
 
 def _start_order(records: Mapping[str, Record], hint: Iterable[str]) -> list[str]:
