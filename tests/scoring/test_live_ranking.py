@@ -282,14 +282,20 @@ def test_a_process_keeps_a_bounded_number_of_fragments(monkeypatch) -> None:
     assert live_ranking.shared_fragment("ranking-fragment:a", lambda: None) == "x" * 4
 
 
-def test_a_process_asks_the_shared_cache_for_the_publication_at_most_every_quarter_second(
-    clock: list[float], settings, monkeypatch
-) -> None:
+@pytest.fixture
+def asked(settings, monkeypatch) -> list[object]:
+    """The shared cache's reads of publications (get_many), a publication every 2 s, an empty cache."""
     settings.RANKING_PUBLISH_SECONDS = 2
     cache.clear()
-    asked: list[object] = []
+    reads: list[object] = []
     real = cache.get_many
-    monkeypatch.setattr(cache, "get_many", lambda keys, *a, **k: asked.append(keys) or real(keys, *a, **k))
+    monkeypatch.setattr(cache, "get_many", lambda keys, *a, **k: reads.append(keys) or real(keys, *a, **k))
+    return reads
+
+
+def test_a_process_asks_the_shared_cache_for_the_publication_at_most_every_quarter_second(
+    clock: list[float], asked: list[object]
+) -> None:
     assert live_ranking.published_version(7, 5) == 5
     clock[0] += 0.1
     assert [live_ranking.published_version(7, 5) for _ in range(10)] == [5] * 10
@@ -309,15 +315,10 @@ def test_a_process_asks_the_shared_cache_for_the_publication_at_most_every_quart
 
 
 def test_polls_knowing_of_versions_newer_than_the_published_one_ask_the_shared_cache_once_a_quarter_second(
-    clock: list[float], settings, monkeypatch
+    clock: list[float], asked: list[object]
 ) -> None:
     # A night: the refresh writes a version per hand, the publication moves every 2 s, so
     # the newest version a process knows of is nearly always ahead of the one it serves.
-    settings.RANKING_PUBLISH_SECONDS = 2
-    cache.clear()
-    asked: list[object] = []
-    real = cache.get_many
-    monkeypatch.setattr(cache, "get_many", lambda keys, *a, **k: asked.append(keys) or real(keys, *a, **k))
     assert live_ranking.published_version(7, 5) == 5
     clock[0] += live_ranking.LOCAL_PUBLISHED_SECONDS + 0.01
     live_ranking.newest_written(7, 9)
