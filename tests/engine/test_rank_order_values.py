@@ -14,24 +14,15 @@ from hypothesis import strategies as st
 
 from engine.standings import (
     Number,
-    PartieResult,
     Record,
     make_criteria,
     rank_order,
     rank_order_values,
     records_of,
 )
+from tests.engine.test_standings import partie
 
 IDS = "abcdefgh"
-
-
-def partie(round_number: int, a: str, b: str, points_a: int, points_b: int) -> list[PartieResult]:
-    outcome_a = "win" if points_a > points_b else "loss" if points_a < points_b else "draw"
-    outcome_b = {"win": "loss", "loss": "win", "draw": "draw"}[outcome_a]
-    return [
-        PartieResult(round_number, a, (b,), points_a, points_b, outcome_a),
-        PartieResult(round_number, b, (a,), points_b, points_a, outcome_b),
-    ]
 
 
 def split_in_turn(records: dict[str, Record], criteria: list[str]) -> list[tuple[str, int, dict[str, Number]]]:
