@@ -108,8 +108,9 @@ class PollsLastWorker(SyncWorker):
     before it, seconds once the cores are busy. With the proxy sending the polls to an
     address of their own, each worker takes a connection from the site's addresses
     whenever one waits, and a poll only when none does: a hand waits for the requests
-    being served, not for the polls queued. The polls get what the site leaves, which on
-    a night is most of the time.
+    being served, not for the polls queued. The polls get what the site leaves: on a
+    machine with room to spare nearly all of it; on one past its capacity (3,000 teams
+    on 2 cores in bench/night.py) they wait, some until the phone gives up.
     """
 
     def run_for_multiple(self, timeout: float) -> None:
