@@ -540,11 +540,12 @@ def user_classes(night: Night, tables: int) -> list[type]:
         class Poller(User):
             abstract = True
 
-            def get(self, headers: dict[str, str], name: str) -> Answer:
-                """A GET through `raw_get`, counted in locust's statistics like its own clients'."""
+            def get(self, headers: dict[str, str], name: str, port: int | None = None) -> Answer:
+                """A GET through `raw_get` (to `port`, else the site's), counted in locust's
+                statistics like its own clients'."""
                 started = time.perf_counter()
                 try:
-                    answer = raw_get(self.server[0], self.server[1], path, headers)
+                    answer = raw_get(self.server[0], port or self.server[1], path, headers)
                     failure: Exception | None = (
                         None if answer.status_code in (200, 304) else RuntimeError(f"HTTP {answer.status_code}")
                     )
@@ -562,7 +563,6 @@ def user_classes(night: Night, tables: int) -> list[type]:
                 self.etag = ""
                 parts = urlsplit(str(self.host))
                 self.server: tuple[str, int] = (parts.hostname or "127.0.0.1", parts.port or 80)
-                self.site = self.server
                 self.url = f"{self.host}{path}"
                 # People open the page over the first moments, not all in the same second.
                 time.sleep(random.uniform(0, args.arrive))
@@ -599,11 +599,7 @@ def user_classes(night: Night, tables: int) -> list[type]:
                     headers["If-None-Match"] = self.etag
                 kind = "projector" if projector else "phone"
                 # The proxy sends the htmx polls to the polls' address (README.md, "Polls apart").
-                self.server = (self.site[0], night.poll_port or self.site[1])
-                try:
-                    response = self.get(headers, f"{kind}: poll")
-                finally:
-                    self.server = self.site
+                response = self.get(headers, f"{kind}: poll", night.poll_port)
                 if response.status_code == 200:
                     self.etag = response.headers.get("etag") or self.etag
                 if projector:

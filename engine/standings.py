@@ -345,11 +345,7 @@ def _ranked_in_one_sort(
 ) -> list[tuple[str, int, tuple[Number, ...]]]:
     """(competitor, shared rank, values) best first when every criterion is compared over
     everyone: one sort of (signed values, id, values), ranks shared along equal values."""
-    signed = [
-        [-column[c] for c in ids] if criterion.higher_is_better else [column[c] for c in ids]
-        for criterion in criteria
-        for column in (columns[criterion.key],)
-    ]
+    signed = _signed_columns(ids, criteria, columns)
     values = zip(*(map(columns[criterion.key].__getitem__, ids) for criterion in criteria), strict=True)
     rows = list(zip(zip(*signed, strict=True), ids, values, strict=True))
     rows.sort()
@@ -361,6 +357,17 @@ def _ranked_in_one_sort(
             shared, last = position, key
         order.append((competitor, shared, found))
     return order
+
+
+def _signed_columns(
+    ids: list[str], criteria: Sequence[Criterion], columns: Mapping[str, Mapping[str, Number]]
+) -> list[list[Number]]:
+    """Each criterion's values of `ids`, negated where higher is better: ascending is best first."""
+    return [
+        [-column[c] for c in ids] if criterion.higher_is_better else [column[c] for c in ids]
+        for criterion in criteria
+        for column in (columns[criterion.key],)
+    ]
 
 
 def _start_order(records: Mapping[str, Record], hint: Iterable[str]) -> list[str]:
@@ -378,11 +385,7 @@ def _lead_groups(
     """`ids` in groups of equal values of `criteria`, best first, ids ordering each group:
     what splitting by each criterion in turn gives, in one sort (of (values, id) pairs,
     quick when `ids` is nearly in order already)."""
-    signed = [
-        [-column[c] for c in ids] if criterion.higher_is_better else [column[c] for c in ids]
-        for criterion in criteria
-        for column in (columns[criterion.key],)
-    ]
+    signed = _signed_columns(ids, criteria, columns)
     pairs: list[tuple[tuple[Number, ...], str]] = (
         list(zip(zip(*signed, strict=True), ids, strict=True)) if signed else [((), c) for c in ids]
     )
