@@ -15,8 +15,13 @@ process keeps, per tournament:
   whose inputs are those of the last refresh is written again as it was, with its new
   rank when only that moved (scoring/standings/ranking.py, `ranked_rows`). Its values are
   compared, not only its record: a Buchholz moves with the opponents' records;
-- the ranking's order as last ranked, where the next sort starts (a hand moves few
-  competitors: sorting a list nearly in order costs little more than reading it).
+- the last ranking (engine.standings.rank_order_kept): a hand moves few competitors, so
+  only those whose record moved are placed again in the sorted rows kept (with every
+  criterion reading the competitor's own record), or the sort starts from the last
+  order (with a Buchholz or head to head: sorting a list nearly in order costs little
+  more than reading it);
+- the competitors' ids and a map of them, while the competitors read are those of the
+  last refresh, and each row's JSON text, written again for the rows kept.
 
 Nothing kept is ever modified: a record or a row that changes is a new one. Keyed by the
 stored totals' token, so that whatever drops them (a draw, a close, a correction in a
@@ -67,8 +72,13 @@ class Kept:
     rows: dict[str, BuiltRow] = field(default_factory=dict)
     # the criteria and match points the rows were built with
     rows_config: tuple[Any, ...] | None = None
-    # the competitors in the last ranking's order
-    order: list[str] = field(default_factory=list)
+    # the last ranking, where the next one starts (engine.standings.rank_order_kept)
+    ranking: engine_standings.KeptOrder | None = None
+    # the competitors as read (that list), their ids as the ranking's keys, and each
+    # one's (pk, competitor as read) by key
+    known: tuple[Sequence[tuple[Any, ...]], list[str], dict[str, tuple[int, tuple[Any, ...]]]] | None = None
+    # id of a row written -> (that row, its JSON text): the rows kept are written again as they were
+    texts: dict[int, tuple[dict[str, Any], str]] = field(default_factory=dict)
 
 
 _kept: OrderedDict[int, Kept] = OrderedDict()
@@ -93,14 +103,32 @@ def forget_kept() -> None:
         _kept.clear()
 
 
-def head_digest(kept: Kept, config_digest: str, competitors: Sequence[tuple[Any, ...]], make: Callable[[], str]) -> str:
+def head_digest(
+    kept: Kept, config_digest: str, competitors: Sequence[tuple[Any, ...]], make: Callable[[], str]
+) -> tuple[str, Sequence[tuple[Any, ...]]]:
     """The digest of the configuration and the competitors: `make()`, unless they are those
-    of the last refresh (comparing 3,000 tuples costs a tenth of hashing them)."""
+    of the last refresh (comparing 3,000 tuples costs a tenth of hashing them); and the
+    competitors to rank with: the list of the last refresh when equal to `competitors`,
+    so that what was kept for it (`competitors_known`, the rows) is found by identity."""
     if kept.head is not None and kept.head[0] == config_digest and kept.head[1] == competitors:
-        return kept.head[2]
+        return kept.head[2], kept.head[1]
     digest = make()
     kept.head = (config_digest, competitors, digest)
-    return digest
+    return digest, competitors
+
+
+def competitors_known(
+    kept: Kept | None, competitors: Sequence[tuple[Any, ...]]
+) -> tuple[list[str], dict[str, tuple[int, tuple[Any, ...]]]]:
+    """The competitors' ids as the ranking's keys (strings), and each one's (pk, competitor
+    as read) by key: kept while the competitors are the same list object."""
+    if kept is not None and kept.known is not None and kept.known[0] is competitors:
+        return kept.known[1], kept.known[2]
+    ids = [str(competitor[0]) for competitor in competitors]
+    known = {key: (competitor[0], competitor) for key, competitor in zip(ids, competitors, strict=True)}
+    if kept is not None:
+        kept.known = (competitors, ids, known)
+    return ids, known
 
 
 def summed_records(

@@ -26,7 +26,8 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 import engine.standings as engine_standings
-from scoring.standings.kept import BuiltRow, Kept
+from kit import fastjson
+from scoring.standings.kept import BuiltRow, Kept, competitors_known
 from scoring.standings.reading import Loaded
 from tournaments.games import CRITERION_LABELS
 from tournaments.models import Competitor, Tournament
@@ -97,34 +98,48 @@ def ranked_rows(
     rounds in play to the stored totals of the closed ones (scoring/standings/base.py).
     Both end here, so both write the same rows.
 
-    With `kept` (the live refresh's, scoring/standings/kept.py), the sort starts from the
-    last ranking's order, and a competitor whose record (the same object), criteria
-    values, competitor as read and partie state (the same object) are those of the last
-    refresh gets its row of then again (a copy with its new rank when that moved):
-    after a hand, a few rows are built of thousands. The rows are the same as without.
+    With `kept` (the live refresh's, scoring/standings/kept.py), the ranking starts from
+    the last one (engine.standings.rank_order_kept), and a competitor whose record (the
+    same object), criteria values, competitor as read and partie state (the same object)
+    are those of the last refresh gets its row of then again (a copy with its new rank
+    when that moved): after a hand, a few rows are built of thousands. The rows are the
+    same as without.
     """
     config = (tuple(criteria), sorted(match_points.items()))
     previous = kept.rows if kept is not None and kept.rows_config == config else {}
-    keys, order = engine_standings.rank_order_values(
-        records, criterion_specs(criteria, match_points), kept.order if kept is not None else ()
+    keys, order, ranking = engine_standings.rank_order_kept(
+        records, criterion_specs(criteria, match_points), kept.ranking if kept is not None else None
     )
     positions = [keys.index(key) for key in criteria]
-    known = {c[0]: c for c in competitors}
+    _ids, known = competitors_known(kept, competitors)
     withdrawn = Competitor.Status.WITHDRAWN
     rows = []
     built: dict[str, BuiltRow] = {}
     fresh: list[tuple[str, dict[str, Any]]] = []
-    for competitor, rank, values in order:
+    # Equal competitors share a rank; within it, they are listed by number as the room
+    # knows them: the spans of a shared rank are sorted once the rows are built.
+    tied: list[int] = []  # where each span starts
+    for index, (competitor, rank, values) in enumerate(order):
+        if rank != index + 1 and (not tied or tied[-1] != rank - 1):
+            tied.append(rank - 1)
         record = records[competitor]
-        pk = int(competitor)
-        who = known.get(pk) or (pk, *UNKNOWN)
+        pk, who = known.get(competitor) or _unknown(competitor)
         state = parties_state.get(pk)
         last = previous.get(competitor)
-        if last is not None and last[0] is record and last[1] == values and last[2] == who and last[3] is state:
+        if (
+            last is not None
+            and last[0] is record
+            and last[3] is state
+            and (last[2] is who or last[2] == who)
+            and (last[1] is values or last[1] == values)
+        ):
             row = last[4]
-            if row["rank"] != rank:
-                # A copy: the row kept stays as written (the copy keeps the keys' order).
-                row = {**row, "rank": rank}
+            if row["rank"] == rank:
+                built[competitor] = last
+                rows.append(row)
+                continue
+            # A copy: the row kept stays as written (the copy keeps the keys' order).
+            row = {**row, "rank": rank}
         else:
             _pk, number, name, status, _joined, _withdrawn_after = who
             row = {
@@ -153,11 +168,35 @@ def ranked_rows(
         by_competitor = _match_points(records, match_points, [competitor for competitor, _row in fresh])
         for competitor, row in fresh:
             row["match_points"] = by_competitor[competitor]
-    # Equal competitors share a rank; within it, list them by number as the room knows them.
-    rows.sort(key=by_rank_then_number)
+    for first in tied:
+        end = first + 1
+        while end < len(rows) and rows[end]["rank"] == first + 1:
+            end += 1
+        rows[first:end] = sorted(rows[first:end], key=by_rank_then_number)
     if kept is not None:
-        kept.rows, kept.rows_config, kept.order = built, config, [competitor for competitor, _rank, _values in order]
+        kept.rows, kept.rows_config, kept.ranking = built, config, ranking
     return rows
+
+
+def _unknown(competitor: str) -> tuple[int, tuple[Any, ...]]:
+    pk = int(competitor)
+    return pk, (pk, *UNKNOWN)
+
+
+def rows_text(rows: Sequence[dict[str, Any]], kept: Kept) -> str:
+    """The rows' JSON text, as `fastjson.dumps(rows)` writes it: each row's text kept from
+    the last refresh when it is the same row (the dict kept), the others written."""
+    last = kept.texts
+    texts: dict[int, tuple[dict[str, Any], str]] = {}
+    parts = []
+    for row in rows:
+        found = last.get(id(row))
+        if found is None or found[0] is not row:
+            found = (row, fastjson.dumps(row))
+        texts[id(row)] = found
+        parts.append(found[1])
+    kept.texts = texts
+    return "[" + ",".join(parts) + "]"
 
 
 def _match_points(

@@ -24,8 +24,8 @@ from engine.standings import PartieResult, records_of
 from kit import fastjson
 from scoring.models import StandingsSnapshot
 from scoring.standings.base import base_generation, base_read, base_store
-from scoring.standings.kept import Kept, head_digest, kept_for, summed_records
-from scoring.standings.ranking import rank_rows, ranked_rows, ranking_config
+from scoring.standings.kept import Kept, competitors_known, head_digest, kept_for, summed_records
+from scoring.standings.ranking import rank_rows, ranked_rows, ranking_config, rows_text
 from scoring.standings.reading import Loaded, fingerprint, load
 from scoring.standings.signals import snapshot_written
 from tournaments.models import Round, Tournament
@@ -148,8 +148,10 @@ def live_update(
     if not loaded.statuses or closed_through(loaded.statuses) != base.through_round:
         return FULL
     kept = kept_for(tournament.pk, base.token)
-    competitors = loaded.competitors
-    if head_digest(kept, config_digest, competitors, partial(_head_digest, config_digest, competitors)) != base.head:
+    head, competitors = head_digest(
+        kept, config_digest, loaded.competitors, partial(_head_digest, config_digest, loaded.competitors)
+    )
+    if head != base.head:
         return FULL
     digests = _chain(base.prefix, loaded)
     live_round = max(loaded.statuses)
@@ -159,8 +161,9 @@ def live_update(
     writes = _writes(_stored(tournament), wanted, live_round, force=False)
     if not writes:
         return None
-    competitor_ids = [str(c[0]) for c in loaded.competitors]
+    competitor_ids, _known = competitors_known(kept, competitors)
     rows_by_round: dict[int | None, list[dict[str, Any]]] = {}
+    texts: dict[int | None, str] = {}
     for after_round, _ in writes:
         assert after_round is not None
         added: dict[str, tuple[PartieResult, ...]] = {}
@@ -178,10 +181,10 @@ def live_update(
             # Its current parties are its last round's (read again, one round).
             work = load(tournament, from_round=after_round).works.get(after_round)
         parties_state = work.parties_state if work is not None else {}
-        rows_by_round[after_round] = ranked_rows(
-            records, loaded.competitors, criteria, match_points, parties_state, keeping
-        )
-    return _write(tournament, writes, rows_by_round, criteria)
+        rows_by_round[after_round] = ranked_rows(records, competitors, criteria, match_points, parties_state, keeping)
+        if keeping is kept:
+            texts[after_round] = rows_text(rows_by_round[after_round], kept)
+    return _write(tournament, writes, rows_by_round, criteria, texts)
 
 
 def full_rebuild(
@@ -221,7 +224,10 @@ def _write(
     writes: Sequence[tuple[int | None, str]],
     rows_by_round: Mapping[int | None, list[dict[str, Any]]],
     criteria: list[str],
+    texts: Mapping[int | None, str] | None = None,
 ) -> StandingsSnapshot:
+    """Store the snapshots of `writes` as new versions; `texts` holds the JSON text of
+    some rounds' rows when the caller has it (the live refresh's, `rows_text`)."""
     newest = (
         StandingsSnapshot.objects.filter(tournament=tournament)
         .order_by("-version")
@@ -243,7 +249,7 @@ def _write(
     for snapshot in snapshots:
         # One INSERT each, not bulk_create: on PostgreSQL that passes the rows as a text
         # array, whose elements psycopg escapes quote by quote in Python (~0.1 s a ranking).
-        _insert(snapshot)
+        _insert(snapshot, (texts or {}).get(snapshot.after_round))
     announce(tournament, snapshots[-1].version)
     if len(snapshots) > 1 or snapshots[-1].version % PRUNE_EVERY == 0:
         _prune(tournament)
@@ -267,9 +273,9 @@ class _BoundCursor(psycopg.Cursor[Any]):
         return super().execute(query, params, prepare=False, binary=binary)
 
 
-def _insert(snapshot: StandingsSnapshot) -> None:
+def _insert(snapshot: StandingsSnapshot, text: str | None = None) -> None:
     """Store a new snapshot: what `save(force_insert=True)` does, on PostgreSQL with its
-    rows sent as a parameter apart from the statement.
+    rows sent as a parameter apart from the statement (`text`, their JSON, when given).
 
     Django's cursors bind parameters into the statement's text, which the server then
     reads through: ~5 ms for the 850 KB of a ranking of 3,000 teams, after every hand.
@@ -288,7 +294,7 @@ def _insert(snapshot: StandingsSnapshot) -> None:
                 snapshot.tournament_id,
                 snapshot.version,
                 snapshot.after_round,
-                fastjson.dumps(snapshot.rows),
+                fastjson.dumps(snapshot.rows) if text is None else text,
                 json.dumps(snapshot.criteria),
                 snapshot.digest,
                 snapshot.built_at,

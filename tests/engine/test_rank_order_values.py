@@ -17,6 +17,7 @@ from engine.standings import (
     Record,
     make_criteria,
     rank_order,
+    rank_order_kept,
     rank_order_values,
     records_of,
 )
@@ -99,3 +100,59 @@ def test_a_hint_in_the_last_order_gives_the_same_ranking_as_none() -> None:
 
 def test_no_competitor_gives_an_empty_ranking() -> None:
     assert rank_order_values({}, ["head_to_head", "wins"], ["a"]) == (("wins", "head_to_head"), [])
+
+
+# -- a ranking kept from one call to the next (engine.standings.rank_order_kept) -----------
+
+MANY = [f"c{n:02d}" for n in range(40)]
+# Each step replaces some records by new ones (a hand stored), drops some (-1) or brings
+# newcomers in: few values, so that ties are common.
+changes = st.lists(
+    st.lists(st.tuples(st.sampled_from([*MANY, "n1", "n2"]), st.integers(-1, 3), st.integers(0, 3)), max_size=6),
+    min_size=1,
+    max_size=8,
+)
+
+
+def record(competitor: str, wins: int, points: int) -> Record:
+    return Record(
+        competitor, played=wins + 1, wins=wins, losses=1, byes=points % 2, points_for=points * 40,
+        points_against=(3 - points) * 30,
+    )  # fmt: skip
+
+
+@settings(max_examples=150, deadline=None)
+@given(criteria_lists, changes)
+def test_a_kept_ranking_placing_again_only_the_moved_is_the_ranking_from_scratch(
+    criteria: list[str], steps: list[list[tuple[str, int, int]]]
+) -> None:
+    records = {c: record(c, n % 3, n % 4) for n, c in enumerate(MANY)}
+    keys, order, kept = rank_order_kept(records, criteria)
+    assert (keys, order) == rank_order_values(records, criteria)
+    for step in steps:
+        records = dict(records)
+        for competitor, wins, points in step:
+            if wins < 0:
+                records.pop(competitor, None)
+            else:
+                records[competitor] = record(competitor, wins, points)
+        keys, order, kept = rank_order_kept(records, criteria, kept)
+        assert (keys, order) == rank_order_values(records, criteria)
+        assert kept.criteria == criteria
+
+
+def test_only_the_competitors_whose_record_moved_are_placed_again() -> None:
+    records = {c: record(c, n % 3, n % 4) for n, c in enumerate(MANY)}
+    _keys, _order, kept = rank_order_kept(records, ["wins", "points"])
+    assert kept.rows is not None and len(kept.rows) == len(MANY)
+    moved = {**records, "c05": record("c05", 3, 3)}
+    keys, order, again = rank_order_kept(moved, ["wins", "points"], kept)
+    assert (keys, order) == rank_order_values(moved, ["wins", "points"])
+    assert order[0][0] == "c05" and order[0][2] == (4, 120)  # a bye counts as a win
+    # The others keep their sort rows (the same objects); the kept ranking is not touched.
+    assert again.row_of["c06"] is kept.row_of["c06"] and again.row_of["c05"] is not kept.row_of["c05"]
+    assert kept.records["c05"] is records["c05"]
+    # Other criteria: sorted afresh. A Buchholz reads the opponents' records: sorted each time.
+    assert rank_order_kept(moved, ["points"], again)[1] == rank_order_values(moved, ["points"])[1]
+    _keys, _order, by_buchholz = rank_order_kept(moved, ["wins", "buchholz"], again)
+    assert by_buchholz.rows is None and by_buchholz.order == [c for c, _rank, _values in _order]

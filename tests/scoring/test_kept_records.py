@@ -100,10 +100,13 @@ def test_a_new_token_starts_afresh_and_the_head_digest_is_made_only_when_its_inp
         return f"digest{len(made)}"
 
     competitors = [(1, 1, "Les As", "active", 1, None)]
-    assert head_digest(kept, "config", competitors, make) == "digest1"
-    assert head_digest(kept, "config", list(competitors), make) == "digest1"
-    assert head_digest(kept, "config", [(1, 1, "Les Rois", "active", 1, None)], make) == "digest2"
-    assert head_digest(kept, "other", [(1, 1, "Les Rois", "active", 1, None)], make) == "digest3"
+    assert head_digest(kept, "config", competitors, make) == ("digest1", competitors)
+    # Equal competitors read again: the list of the last refresh is the one to rank with.
+    digest, same = head_digest(kept, "config", list(competitors), make)
+    assert (digest, same) == ("digest1", competitors) and same is competitors
+    renamed = [(1, 1, "Les Rois", "active", 1, None)]
+    assert head_digest(kept, "config", renamed, make) == ("digest2", renamed)
+    assert head_digest(kept, "other", list(renamed), make)[0] == "digest3"
     assert len(made) == 3
 
 
@@ -198,9 +201,9 @@ def test_the_rows_kept_go_with_the_token_and_with_the_criteria() -> None:
     kept = kept_for(42, "a")
     records = summed_records(kept, base, ["1", "2", "3", "4"], {})
     before = by_competitor(rows_of(records, ["wins", "points"], kept))
-    assert kept.rows and kept.order
+    assert kept.rows and kept.ranking is not None
     again = kept_for(42, "b")
-    assert not again.rows and not again.order
+    assert not again.rows and again.ranking is None
     records = summed_records(again, base, ["1", "2", "3", "4"], {})
     assert by_competitor(rows_of(records, ["wins", "points"], again))[1] is not before[1]
     # Other criteria on the same token: every row built again, with its new values.
