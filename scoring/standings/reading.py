@@ -16,6 +16,7 @@ from collections import OrderedDict, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
+from operator import itemgetter
 from typing import Any
 
 from django.db import connection
@@ -101,36 +102,54 @@ def fingerprint(value: Any) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-SEATS_SQL = """
-    SELECT t.id, t.number, r.number, s.side, s.competitor_id, CAST(res.totals AS TEXT), res.finished, res.winner_side,
-           res.donnes_played
-      FROM {seat} s
-      JOIN {table} t ON t.id = s.table_id
-      JOIN {round} r ON r.id = s.round_id
+TABLES_SQL = """
+    SELECT t.round_id, t.id, t.number, CAST(res.totals AS TEXT), res.finished, res.winner_side, res.donnes_played
+      FROM {table} t
       LEFT JOIN {result} res ON res.table_id = t.id
-     WHERE r.tournament_id = %s AND r.number >= %s
-     ORDER BY r.number, t.number, s.side, s.position
+     WHERE t.round_id IN ({among})
 """
 
+SEATS_SQL = """
+    SELECT s.table_id, s.side, s.competitor_id
+      FROM {seat} s
+     WHERE s.round_id IN ({among})
+     ORDER BY s.table_id, s.side, s.position
+"""
 
-def _seat_rows(tournament_id: int, from_round: int = 1) -> list[tuple[Any, ...]]:
-    """Every seat with its table, round and the table's result (rounds `from_round` on):
-    one query, plain tuples.
+# A table as read: (round id, id, number, its result's totals as JSON text, finished,
+# winner side, donnes played), the result's columns None before its first hand; and its
+# seats ((side, competitor id), ...) by side and place.
+TableRow = tuple[Any, ...]
+Seats = tuple[tuple[int, int], ...]
 
-    Written in SQL rather than through the ORM: the live refresh reads it after every
-    stored hand, and building model rows or decoding JSON through the field for ~2,000
-    seats costs more than the rest of the refresh.
+
+def _table_rows(round_ids: list[int]) -> tuple[list[TableRow], dict[int, Seats]]:
+    """The tables of these rounds with their results, and each table's seats: two queries
+    of plain tuples, each on its own index (a round's tables, a round's seats).
+
+    Written in SQL rather than through the ORM: the live refresh reads them after every
+    stored hand, and building model rows or decoding JSON through the field for ~3,000
+    seats costs more than the rest of the refresh. Two queries rather than one join: the
+    seats joined to their table's result sent each result once per seat, and the planner
+    hashed every table and result of the tournament (~6 ms at 3,000 teams against ~3).
     """
-    sql = SEATS_SQL.format(
-        seat=Seat._meta.db_table,
-        table=Table._meta.db_table,
-        round=Round._meta.db_table,
-        result=TableResult._meta.db_table,
-    )
+    if not round_ids:
+        return [], {}
     with connection.cursor() as cursor:
-        cursor.execute(sql, [tournament_id, from_round])
-        rows: list[tuple[Any, ...]] = cursor.fetchall()
-        return rows
+        among = ", ".join(["%s"] * len(round_ids))
+        tables_sql = TABLES_SQL.format(table=Table._meta.db_table, result=TableResult._meta.db_table, among=among)
+        cursor.execute(tables_sql, round_ids)
+        tables: list[TableRow] = cursor.fetchall()
+        cursor.execute(SEATS_SQL.format(seat=Seat._meta.db_table, among=among), round_ids)
+        seat_rows = cursor.fetchall()
+    grouped: dict[int, list[tuple[int, int]]] = {}
+    for table_id, side, competitor_id in seat_rows:
+        seated = grouped.get(table_id)
+        if seated is None:
+            grouped[table_id] = [(side, competitor_id)]
+        else:
+            seated.append((side, competitor_id))
+    return tables, {table_id: tuple(seated) for table_id, seated in grouped.items()}
 
 
 COMPETITORS_SQL = """
@@ -178,7 +197,7 @@ _round_cache_lock = threading.Lock()
 
 
 def load(tournament: Tournament, *, from_round: int = 1) -> Loaded:
-    """Competitors, rounds, seats with their table's result, and byes: four queries.
+    """Competitors, rounds, tables with their result, seats, and byes: five queries.
 
     Only the rounds from `from_round` on are read (the live refresh reads the rounds after
     the last closed one: scoring/standings/base.py keeps the others' totals). Each round's
@@ -187,13 +206,19 @@ def load(tournament: Tournament, *, from_round: int = 1) -> Loaded:
     cache rather than built again.
     """
     competitors = _competitor_rows(tournament.pk)
-    round_status = dict(Round.objects.filter(tournament=tournament).order_by("number").values_list("number", "status"))
-    rounds = sorted(number for number in round_status if number >= from_round)
-    seat_rows = _seat_rows(tournament.pk, from_round)
+    round_rows = list(Round.objects.filter(tournament=tournament).values_list("number", "status", "id"))
+    round_status = {number: status for number, status, _pk in sorted(round_rows)}
+    number_of = {pk: number for number, _status, pk in round_rows if number >= from_round}
+    rounds = sorted(number_of.values())
+    tables, seats = _table_rows(list(number_of))
     byes = _bye_rows(tournament.pk, from_round)
-    seats_by_round: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
-    for row in seat_rows:
-        seats_by_round[row[2]].append(row)
+    # Each round's tables by number, with their seats (a table nobody sits at counts for nothing).
+    tables.sort(key=itemgetter(2))
+    tables_by_round: dict[int, list[tuple[TableRow, Seats]]] = defaultdict(list)
+    for row in tables:
+        seated = seats.get(row[1])
+        if seated is not None:
+            tables_by_round[number_of[row[0]]].append((row, seated))
     byes_by_round: dict[int, list[tuple[int, str]]] = defaultdict(list)
     for round_number, competitor_id, reason in byes:
         byes_by_round[round_number].append((competitor_id, reason))
@@ -201,16 +226,16 @@ def load(tournament: Tournament, *, from_round: int = 1) -> Loaded:
     works: dict[int, RoundWork] = {}
     digests: dict[int, str] = {}
     for number in rounds:
-        seats, round_byes = seats_by_round.get(number, []), byes_by_round.get(number, [])
+        round_tables, round_byes = tables_by_round.get(number, []), byes_by_round.get(number, [])
         # A round's digest hashes the rows read for it, as read: cheaper than its entries.
-        digest = fingerprint([round_status[number], *seats, *round_byes])
+        digest = fingerprint([round_status[number], *round_tables, *round_byes])
         digests[number] = digest
         key = (tournament.pk, number, digest, *policy)
         if number == rounds[-1]:
             # The round in play: its tables are built again only where their rows changed.
-            works[number] = build_round(number, seats, round_byes, tournament, memo=(tournament.pk, number))
+            works[number] = build_round(number, round_tables, round_byes, tournament, memo=(tournament.pk, number))
         else:
-            works[number] = _cached_round(key, partial(build_round, number, seats, round_byes, tournament))
+            works[number] = _cached_round(key, partial(build_round, number, round_tables, round_byes, tournament))
     return Loaded(tournament, competitors, rounds, works, digests, round_status)
 
 
@@ -232,12 +257,12 @@ def _cached_round(key: tuple[Any, ...], build: Callable[[], RoundWork]) -> Round
 # The tables of the round in play, as last built in this process, by their rows as read:
 # a refresh after a hand builds again only the tables whose rows changed.
 TABLE_MEMO_SIZE = 16
-_table_memo: OrderedDict[tuple[int, int], dict[tuple[Any, ...], TableWork]] = OrderedDict()
+_table_memo: OrderedDict[tuple[int, int], dict[tuple[TableRow, Seats], TableWork]] = OrderedDict()
 
 
 @dataclass(frozen=True, slots=True)
 class TableWork:
-    """One table of a round, built from its seat rows: its competitors' entries and parties."""
+    """One table of a round, built from its row and seats: its competitors' entries and parties."""
 
     members: list[tuple[int, Entry, engine_standings.PartieResult | None]]
     winners: list[float]  # the winning side's points, when the partie is finished
@@ -247,31 +272,27 @@ class TableWork:
 
 def build_round(
     number: int,
-    seats: list[tuple[Any, ...]],
+    tables: list[tuple[TableRow, Seats]],
     byes: list[tuple[int, str]],
     tournament: Tournament,
     *,
     memo: tuple[int, int] | None = None,
 ) -> RoundWork:
-    """One round's entries (seats with their table's result, then byes) and parties.
+    """One round's entries (its tables' seats with the table's result, then byes) and parties.
 
-    `seats` are rows of SEATS_SQL for this round (ordered by table); `byes` (competitor
-    id, reason). With `memo` (tournament, round), the tables whose rows are those of the
-    last build in this process are taken from it rather than built again.
+    `tables` are the round's tables as read (`_table_rows`) with their seats, by number;
+    `byes` (competitor id, reason). With `memo` (tournament, round), the tables read as
+    in the last build in this process are taken from it rather than built again.
     """
-    by_table: dict[int, list[tuple[Any, ...]]] = {}
-    for row in seats:
-        by_table.setdefault(row[0], []).append(row)
     previous = _table_memo.get(memo, {}) if memo is not None else {}
-    built: dict[tuple[Any, ...], TableWork] = {}
+    built: dict[tuple[TableRow, Seats], TableWork] = {}
     entries: dict[int, Entry] = {}
     parties: dict[int, engine_standings.PartieResult | None] = {}
     winners: list[float] = []
     parties_state: dict[int, dict[str, Any]] = {}
-    for rows in by_table.values():
-        key = tuple(rows)
-        work = previous.get(key) or _build_table(number, rows)
-        built[key] = work
+    for table in tables:
+        work = previous.get(table) or _build_table(number, *table)
+        built[table] = work
         winners.extend(work.winners)
         for competitor_id, entry, partie in work.members:
             entries[competitor_id] = entry
@@ -301,19 +322,14 @@ def build_round(
     return RoundWork(made, entries, parties_state)
 
 
-def _build_table(number: int, rows: list[tuple[Any, ...]]) -> TableWork:
-    """One table's entries and parties from its seat rows (SEATS_SQL, one table)."""
-    table_number, totals_text, finished, winner, played = (
-        rows[0][1],
-        rows[0][5],
-        bool(rows[0][6]),
-        rows[0][7],
-        rows[0][8],
-    )
+def _build_table(number: int, row: TableRow, seats: Seats) -> TableWork:
+    """One table's entries and parties from its row and seats (`_table_rows`)."""
+    _round_id, _pk, table_number, totals_text, finished, winner, played = row
+    finished = bool(finished)
     totals: list[Any] = fastjson.loads(totals_text) if totals_text else []
     sides: dict[int, list[int]] = {}
-    for row in rows:
-        sides.setdefault(row[3], []).append(row[4])
+    for side, competitor_id in seats:
+        sides.setdefault(side, []).append(competitor_id)
     state = {"round": number, "table": table_number, "donnes": played or 0, "finished": finished}
     members: list[tuple[int, Entry, engine_standings.PartieResult | None]] = []
     winners: list[float] = []
