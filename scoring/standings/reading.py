@@ -254,10 +254,9 @@ def _cached_round(key: tuple[Any, ...], build: Callable[[], RoundWork]) -> Round
     return work
 
 
-# The tables of the round in play, as last built in this process, by their rows as read:
-# a refresh after a hand builds again only the tables whose rows changed.
+# The tables of the round in play, as last built in this process: a refresh after a hand
+# builds again only the tables whose rows changed.
 TABLE_MEMO_SIZE = 16
-_table_memo: OrderedDict[tuple[int, int], dict[tuple[TableRow, Seats], TableWork]] = OrderedDict()
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,6 +267,21 @@ class TableWork:
     winners: list[float]  # the winning side's points, when the partie is finished
     # Its partie as a snapshot row's `current_partie` shows it (shared by its competitors' rows).
     state: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class TablesBuilt:
+    """A round's tables as read and built, in order, with what their members make of the
+    round (the byes apart: they follow the winners of every table). Never modified."""
+
+    tables: list[tuple[TableRow, Seats]]
+    works: list[TableWork]
+    entries: dict[int, Entry]
+    parties: dict[int, engine_standings.PartieResult | None]
+    parties_state: dict[int, dict[str, Any]]
+
+
+_table_memo: OrderedDict[tuple[int, int], TablesBuilt] = OrderedDict()
 
 
 def build_round(
@@ -281,23 +295,18 @@ def build_round(
     """One round's entries (its tables' seats with the table's result, then byes) and parties.
 
     `tables` are the round's tables as read (`_table_rows`) with their seats, by number;
-    `byes` (competitor id, reason). With `memo` (tournament, round), the tables read as
-    in the last build in this process are taken from it rather than built again.
+    `byes` (competitor id, reason). With `memo` (tournament, round), what the last build
+    in this process made of the tables read as then is taken again: after a hand, one
+    table of the round is built and put in place of its last build.
     """
-    previous = _table_memo.get(memo, {}) if memo is not None else {}
-    built: dict[tuple[TableRow, Seats], TableWork] = {}
-    entries: dict[int, Entry] = {}
-    parties: dict[int, engine_standings.PartieResult | None] = {}
-    winners: list[float] = []
-    parties_state: dict[int, dict[str, Any]] = {}
-    for table in tables:
-        work = previous.get(table) or _build_table(number, *table)
-        built[table] = work
-        winners.extend(work.winners)
-        for competitor_id, entry, partie in work.members:
-            entries[competitor_id] = entry
-            parties[competitor_id] = partie
-            parties_state[competitor_id] = work.state
+    last = _table_memo.get(memo) if memo is not None else None
+    built = _tables_patched(number, tables, last) if last is not None else None
+    if built is None:
+        built = _tables_built(number, tables, last)
+    winners = [points for work in built.works for points in work.winners]
+    entries, parties = built.entries, built.parties
+    if byes:
+        entries, parties = dict(entries), dict(parties)
     for competitor_id, reason in byes:
         missed = engine_standings.missed_round(
             late=reason == "late",
@@ -318,8 +327,47 @@ def build_round(
             _table_memo.move_to_end(memo)
             while len(_table_memo) > TABLE_MEMO_SIZE:
                 _table_memo.popitem(last=False)
-    made = [partie for competitor_id in entries if (partie := parties[competitor_id]) is not None]
-    return RoundWork(made, entries, parties_state)
+    made = [partie for partie in parties.values() if partie is not None]
+    return RoundWork(made, entries, built.parties_state)
+
+
+def _tables_built(number: int, tables: list[tuple[TableRow, Seats]], last: TablesBuilt | None) -> TablesBuilt:
+    """Every table of the round built, or taken from `last` where read as then."""
+    previous = dict(zip(last.tables, last.works, strict=True)) if last is not None else {}
+    works: list[TableWork] = []
+    entries: dict[int, Entry] = {}
+    parties: dict[int, engine_standings.PartieResult | None] = {}
+    parties_state: dict[int, dict[str, Any]] = {}
+    for table in tables:
+        work = previous.get(table) or _build_table(number, *table)
+        works.append(work)
+        for competitor_id, entry, partie in work.members:
+            entries[competitor_id] = entry
+            parties[competitor_id] = partie
+            parties_state[competitor_id] = work.state
+    return TablesBuilt(tables, works, entries, parties, parties_state)
+
+
+def _tables_patched(number: int, tables: list[tuple[TableRow, Seats]], last: TablesBuilt) -> TablesBuilt | None:
+    """`_tables_built` from `last` when the same tables are read with the same seats and
+    only some results moved: those tables are built again and put in place, their
+    members' entries replaced (same keys, same order). None when anything else moved."""
+    if len(tables) != len(last.tables):
+        return None
+    moved = [index for index, (table, was) in enumerate(zip(tables, last.tables, strict=True)) if table != was]
+    for index in moved:
+        (row, seats), (was_row, was_seats) = tables[index], last.tables[index]
+        if seats != was_seats or row[1] != was_row[1]:
+            return None
+    works = list(last.works)
+    entries, parties, parties_state = dict(last.entries), dict(last.parties), dict(last.parties_state)
+    for index in moved:
+        work = works[index] = _build_table(number, *tables[index])
+        for competitor_id, entry, partie in work.members:
+            entries[competitor_id] = entry
+            parties[competitor_id] = partie
+            parties_state[competitor_id] = work.state
+    return TablesBuilt(tables, works, entries, parties, parties_state)
 
 
 def _build_table(number: int, row: TableRow, seats: Seats) -> TableWork:
