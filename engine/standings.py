@@ -23,6 +23,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
+from itertools import compress
+from operator import is_not
 from typing import Any, ClassVar
 
 from engine import get_game
@@ -384,9 +386,10 @@ def _shared_ranks(rows: Iterable[SortRow]) -> list[tuple[str, int, tuple[Number,
 class KeptOrder:
     """A ranking as `rank_order_kept` leaves it for the next call (never modified after).
 
-    `rows` (signed values, id, values) sorted, with `row_of` each competitor's, when
-    every criterion reads the competitor's own record; otherwise None, and `order` (the
-    ids in the ranking's order) is where the next sort starts.
+    `rows` (signed values, id, values) sorted, with `row_of` each competitor's and
+    `ranked` the order returned (its tuples), when every criterion reads the competitor's
+    own record; otherwise None, and `order` (the ids in the ranking's order) is where
+    the next sort starts.
     """
 
     criteria: list[CriterionSpec]
@@ -394,6 +397,7 @@ class KeptOrder:
     order: list[str]
     rows: list[SortRow] | None = None
     row_of: dict[str, SortRow] = field(default_factory=dict)
+    ranked: list[tuple[str, int, tuple[Number, ...]]] = field(default_factory=list)
 
 
 def rank_order_kept(
@@ -408,8 +412,9 @@ def rank_order_kept(
     and put back where their new values go. A hand moves two to five competitors of
     thousands: a few bisections rather than a sort. Records are never modified in place
     (a changed record is a new object), which is what makes the same object mean the
-    same values. Otherwise the ranking is `rank_order_values`, its sort started from
-    `kept`'s order.
+    same values. The order's tuples before and after the stretch of rows that moved are
+    those of the last call (the same objects), its ranks taken again. Otherwise the
+    ranking is `rank_order_values`, its sort started from `kept`'s order.
     """
     chosen = make_criteria(criteria)
     same_criteria = kept is not None and kept.criteria == list(criteria)
@@ -420,7 +425,8 @@ def rank_order_kept(
     if same_criteria and kept is not None and kept.rows is not None:
         last = kept.records
         moved = [c for c, record in records.items() if last.get(c) is not record]
-        moved.extend(c for c in last if c not in records)
+        if len(last) != len(records) or any(c not in last for c in moved):
+            moved.extend(c for c in last if c not in records)
         if len(moved) <= max(8, len(records) // 8):
             rows, row_of = list(kept.rows), dict(kept.row_of)
             for competitor in moved:
@@ -432,13 +438,43 @@ def rank_order_kept(
             for row in _sort_rows(placed, chosen, columns):
                 bisect.insort(rows, row)
                 row_of[row[1]] = row
-            order = _shared_ranks(rows)
-            return keys, order, KeptOrder(list(criteria), dict(records), [], rows, row_of)
+            order = _ranks_again(rows, kept.rows, kept.ranked)
+            return keys, order, KeptOrder(list(criteria), dict(records), [], rows, row_of, order)
     columns = {criterion.key: criterion.values(records, records) for criterion in chosen}
     start = _start_order(records, _kept_ids(kept))
     rows = _sort_rows(start, chosen, columns)
     rows.sort()
-    return keys, _shared_ranks(rows), KeptOrder(list(criteria), dict(records), [], rows, {row[1]: row for row in rows})
+    order = _shared_ranks(rows)
+    return keys, order, KeptOrder(list(criteria), dict(records), [], rows, {row[1]: row for row in rows}, order)
+
+
+def _ranks_again(
+    rows: list[SortRow], last_rows: list[SortRow], last: list[tuple[str, int, tuple[Number, ...]]]
+) -> list[tuple[str, int, tuple[Number, ...]]]:
+    """`_shared_ranks(rows)` from the last call's: the rows before the first that is not
+    the last call's same row, and after the last such, keep their tuple; the stretch
+    between is ranked again, on until a rank is the last call's (the rows after it are
+    the same and so are their ranks)."""
+    count = len(rows)
+    if count != len(last_rows) or len(last) != count:
+        return _shared_ranks(rows)
+    first = next(compress(range(count), map(is_not, rows, last_rows)), count)
+    if first == count:
+        return list(last)
+    after = count - next(compress(range(count), map(is_not, reversed(rows), reversed(last_rows))), count)
+    # Ranks go on from the row before the stretch: its group may go on into it.
+    key, shared = (rows[first - 1][0], last[first - 1][1]) if first else (None, 0)
+    middle: list[tuple[str, int, tuple[Number, ...]]] = []
+    position = first
+    while position < count:
+        row_key, competitor, values = rows[position]
+        if row_key != key:
+            shared, key = position + 1, row_key
+        if position >= after and shared == last[position][1]:
+            break
+        middle.append((competitor, shared, values))
+        position += 1
+    return [*last[:first], *middle, *last[position:]]
 
 
 def _kept_ids(kept: KeptOrder | None) -> list[str]:

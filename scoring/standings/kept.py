@@ -35,7 +35,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import engine.standings as engine_standings
 
@@ -46,14 +46,27 @@ KEPT_TOURNAMENTS = 16
 # A competitor's record as summed: (its stored record, the parties added, the sum).
 Summed = tuple[engine_standings.Record | None, tuple[engine_standings.PartieResult, ...], engine_standings.Record]
 # A competitor's snapshot row as built: (its summed record, its criteria values, the
-# competitor as read, its partie's state, the row).
+# competitor as read, its partie's state, the row, the row's JSON text).
 BuiltRow = tuple[
     engine_standings.Record,
     tuple[engine_standings.Number, ...],
     tuple[Any, ...],
     dict[str, Any] | None,
     dict[str, Any],
+    str | None,
 ]
+
+
+class RankedLine(NamedTuple):
+    """A ranking position by position, before the ties are listed by number: what the
+    next ranking compares with its own, position against position."""
+
+    competitors: Sequence[tuple[Any, ...]]  # the competitors read (that list)
+    order: list[tuple[str, int, tuple[engine_standings.Number, ...]]]  # the engine's tuples
+    pks: list[int]
+    states: list[dict[str, Any] | None]
+    rows: list[dict[str, Any]]
+    texts: list[str | None]
 
 
 @dataclass(slots=True)
@@ -77,8 +90,10 @@ class Kept:
     # the competitors as read (that list), their ids as the ranking's keys, and each
     # one's (pk, competitor as read) by key
     known: tuple[Sequence[tuple[Any, ...]], list[str], dict[str, tuple[int, tuple[Any, ...]]]] | None = None
-    # id of a row written -> (that row, its JSON text): the rows kept are written again as they were
-    texts: dict[int, tuple[dict[str, Any], str]] = field(default_factory=dict)
+    # the JSON text of the rows last ranked (each row's text is kept with it in `rows`)
+    text: str = "[]"
+    # the last ranking position by position, valid for `rows_config`
+    line: RankedLine | None = None
 
 
 _kept: OrderedDict[int, Kept] = OrderedDict()

@@ -19,15 +19,16 @@ draw | pending | bye | absent), `points`, `against`, `opponents` and `partners`
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from operator import itemgetter
-from typing import Any
+from itertools import compress
+from operator import is_not, itemgetter, ne
+from typing import Any, cast
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 import engine.standings as engine_standings
 from kit import fastjson
-from scoring.standings.kept import BuiltRow, Kept, competitors_known
+from scoring.standings.kept import BuiltRow, Kept, RankedLine, competitors_known
 from scoring.standings.reading import Loaded
 from tournaments.games import CRITERION_LABELS
 from tournaments.models import Competitor, Tournament
@@ -81,7 +82,6 @@ Competitors = Sequence[tuple[int, int, str, str, int, int | None]]
 
 # A competitor the ranking counts but that was not read (none in practice): a placeholder.
 UNKNOWN = (0, "?", "", 1, None)
-by_rank_then_number = itemgetter("rank", "number")
 
 
 def ranked_rows(
@@ -104,27 +104,52 @@ def ranked_rows(
     are those of the last refresh gets its row of then again (a copy with its new rank
     when that moved): after a hand, a few rows are built of thousands. The rows are the
     same as without.
+
+    When the competitors read are those of the last refresh (the same list), only the
+    positions whose ranking tuple (competitor, rank, values) is not the last ranking's
+    same tuple (the engine keeps those of the rows that did not move), or whose partie
+    state is another, are looked at one by one: both found by passes run in C. The
+    others keep the row and text of the last ranking's same position.
     """
     config = (tuple(criteria), sorted(match_points.items()))
-    previous = kept.rows if kept is not None and kept.rows_config == config else {}
+    same_config = kept is not None and kept.rows_config == config
+    previous = kept.rows if kept is not None and same_config else {}
     keys, order, ranking = engine_standings.rank_order_kept(
         records, criterion_specs(criteria, match_points), kept.ranking if kept is not None else None
     )
     positions = [keys.index(key) for key in criteria]
     _ids, known = competitors_known(kept, competitors)
+    count = len(order)
+    last_line = kept.line if kept is not None and same_config else None
+    built: dict[str, BuiltRow]
+    todo: Iterable[int]
+    if last_line is not None and last_line.competitors is competitors and len(last_line.order) == count:
+        moved = set(compress(range(count), map(is_not, order, last_line.order)))
+        pks = list(last_line.pks)
+        for index in moved:
+            pks[index] = (known.get(order[index][0]) or _unknown(order[index][0]))[0]
+        states = list(map(parties_state.get, pks))
+        moved.update(compress(range(count), map(is_not, states, last_line.states)))
+        todo = sorted(moved)
+        rows = list(last_line.rows)
+        texts = list(last_line.texts)
+        built = dict(previous)
+    else:
+        pks = [(known.get(competitor) or _unknown(competitor))[0] for competitor, _rank, _values in order]
+        states = list(map(parties_state.get, pks))
+        todo = range(count)
+        rows = [EMPTY_ROW] * count
+        texts = [None] * count
+        built = {}
     withdrawn = Competitor.Status.WITHDRAWN
-    rows = []
-    built: dict[str, BuiltRow] = {}
     fresh: list[tuple[str, dict[str, Any]]] = []
-    # Equal competitors share a rank; within it, they are listed by number as the room
-    # knows them: the spans of a shared rank are sorted once the rows are built.
-    tied: list[int] = []  # where each span starts
-    for index, (competitor, rank, values) in enumerate(order):
-        if rank != index + 1 and (not tied or tied[-1] != rank - 1):
-            tied.append(rank - 1)
+    # The rows built or copied, whose text is written once their match points are in.
+    written: list[tuple[int, str, engine_standings.Record, tuple[Any, ...], tuple[Any, ...], Any]] = []
+    for index in todo:
+        competitor, rank, values = order[index]
         record = records[competitor]
         pk, who = known.get(competitor) or _unknown(competitor)
-        state = parties_state.get(pk)
+        state = states[index]
         last = previous.get(competitor)
         if (
             last is not None
@@ -136,7 +161,7 @@ def ranked_rows(
             row = last[4]
             if row["rank"] == rank:
                 built[competitor] = last
-                rows.append(row)
+                rows[index], texts[index] = row, last[5]
                 continue
             # A copy: the row kept stays as written (the copy keeps the keys' order).
             row = {**row, "rank": rank}
@@ -161,42 +186,51 @@ def ranked_rows(
                 "current_partie": state,
             }
             fresh.append((competitor, row))
-        built[competitor] = (record, values, who, state, row)
-        rows.append(row)
+        written.append((index, competitor, record, values, who, state))
+        rows[index], texts[index] = row, None
     if "match_points" not in criteria and fresh:
         # Shown and served by the API whatever the criteria: computed for the rows built.
         by_competitor = _match_points(records, match_points, [competitor for competitor, _row in fresh])
         for competitor, row in fresh:
             row["match_points"] = by_competitor[competitor]
-    for first in tied:
-        end = first + 1
-        while end < len(rows) and rows[end]["rank"] == first + 1:
-            end += 1
-        rows[first:end] = sorted(rows[first:end], key=by_rank_then_number)
     if kept is not None:
+        for index, competitor, record, values, who, state in written:
+            row = rows[index]
+            text = texts[index] = fastjson.dumps(row)
+            built[competitor] = (record, values, who, state, row, text)
+        if len(built) > count:
+            # Competitors gone from the ranking: nothing of theirs is kept.
+            built = {competitor: built[competitor] for competitor, _rank, _values in order}
         kept.rows, kept.rows_config, kept.ranking = built, config, ranking
+        kept.line = RankedLine(competitors, order, pks, states, list(rows), list(texts))
+    # Equal competitors share a rank; within it, they are listed by number as the room
+    # knows them: each span of a shared rank (where a rank is not its position) is sorted.
+    ranks = list(map(itemgetter(1), order))
+    for first in sorted({ranks[index] - 1 for index in compress(range(count), map(ne, ranks, range(1, count + 1)))}):
+        end = first + 1
+        while end < count and ranks[end] == first + 1:
+            end += 1
+        span = sorted(zip(rows[first:end], texts[first:end], strict=True), key=_by_rank_then_number)
+        rows[first:end], texts[first:end] = [row for row, _text in span], [text for _row, text in span]
+    if kept is not None:
+        # The rows' JSON text, as `fastjson.dumps(rows)` writes it: the live refresh stores it.
+        # (Every row has its text here: kept, or written above.)
+        kept.text = "[" + ",".join(cast(list[str], texts)) + "]"
     return rows
+
+
+# A placeholder of the rows' list before each position is filled.
+EMPTY_ROW: dict[str, Any] = {}
+
+
+def _by_rank_then_number(pair: tuple[dict[str, Any], str | None]) -> tuple[Any, Any]:
+    row = pair[0]
+    return row["rank"], row["number"]
 
 
 def _unknown(competitor: str) -> tuple[int, tuple[Any, ...]]:
     pk = int(competitor)
     return pk, (pk, *UNKNOWN)
-
-
-def rows_text(rows: Sequence[dict[str, Any]], kept: Kept) -> str:
-    """The rows' JSON text, as `fastjson.dumps(rows)` writes it: each row's text kept from
-    the last refresh when it is the same row (the dict kept), the others written."""
-    last = kept.texts
-    texts: dict[int, tuple[dict[str, Any], str]] = {}
-    parts = []
-    for row in rows:
-        found = last.get(id(row))
-        if found is None or found[0] is not row:
-            found = (row, fastjson.dumps(row))
-        texts[id(row)] = found
-        parts.append(found[1])
-    kept.texts = texts
-    return "[" + ",".join(parts) + "]"
 
 
 def _match_points(

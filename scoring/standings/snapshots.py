@@ -25,7 +25,7 @@ from kit import fastjson
 from scoring.models import StandingsSnapshot
 from scoring.standings.base import base_generation, base_read, base_store
 from scoring.standings.kept import Kept, competitors_known, head_digest, kept_for, summed_records
-from scoring.standings.ranking import rank_rows, ranked_rows, ranking_config, rows_text
+from scoring.standings.ranking import rank_rows, ranked_rows, ranking_config
 from scoring.standings.reading import Loaded, fingerprint, load
 from scoring.standings.signals import snapshot_written
 from tournaments.models import Round, Tournament
@@ -183,7 +183,7 @@ def live_update(
         parties_state = work.parties_state if work is not None else {}
         rows_by_round[after_round] = ranked_rows(records, competitors, criteria, match_points, parties_state, keeping)
         if keeping is kept:
-            texts[after_round] = rows_text(rows_by_round[after_round], kept)
+            texts[after_round] = kept.text
     return _write(tournament, writes, rows_by_round, criteria, texts)
 
 

@@ -152,6 +152,9 @@ def test_only_the_competitors_whose_record_moved_are_placed_again() -> None:
     # The others keep their sort rows (the same objects); the kept ranking is not touched.
     assert again.row_of["c06"] is kept.row_of["c06"] and again.row_of["c05"] is not kept.row_of["c05"]
     assert kept.records["c05"] is records["c05"]
+    # Past the stretch that moved (c05 from its place to the top), the order's tuples
+    # are the last ranking's, the same objects.
+    assert again.ranked is order and order[-1] is kept.ranked[-1]
     # Other criteria: sorted afresh. A Buchholz reads the opponents' records: sorted each time.
     assert rank_order_kept(moved, ["points"], again)[1] == rank_order_values(moved, ["points"])[1]
     _keys, _order, by_buchholz = rank_order_kept(moved, ["wins", "buchholz"], again)

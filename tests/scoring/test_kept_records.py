@@ -10,6 +10,7 @@ the rows are always those built without anything kept.
 from __future__ import annotations
 
 from engine.standings import PartieResult, Record, add_result, copy_record
+from kit import fastjson
 from scoring.standings.kept import Kept, forget_kept, head_digest, kept_for, summed_records
 from scoring.standings.ranking import ranked_rows
 
@@ -142,6 +143,18 @@ def test_a_row_whose_inputs_did_not_move_is_written_again_as_it_was() -> None:
     assert new[3] is not old[3] and new[3]["points"] == 90 + 10
     assert [row["rank"] for row in after] == [row["rank"] for row in before]
     assert new[3]["match_points"] == 3 + 1  # a win and a draw, by the tournament's scheme
+    # The rows' JSON text, stored by the live refresh: each row's own kept with it.
+    assert kept.text == fastjson.dumps(after)
+    assert kept.rows["1"][5] == fastjson.dumps(new[1]) and kept.rows["3"][5] == fastjson.dumps(new[3])
+
+
+def test_the_text_of_tied_rows_follows_them_listed_by_number() -> None:
+    kept = Kept("token")
+    records = summed_records(kept, stored(), ["1", "2", "3", "4"], {})
+    records = {**records, "4": records["1"], "3": records["1"]}  # 1, 3 and 4 tied on 100 points
+    rows = ranked_rows(records, list(reversed(COMPETITORS)), ["points"], {}, {}, kept)
+    assert [(row["rank"], row["number"]) for row in rows] == [(1, 1), (1, 3), (1, 4), (4, 2)]
+    assert kept.text == fastjson.dumps(rows)
 
 
 def test_a_row_whose_rank_alone_moved_is_a_copy_with_its_new_rank() -> None:
