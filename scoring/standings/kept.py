@@ -21,7 +21,10 @@ process keeps, per tournament:
   order (with a Buchholz or head to head: sorting a list nearly in order costs little
   more than reading it);
 - the competitors' ids and a map of them, while the competitors read are those of the
-  last refresh, and each row's JSON text, written again for the rows kept.
+  last refresh, and each row's JSON text, written again for the rows kept;
+- the last ranking position by position (`RankedLine`): the next one looks one by one
+  only at the positions whose engine tuple or partie state is not the same object as
+  then, the others keeping their row and text.
 
 Nothing kept is ever modified: a record or a row that changes is a new one. Keyed by the
 stored totals' token, so that whatever drops them (a draw, a close, a correction in a
