@@ -181,8 +181,11 @@ def live_update(
             # Its current parties are its last round's (read again, one round).
             work = load(tournament, from_round=after_round).works.get(after_round)
         parties_state = work.parties_state if work is not None else {}
-        rows_by_round[after_round] = ranked_rows(records, competitors, criteria, match_points, parties_state, keeping)
-        if keeping is kept:
+        live = keeping is kept
+        rows_by_round[after_round] = ranked_rows(
+            records, competitors, criteria, match_points, parties_state, kept if live else None
+        )
+        if live:
             texts[after_round] = kept.text
     return _write(tournament, writes, rows_by_round, criteria, texts)
 
