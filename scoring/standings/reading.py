@@ -341,10 +341,7 @@ def _tables_built(number: int, tables: list[tuple[TableRow, Seats]], last: Table
     for table in tables:
         work = previous.get(table) or _build_table(number, *table)
         works.append(work)
-        for competitor_id, entry, partie in work.members:
-            entries[competitor_id] = entry
-            parties[competitor_id] = partie
-            parties_state[competitor_id] = work.state
+        _seat_members(work, entries, parties, parties_state)
     return TablesBuilt(tables, works, entries, parties, parties_state)
 
 
@@ -363,11 +360,21 @@ def _tables_patched(number: int, tables: list[tuple[TableRow, Seats]], last: Tab
     entries, parties, parties_state = dict(last.entries), dict(last.parties), dict(last.parties_state)
     for index in moved:
         work = works[index] = _build_table(number, *tables[index])
-        for competitor_id, entry, partie in work.members:
-            entries[competitor_id] = entry
-            parties[competitor_id] = partie
-            parties_state[competitor_id] = work.state
+        _seat_members(work, entries, parties, parties_state)
     return TablesBuilt(tables, works, entries, parties, parties_state)
+
+
+def _seat_members(
+    work: TableWork,
+    entries: dict[int, Entry],
+    parties: dict[int, engine_standings.PartieResult | None],
+    parties_state: dict[int, dict[str, Any]],
+) -> None:
+    """Put a table's members, their entries, parties and partie state, into the round's maps."""
+    for competitor_id, entry, partie in work.members:
+        entries[competitor_id] = entry
+        parties[competitor_id] = partie
+        parties_state[competitor_id] = work.state
 
 
 def _build_table(number: int, row: TableRow, seats: Seats) -> TableWork:

@@ -173,7 +173,8 @@ def live_update(
                     added[partie.competitor] = (*added.get(partie.competitor, ()), partie)
         # What the last hand's refresh kept serves the live ranking; a round's own
         # ranking, rewritten after a correction, is summed afresh.
-        keeping = kept if after_round == live_round else Kept(base.token)
+        live = after_round == live_round
+        keeping = kept if live else Kept(base.token)
         records = summed_records(keeping, base.records, competitor_ids, added)
         work = loaded.works.get(after_round)
         if work is None:
@@ -181,7 +182,6 @@ def live_update(
             # Its current parties are its last round's (read again, one round).
             work = load(tournament, from_round=after_round).works.get(after_round)
         parties_state = work.parties_state if work is not None else {}
-        live = keeping is kept
         rows_by_round[after_round] = ranked_rows(
             records, competitors, criteria, match_points, parties_state, kept if live else None
         )
@@ -230,7 +230,7 @@ def _write(
     texts: Mapping[int | None, str] | None = None,
 ) -> StandingsSnapshot:
     """Store the snapshots of `writes` as new versions; `texts` holds the JSON text of
-    some rounds' rows when the caller has it (the live refresh's, `rows_text`)."""
+    some rounds' rows when the caller has it (the live ranking's, `Kept.text`)."""
     newest = (
         StandingsSnapshot.objects.filter(tournament=tournament)
         .order_by("-version")
