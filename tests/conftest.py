@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from atout.celery import forget_broker_pools
+from tests.tiers import mark_tiers, split_fast_tier
 
 ROOT = Path(__file__).resolve().parent.parent
 IN_CI = os.environ.get("CI") == "true"
@@ -59,6 +60,24 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError("CI=true: DATABASE_URL must point at PostgreSQL (./test sets it).")
     if IN_CI and not REDIS_URL:
         raise pytest.UsageError("CI=true: ATOUT_TEST_REDIS_URL must point at Redis (./test sets it).")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--tier",
+        choices=("fast", "all"),
+        default="all",
+        help="fast: leave out the browser, real-worker, production, property and slow tests (tests/tiers.py)",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    mark_tiers(items)
+    if config.getoption("tier") == "fast":
+        kept, left = split_fast_tier(items)
+        if left:
+            config.hook.pytest_deselected(items=left)
+            items[:] = kept
 
 
 def require_redis() -> str:

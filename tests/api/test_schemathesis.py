@@ -41,9 +41,11 @@ from rounds.services import round_draw
 from scoring.models import Season, SeasonSnapshot, StandingsSnapshot
 from tests.api.conftest import enter, sound_hand
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
+from tests.tiers import examples as scaled
 from tournaments import services
 
-pytestmark = pytest.mark.django_db
+# Schemathesis explores the schema with Hypothesis: the property tier (tests/tiers.py).
+pytestmark = [pytest.mark.django_db, pytest.mark.property]
 
 # Examples per operation and mode: 29 operations x (15 + 10) x 2 credentials, 1,450
 # requests (10 + 5 before: 870); 43 operations since the club's seasons, players and
@@ -138,10 +140,9 @@ def _fuzz(method: str, path: str, headers: dict[str, str], mode: GenerationMode,
     operation = SCHEMA[path][method]
 
     @settings(
-        max_examples=examples,
+        max_examples=scaled(examples),
         deadline=None,
         database=None,
-        derandomize=True,
         suppress_health_check=list(HealthCheck),
     )
     @given(case=operation.as_strategy(generation_mode=mode))

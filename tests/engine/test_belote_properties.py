@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from engine.core import RuleError
 from engine.games.belote_classique import BeloteClassique, FourPlayerBelote
 from engine.games.belote_moderne import BeloteModerne
+from tests.tiers import examples
 
 GAMES = [BeloteClassique(), BeloteModerne()]
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7")
@@ -25,7 +26,7 @@ LENGTH = {"tierce": 3, "cinquante": 4, "cent": 5}
 VALUE = {"tierce": 20, "cinquante": 50, "cent": 100}
 CARRE = {"J": 200, "9": 150, "A": 100, "10": 100, "K": 100, "Q": 100, "8": 0}
 OTHER = {"A": "B", "B": "A"}
-SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+SETTINGS = settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 
 
 @st.composite

@@ -21,6 +21,7 @@ from engine.pairing.byes import plan_sit_out
 from engine.pairing.costs import REPEAT, build_cost_model
 from engine.pairing.groups import ExactSearch, LocalSearch, MeleeTables, ThreeSeatTables
 from engine.pairing.methods import get_method
+from tests.tiers import examples
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLE_SIZE = {"teams": 2, "melee": 4, "individual": 3}
@@ -144,7 +145,7 @@ def small_fields(draw: st.DrawFn, fmt: str) -> tuple[list[Competitor], tuple[tup
 
 @pytest.mark.parametrize("fmt", ["teams", "individual", "melee"])
 @pytest.mark.parametrize("method", ["random", "swiss"])
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_a_draw_has_as_few_repeats_as_the_best_of_all_possible_draws(
     fmt: str, method: str, data: st.DataObject
@@ -423,7 +424,7 @@ def test_large_swiss_draws_have_no_repeat_when_scores_and_history_allow() -> Non
 # -- everyone exactly once ---------------------------------------------------------------------
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     fmt=st.sampled_from(sorted(FORMATS)),
     method=st.sampled_from(sorted(METHODS)),

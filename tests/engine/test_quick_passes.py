@@ -27,8 +27,9 @@ from engine.games.belote_contree import BeloteContree
 from engine.games.belote_hand import TeamBelote
 from engine.games.belote_moderne import BeloteModerne
 from tests.engine.test_belote_properties import JSON, NEAR_MISSES, assert_the_quick_pass_agrees
+from tests.tiers import examples
 
-QUICK = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+QUICK = settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FOUR = [BeloteClassique(), BeloteModerne(), BeloteContree()]
 THREE = BeloteATrois()
 

@@ -22,6 +22,7 @@ from engine.standings import (
     records_of,
 )
 from tests.engine.test_standings import partie
+from tests.tiers import examples
 
 IDS = "abcdefgh"
 
@@ -69,7 +70,7 @@ criteria_lists = st.lists(
 hints = st.lists(st.sampled_from(IDS + "xyz"), max_size=12)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(games, criteria_lists, hints)
 def test_whatever_the_hint_the_ranking_is_the_split_in_turn(
     played: list[tuple[str, str, int, int]], criteria: list[str], hint: list[str]
@@ -121,7 +122,7 @@ def record(competitor: str, wins: int, points: int) -> Record:
     )  # fmt: skip
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(criteria_lists, changes)
 def test_a_kept_ranking_placing_again_only_the_moved_is_the_ranking_from_scratch(
     criteria: list[str], steps: list[list[tuple[str, int, int]]]

@@ -21,6 +21,7 @@ from engine.standings import (
     season_ranking,
     table_outcomes,
 )
+from tests.tiers import examples
 
 
 def partie(round_number: int, a: str, b: str, points_a: int, points_b: int) -> list[PartieResult]:
@@ -298,7 +299,7 @@ def test_every_criterion_of_the_registry_ranks_a_concours() -> None:
         assert sorted(s.competitor for s in standings) == ["a", "b", "c", "d"]
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=examples(50), deadline=None)
 @given(
     st.lists(
         st.tuples(st.sampled_from("abcdef"), st.sampled_from("abcdef"), st.integers(0, 162), st.integers(0, 162)),
@@ -321,7 +322,7 @@ def test_ranks_never_decrease_and_equal_values_share_a_rank(games: list[tuple[st
         assert standing.rank <= position
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(
     st.lists(
         st.tuples(st.sampled_from("abcdefgh"), st.sampled_from("abcdefgh"), st.integers(0, 4), st.integers(0, 4)),

@@ -17,6 +17,7 @@ from engine.core import OptionError
 from engine.match import play
 from engine.standings import default_criteria
 from tests.engine.tarot_hands import CINQ, JSON, every_options, expected_d, tarot_hands
+from tests.tiers import examples
 
 GAME = CINQ
 OPTIONS = st.sampled_from(every_options(GAME))
@@ -332,7 +333,7 @@ def test_half_points_to_the_winner_always_score_whole_numbers(h: dict[str, Any])
     assert all(type(s) is int for s in GAME.score(h, GAME.resolve_options({})).scores)
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(seed=st.integers(0, 2**32), options=OPTIONS)
 def test_random_hands_are_valid_and_repeatable(seed: int, options: dict[str, Any]) -> None:
     h = GAME.random_hand(random.Random(seed))

@@ -17,6 +17,7 @@ from engine.core import Game
 from engine.games import announcements
 from engine.games.belote_a_trois import BeloteATrois
 from engine.games.tarot_a_trois import CONTRACTS, NEEDED, TarotATrois, points_range
+from tests.tiers import examples
 
 BELOTE = BeloteATrois()
 TAROT = TarotATrois()
@@ -224,7 +225,7 @@ def test_tarot_scoring_is_deterministic_and_leaves_the_hand_alone(
 
 
 @pytest.mark.parametrize("game", [BELOTE, TAROT], ids=lambda g: g.code)
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(seed=st.integers(0, 2**32), option_index=st.integers(0, 100))
 def test_random_hands_always_validate(game: Game, seed: int, option_index: int) -> None:
     choices = every_options(game)

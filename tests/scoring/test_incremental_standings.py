@@ -23,6 +23,7 @@ from scoring.models import Hand, StandingsBase, StandingsSnapshot
 from scoring.services import HandRefused, hand_correct, hand_delete, hand_submit
 from scoring.standings import load, rank_rows, snapshots
 from scoring.standings.ranking import ranking_config
+from tests.tiers import examples
 from tests.tournaments.conftest import club, organiser, register_many, running
 from tournaments import services
 from tournaments.models import Competitor, Round, Tournament
@@ -104,6 +105,8 @@ def play(tournament: Tournament, organiser: Any, step: tuple[str, int, int]) -> 
         pass
 
 
+# Hypothesis plays the nights inside the test: the property tier (tests/tiers.py).
+@pytest.mark.property
 def test_the_live_ranking_kept_incrementally_equals_the_full_rebuild(
     running: Any, organiser: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -118,7 +121,7 @@ def test_the_live_ranking_kept_incrementally_equals_the_full_rebuild(
     monkeypatch.setattr(snapshots, "live_update", counted)
 
     @settings(
-        max_examples=40,
+        max_examples=examples(40),
         deadline=None,
         database=None,
         suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
