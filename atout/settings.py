@@ -28,7 +28,7 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 # The address phones open the site at (http://192.168.1.20:8000): every QR code, printed
 # link and poster carries it. Empty: the address the director's browser used, which is
 # this computer itself when that is 127.0.0.1 (the table sheets and the poster then say
-# so). Venue mode sets it to the room's address it found (atout.venue).
+# so). Venue mode sets it to the room's address it found (serving.venue).
 ATOUT_PUBLIC_URL = env_url("ATOUT_PUBLIC_URL")
 
 if not DEBUG:

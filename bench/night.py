@@ -148,7 +148,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--arrive", type=float, default=30, help="seconds over which phones open the page")
     parser.add_argument("--projectors", type=int, default=4)
     parser.add_argument(
-        "--workers", type=int, default=None, help="gunicorn workers (default: production's, atout/gunicorn_conf.py)"
+        "--workers", type=int, default=None, help="gunicorn workers (default: production's, serving/gunicorn_conf.py)"
     )
     parser.add_argument("--threads", type=int, default=None, help="threads per gunicorn worker (default: production's)")
     parser.add_argument(
@@ -770,14 +770,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if poll_port is not None:
             env["GUNICORN_POLL_BIND"] = f"127.0.0.1:{poll_port}"
         print(
-            f"==> gunicorn (atout/gunicorn_conf.py): {env.get('WEB_CONCURRENCY', 'default')} workers, "
+            f"==> gunicorn (serving/gunicorn_conf.py): {env.get('WEB_CONCURRENCY', 'default')} workers, "
             f"{env.get('GUNICORN_THREADS', 'default')} threads each, on 127.0.0.1:{port}"
             + (f", polls apart on 127.0.0.1:{poll_port}" if poll_port else ", polls on the same address")
             + f"; a Celery worker on {args.redis}"
         )
         gunicorn = Server(
             "gunicorn",
-            [GUNICORN, "-c", "python:atout.gunicorn_conf", "atout.wsgi"],
+            [GUNICORN, "-c", "python:serving.gunicorn_conf", "atout.wsgi"],
             env,
             results / "night-gunicorn.log",
         )

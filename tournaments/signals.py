@@ -13,7 +13,7 @@ connects its receivers in `ScoringConfig.ready`.
   for confirmation included (see `tournaments.selectors.TableProgress`).
 - `round_closed` (sender `Round`; keywords `round_id`, `tournament_id`, `number`): a round
   was closed, sent once the close has committed, robustly (a failing receiver is logged,
-  the close stands). Venue mode keeps a copy of the database at each one (atout.backups).
+  the close stands). Venue mode keeps a copy of the database at each one (serving.backups).
 - `names_erased` (sender `Player`; keywords `tournament_ids`, `competitor_names`: competitor
   id -> its new name, `player_names`: player id -> its new name): a player was anonymised,
   sent inside the anonymisation's transaction; whoever keeps a copy of those names (the

@@ -139,8 +139,8 @@ class Process:
 
 
 def gunicorn(name: str, env: dict[str, str]) -> Process:
-    """gunicorn serving the site as production does (atout.gunicorn_conf reads `env`)."""
-    return Process(name, [sys.executable, "-m", "gunicorn", "-c", "python:atout.gunicorn_conf", "atout.wsgi"], env)
+    """gunicorn serving the site as production does (serving.gunicorn_conf reads `env`)."""
+    return Process(name, [sys.executable, "-m", "gunicorn", "-c", "python:serving.gunicorn_conf", "atout.wsgi"], env)
 
 
 def celery_worker(name: str, node: str, env: dict[str, str]) -> Process:

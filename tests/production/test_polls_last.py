@@ -17,7 +17,7 @@ from types import ModuleType
 
 import pytest
 
-from atout import gunicorn_conf
+from serving import gunicorn_conf
 from tests.production.processes import clean_env, free_port, gunicorn, random_secret
 
 REQUEST = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
@@ -83,7 +83,7 @@ def test_one_worker_serves_the_site_before_the_polls_that_came_first() -> None:
 
 
 def load_conf(monkeypatch: pytest.MonkeyPatch, **env: str) -> ModuleType:
-    """atout/gunicorn_conf.py as gunicorn reads it under `env` (a module of its own)."""
+    """serving/gunicorn_conf.py as gunicorn reads it under `env` (a module of its own)."""
     for name, value in env.items():
         monkeypatch.setenv(name, value)
     spec = importlib.util.spec_from_file_location("gunicorn_conf_under_test", gunicorn_conf.__file__)

@@ -114,7 +114,7 @@ def test_gunicorn_will_not_start_several_workers_on_a_cache_of_their_own() -> No
         WEB_CONCURRENCY="3", GUNICORN_BIND=f"127.0.0.1:{free_port()}",
     )  # fmt: skip
     started = subprocess.run(
-        [sys.executable, "-m", "gunicorn", "-c", "python:atout.gunicorn_conf", "atout.wsgi"],
+        [sys.executable, "-m", "gunicorn", "-c", "python:serving.gunicorn_conf", "atout.wsgi"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert started.returncode == 1

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from atout import lan, venue
+from serving import lan, venue
 from tests.conftest import ROOT, require_redis
 from tests.production.processes import Process, clean_env, free_port, http_get, send_task
 
@@ -176,7 +176,7 @@ def _start_venue(tmp_path: Path, **env: str) -> tuple[Process, int]:
     database = tmp_path / "venue.sqlite3"
     process = Process(
         f"venue-{uuid.uuid4().hex[:8]}",
-        [sys.executable, "-m", "atout.venue", "--host", "127.0.0.1", "--port", str(port), "--embedded",
+        [sys.executable, "-m", "serving.venue", "--host", "127.0.0.1", "--port", str(port), "--embedded",
          "--secret-file", str(tmp_path / ".venue-secret"), "--log-file", str(tmp_path / "venue.log")],
         clean_env(DATABASE_URL=f"sqlite:///{database}", STATIC_ROOT=str(tmp_path / "static"),
                   WEB_CONCURRENCY="2", **env),

@@ -27,8 +27,8 @@ from typing import Any
 import psycopg
 import pytest
 
-from atout import backups, venue
-from atout.venue import Summary
+from serving import backups, venue
+from serving.venue import Summary
 from tests.conftest import ROOT
 from tests.production.faults import Referee, donne, post_json, run_python
 from tests.production.processes import PostgresServer, Process, clean_env, free_port, http_get
@@ -57,7 +57,7 @@ print(json.dumps({
 def _venue(tmp_path: Path, port: int, *extra: str) -> Process:
     return Process(
         f"venue-backup-{uuid.uuid4().hex[:8]}",
-        [sys.executable, "-m", "atout.venue", "--host", "127.0.0.1", "--port", str(port), "--embedded",
+        [sys.executable, "-m", "serving.venue", "--host", "127.0.0.1", "--port", str(port), "--embedded",
          "--secret-file", str(tmp_path / ".venue-secret"), "--log-file", str(tmp_path / "venue.log"),
          "--backup-dir", str(tmp_path / "backups"), "--backup-every", "2", "--backup-keep", str(KEEP), *extra],
         clean_env(DATABASE_URL=f"sqlite:///{tmp_path / 'venue.sqlite3'}", STATIC_ROOT=str(tmp_path / "static"),

@@ -11,10 +11,10 @@ from django.core.cache import cache
 from django.core.exceptions import ImproperlyConfigured
 from django.test import RequestFactory
 
-from atout.gunicorn_conf import shared_cache_problem
 from kit.clients import client_address
 from kit.env import env_networks
 from scoring import access
+from serving.gunicorn_conf import shared_cache_problem
 from tests.conftest import require_redis
 
 LOCMEM = "django.core.cache.backends.locmem.LocMemCache"

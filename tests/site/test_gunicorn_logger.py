@@ -1,4 +1,4 @@
-"""gunicorn's logger as production configures it (atout/gunicorn_conf.py)."""
+"""gunicorn's logger as production configures it (serving/gunicorn_conf.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from gunicorn.config import Config
 from gunicorn.glogging import Logger
 
-from atout import gunicorn_conf
+from serving import gunicorn_conf
 
 
 def configured(logger_class: type[Logger]) -> Logger:

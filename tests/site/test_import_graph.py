@@ -8,8 +8,9 @@ of its `__init__` (importing `scoring.models` runs `scoring/__init__.py` first).
 The floors, lowest first (FLOORS below): `kit/` and `engine/` import no app;
 `tournaments/`, and beside it `accounts/` (an organiser's API tokens), neither importing
 the other; `scoring/` above them; `ratings/` (players' ratings from the table results);
-`rounds/` (whose first round may be drawn by rating) and `archive/` above those; `api/`; and
-`atout/`, the roof (settings, URLs, the Celery app). The engine, besides, imports no web
+`rounds/` (whose first round may be drawn by rating) and `archive/` above those; `api/`;
+`serving/` (gunicorn's configuration, venue mode, LAN discovery, backups); and `atout/`,
+the roof (settings, URLs, the Celery app). The engine, besides, imports no web
 framework: it runs anywhere plain Python runs.
 """
 
@@ -37,7 +38,8 @@ FLOORS = {
     "rounds": 4,
     "archive": 4,
     "api": 5,
-    "atout": 6,
+    "serving": 6,
+    "atout": 7,
 }
 
 

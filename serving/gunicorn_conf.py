@@ -1,6 +1,6 @@
 """gunicorn's configuration, read from the environment.
 
-    gunicorn -c python:atout.gunicorn_conf atout.wsgi
+    gunicorn -c python:serving.gunicorn_conf atout.wsgi
 
 Every variable is listed in `.env.example`. The request lines come from Atout's own
 middleware (with the request id and the tournament), so gunicorn's access log stays off;

@@ -1,7 +1,7 @@
 """Venue mode's copies of the night's database, and bringing one back (`./run --venue --restore`).
 
 A laptop on a card table can die: a flat battery, a kicked cable, coffee. Venue mode
-(atout.venue) keeps copies of the database as the night goes, so that another start,
+(serving.venue) keeps copies of the database as the night goes, so that another start,
 on this laptop or another one, brings the night back.
 
 Terms:

@@ -1,4 +1,4 @@
-"""The container's health probe: `python -m atout.healthcheck` exits 0 when /healthz is green.
+"""The container's health probe: `python -m serving.healthcheck` exits 0 when /healthz is green.
 
 It asks gunicorn on the loopback interface, with a Host header the site accepts (the
 first of ALLOWED_HOSTS) so that host validation does not turn a healthy site into a 400;

@@ -20,7 +20,7 @@ The launcher itself stays in the foreground, watches gunicorn and the worker, an
 both on Ctrl+C or when either dies. Their log lines go to `.venue.log` (git-ignored), so
 the address and the QR code stay on the screen for the room to scan.
 
-The night's database is copied (atout.backups) every 5 minutes by the launcher and each
+The night's database is copied (serving.backups) every 5 minutes by the launcher and each
 time a round closes by the web process, into `.venue-backups/` (git-ignored), the newest
 24 kept (`--backup-every`, `--backup-keep`). If the laptop dies, `./run --venue --restore`
 puts the newest copy back (or `--restore FILE` a given one), says what it restored and
@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Any, TextIO
 from urllib.parse import urlsplit
 
-from atout import backups, lan
+from serving import backups, lan
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_SECRET_FILE = ROOT / ".venue-secret"
@@ -331,7 +331,7 @@ def warn_about_accounts(out: TextIO) -> None:
         )
 
 
-# -- copies of the database (atout.backups) ---------------------------------------------
+# -- copies of the database (serving.backups) ---------------------------------------------
 
 BACKUP_FAILURES = (backups.BackupError, OSError, sqlite3.Error, subprocess.SubprocessError)
 LATEST = "latest"
@@ -525,7 +525,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
                  "--without-gossip", "--without-mingle"],
                 {"CELERY_WORKER_CONCURRENCY": "2", **child_env},
             )  # fmt: skip
-        venue.spawn([sys.executable, "-m", "gunicorn", "-c", "python:atout.gunicorn_conf", "atout.wsgi"], child_env)
+        venue.spawn([sys.executable, "-m", "gunicorn", "-c", "python:serving.gunicorn_conf", "atout.wsgi"], child_env)
         venue.wait_until_healthy(args.port)
         print_banner(
             f"http://{host}:{args.port}/", others, services, args.log_file, out, backed_up,
