@@ -62,8 +62,8 @@ MIDDLEWARE = [
     # First, so that every line a request causes carries its id (see atout.middleware).
     "atout.middleware.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    # The live ranking's polls by visitors without a session stop here (atout.middleware).
-    "atout.middleware.LivePollMiddleware",
+    # The live ranking's polls by visitors without a session stop here (scoring.middleware).
+    "scoring.middleware.LivePollMiddleware",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 
 from kit.requests import UserRequest
 from rounds import services
+from scoring.selectors.tables import table_progress
 from tournaments import access, selectors
 from tournaments.forms import CLOCK_ADJUST, CLOCK_START, ClockForm, add_service_errors
 from tournaments.models import Round, Tournament
@@ -75,7 +76,7 @@ def round_close(request: UserRequest, tournament: Tournament, number: int) -> Ht
 def _forced_close_consequences(rnd: Round) -> list[str]:
     """Each unfinished table and the score it will count with, then what a forced close means."""
     lines = []
-    for table in selectors.drawn_tables(rnd):
+    for table in selectors.drawn_tables(rnd, progress=table_progress(rnd)):
         if table.finished:
             continue
         totals = " – ".join(str(total) for total in table.result.totals) if table.result else ""

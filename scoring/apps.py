@@ -12,12 +12,9 @@ class ScoringConfig(AppConfig):
         # when there is no broker.
         from kit.fastjson import use_for_psycopg
         from scoring import receivers, tasks  # noqa: F401
-        from scoring.standings.signals import snapshot_written
-        from tournaments.signals import names_erased, standings_refresh_requested, table_results_wanted
+        from tournaments.signals import names_erased, standings_refresh_requested
 
         use_for_psycopg()
-        # What tournaments/ asks of the results and the ranking, without importing scoring/.
+        # What tournaments/ tells whoever keeps a ranking, without importing scoring/.
         standings_refresh_requested.connect(receivers.standings_refresh, dispatch_uid="scoring.standings_refresh")
-        table_results_wanted.connect(receivers.table_results, dispatch_uid="scoring.table_results")
         names_erased.connect(receivers.names_erased, dispatch_uid="scoring.names_erased")
-        snapshot_written.connect(receivers.newest_announced, dispatch_uid="scoring.newest_announced")

@@ -11,9 +11,9 @@ a quiet ranking moves at its first poll. With N = 0 every poll is served the new
 version. The publication (version, when) is kept in the shared cache, so that every web
 process serves the same version; it is decided on the read side only: the refresh
 (scoring/standings/) writes every version as before, and once committed says so in the
-shared cache too (`newest_written`, on its `snapshot_written` signal), so that a poll
-knows of a new version at once, not when its process next reads the tournament's row
-(scoring.selectors.standings.polled_tournament keeps it up to a second). The poll reads
+shared cache too (`written_here`, called on commit), so that a poll knows of a new
+version at once, not when its process next reads the tournament's row (kept up to a
+second: `polled_row`, scoring.selectors.standings.polled_tournament). The poll reads
 both in one round trip.
 
 **One rendering per version.** The ranking's fragment (`ranking_table.html`) is rendered
@@ -39,6 +39,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
@@ -108,6 +109,7 @@ def forget_local() -> None:
         _local.clear()
         _local_chars = 0
     _served.clear()
+    _polled_rows.clear()
 
 
 def clock() -> float:
@@ -124,8 +126,40 @@ def _newest_key(tournament_id: int) -> str:
 
 
 def newest_written(tournament_id: int, version: int) -> None:
-    """Tell every process that `version` is the newest committed one (the refresh, on commit)."""
+    """Tell every process that `version` is the newest committed one."""
     cache.set(_newest_key(tournament_id), version, PUBLISHED_SECONDS)
+
+
+# The public tournament row each poll of this process read, with the live version it
+# names (scoring.selectors.standings.polled_tournament), kept until a moment on the
+# monotonic clock: most polls of an unchanged ranking then answer 304 without a database
+# round trip. A version written in this process drops it at once (`written_here`); one
+# written by another process shows when the row expires.
+_polled_rows: dict[str, tuple[float, Any]] = {}
+
+
+def polled_row(slug: str, now: float) -> Any | None:
+    """The row kept for `slug` if it has not expired at `now`."""
+    hit = _polled_rows.get(slug)
+    return hit[1] if hit is not None and hit[0] > now else None
+
+
+def keep_polled_row(slug: str, until: float, row: Any) -> None:
+    _polled_rows[slug] = (until, row)
+
+
+def forget_polled_row(slug: str) -> None:
+    _polled_rows.pop(slug, None)
+
+
+def written_here(*, tournament_id: int, slug: str, version: int) -> None:
+    """A live version committed by this process (the refresh calls it on commit): every
+    process's polls learn of it from the shared cache, and this one drops the row it kept
+    with an older version."""
+    newest_written(tournament_id, version)
+    hit = _polled_rows.get(slug)
+    if hit is not None and getattr(hit[1], "standings_version", None) != version:
+        forget_polled_row(slug)
 
 
 def published_version(tournament_id: int, newest: int, *, now: float | None = None, every: float | None = None) -> int:

@@ -2,8 +2,9 @@
 
 Nothing here writes. A *drawn table* is what the projector, the printed list and the
 director's dashboard show of one table: its number, each seat (position, competitor,
-the players' names) and how far its partie went (its *result*, kept by scoring, which
-answers `tournaments.signals.table_results_wanted`: this app does not import scoring).
+the players' names) and, where the page shows it, how far its partie went (its
+*progress*: scoring keeps the results, and this app does not import scoring, so a page
+above both reads them and hands them to `drawn_tables`).
 """
 
 from __future__ import annotations
@@ -12,14 +13,13 @@ import datetime
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Protocol, cast
+from typing import Protocol
 
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Bye, Club, Competitor, Player, Prize, Round, Seat, Table, Tournament
-from tournaments.signals import table_results_wanted
 from tournaments.text import Fold, fold, matches, sort_key
 
 # How each seat position reads on a page: a team holds both seats of a side.
@@ -90,14 +90,20 @@ def competitors_with_players(tournament: Tournament) -> QuerySet[Competitor]:
 
 
 class TableProgress(Protocol):
-    """How far a table's partie went, as the pages of this app read it."""
+    """How far a table's partie went, as the pages of this app read it (scoring's
+    `scoring.selectors.tables.TableProgress` is one)."""
 
-    finished: bool
-    forced: bool
-    donnes_played: int
-    totals: list[int]
+    @property
+    def finished(self) -> bool: ...
+    @property
+    def forced(self) -> bool: ...
+    @property
+    def donnes_played(self) -> int: ...
+    @property
+    def totals(self) -> list[int]: ...
     # Donnes entered and waiting for the other side's confirmation: not counted yet.
-    pending: int
+    @property
+    def pending(self) -> int: ...
 
 
 @dataclass(slots=True)
@@ -133,12 +139,11 @@ class TableView:
         return self.result.pending if self.result is not None else 0
 
 
-def drawn_tables(rnd: Round) -> list[TableView]:
+def drawn_tables(rnd: Round, progress: Mapping[int, TableProgress] | None = None) -> list[TableView]:
+    """The round's tables with their seats, and each one's `progress` by table id when
+    given (scoring's `table_progress`, read by a page above both apps)."""
     seats = Seat.objects.filter(round=rnd).select_related("competitor").prefetch_related("competitor__players")
-    results: dict[int, TableProgress] = {}
-    for _receiver, answer in table_results_wanted.send(sender=Round, round=rnd):
-        # The receiver (scoring) answers table id -> TableProgress; Signal.send cannot say so.
-        results.update(cast("Mapping[int, TableProgress]", answer))
+    results = progress or {}
     views = {t.pk: TableView(table=t, result=results.get(t.pk)) for t in rnd.tables.order_by("number")}
     for seat in seats.order_by("table__number", "side", "position"):
         players = sorted(seat.competitor.players.all(), key=lambda p: (sort_key(p.last_name), sort_key(p.first_name)))

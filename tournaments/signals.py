@@ -2,15 +2,13 @@
 
 The arrows between the apps go one way: `scoring` reads `tournaments`, never the reverse.
 When a tournament's services change something its ranking reads, they send a signal once
-the transaction has committed, and whoever keeps a ranking listens; when a page of this
-app shows how far each table's partie went, it asks whoever keeps the results. Scoring
-connects its receivers in `ScoringConfig.ready`.
+the transaction has committed, and whoever keeps a ranking listens. Signals go only to
+strangers: the sender does not know who listens, never reads an answer, and every
+receiver lives above it (tests/site/test_signal_arrows.py). Scoring connects its
+receivers in `ScoringConfig.ready`.
 
 - `standings_refresh_requested` (keyword `tournament_id`): a round drawn or closed, a bye,
   a forfeit, a withdrawal or its reversal; the live ranking should catch up.
-- `table_results_wanted` (keyword `round`): each receiver answers a mapping of table id to
-  that table's result, for the tables of the round whose partie started, a donne waiting
-  for confirmation included (see `tournaments.selectors.TableProgress`).
 - `round_closed` (sender `Round`; keywords `round_id`, `tournament_id`, `number`): a round
   was closed, sent once the close has committed, robustly (a failing receiver is logged,
   the close stands). Venue mode keeps a copy of the database at each one (serving.backups).
@@ -28,7 +26,6 @@ from __future__ import annotations
 from django.dispatch import Signal
 
 standings_refresh_requested = Signal()
-table_results_wanted = Signal()
 round_closed = Signal()
 names_erased = Signal()
 tournament_finished = Signal()

@@ -1,5 +1,5 @@
 """The organiser's URLs, mounted at /manage/ in the namespace "manage" with the rounds'
-actions (rounds/urls.py; atout/urls.py joins the two lists)."""
+actions and the tournament's dashboard (rounds/urls.py; atout/urls.py joins the two lists)."""
 
 from django.urls import path
 
@@ -28,20 +28,9 @@ urlpatterns = [
         name="player_anonymise",
     ),
     path("club/<int:club_id>/tournaments/new/", views.tournament_create, name="tournament_create"),
-    path("tournament/<int:pk>/", views.dashboard, name="dashboard"),
-    path("tournament/<int:pk>/round-status/", views.dashboard_round, name="dashboard_round"),
     path("tournament/<int:pk>/edit/", views.tournament_edit, name="tournament_edit"),
     path("tournament/<int:pk>/status/", views.tournament_status, name="tournament_status"),
     path("tournament/<int:pk>/register/", views.register, name="register"),
-    path("tournament/<int:pk>/competitors/<int:competitor_id>/check-in/", views.competitor_check_in, name="check_in"),
-    path("tournament/<int:pk>/competitors/check-in-all/", views.check_in_all, name="check_in_all"),
-    path("tournament/<int:pk>/competitors/<int:competitor_id>/withdraw/", views.competitor_withdraw, name="withdraw"),
-    path(
-        "tournament/<int:pk>/competitors/<int:competitor_id>/reinstate/",
-        views.competitor_reinstate,
-        name="reinstate",
-    ),
-    path("tournament/<int:pk>/competitors/<int:competitor_id>/payment/", views.competitor_payment, name="payment"),
     path("tournament/<int:pk>/prizes/", views.prizes, name="prizes"),
     path("tournament/<int:pk>/prizes/<int:prize_id>/", views.prize_edit, name="prize_edit"),
     path("tournament/<int:pk>/prizes/<int:prize_id>/delete/", views.prize_delete, name="prize_delete"),

@@ -17,7 +17,6 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -30,7 +29,6 @@ from tournaments.forms import (
     CsvConfirmForm,
     CsvUploadForm,
     ForbiddenPairForm,
-    PaymentForm,
     PlayerForm,
     PrizeForm,
     RegistrationForm,
@@ -38,7 +36,7 @@ from tournaments.forms import (
     TournamentForm,
     add_service_errors,
 )
-from tournaments.models import Club, Competitor, ForbiddenPair, Prize, Round, Tournament
+from tournaments.models import Club, ForbiddenPair, Prize, Round, Tournament
 
 View = Callable[..., HttpResponse]
 
@@ -256,57 +254,6 @@ def tournament_edit(request: UserRequest, tournament: Tournament) -> HttpRespons
     return render(request, "tournaments/tournament_form.html", context)
 
 
-def _dashboard_context(tournament: Tournament) -> dict[str, Any]:
-    rnd = selectors.current_round(tournament)
-    competitors = list(selectors.competitors_with_players(tournament))
-    counts = {status: 0 for status in Competitor.Status.values}
-    for competitor in competitors:
-        counts[competitor.status] += 1
-    return {
-        "tournament": tournament,
-        "club": tournament.club,
-        "competitors": competitors,
-        "counts": counts,
-        "cash": selectors.cash_summary(tournament, competitors),
-        "payment_choices": PaymentForm.CHOICES,
-        # A withdrawal can be taken back until a round is drawn without them.
-        "last_round": rnd.number if rnd is not None else 0,
-        **_round_context(tournament, rnd),
-        **clock_context(tournament, rnd),
-        "next_statuses": [
-            (status, Tournament.Status(status).label) for status in services.TRANSITIONS[tournament.status]
-        ],
-        "options": games.option_summary(tournament.game, tournament.rule_options),
-        "criteria": games.criteria_label(tournament.criteria),
-        "seating": games.seating_label(tournament),
-        "can_join": tournament.status == Tournament.Status.REGISTRATION
-        or (tournament.status == Tournament.Status.RUNNING and (rnd is None or rnd.number < 2)),
-    }
-
-
-def _round_context(tournament: Tournament, rnd: Round | None) -> dict[str, Any]:
-    if rnd is None:
-        return {"round": None, "tables": [], "byes": [], "repeats": [], "conflicts": []}
-    tables = selectors.drawn_tables(rnd)
-    clock = selectors.round_clock(rnd)
-    return {
-        "round": rnd,
-        "tables": tables,
-        "clock": clock,
-        # When the round's time is up, the tables still playing; before, those far behind.
-        "late_tables": selectors.late_tables(tournament, tables, clock),
-        "tables_behind": selectors.tables_behind(tournament, tables, clock),
-        "finished_count": sum(1 for t in tables if t.finished),
-        # Donnes waiting for the other side's confirmation: a table can look idle for them.
-        "pending_count": sum(t.pending for t in tables),
-        "pending_tables": [t.number for t in tables if t.pending],
-        "byes": selectors.round_byes(rnd),
-        "repeats": selectors.explained_repeats(rnd),
-        "conflicts": selectors.named_pairs(rnd, rnd.conflicts),
-        "can_draw_next": rnd.status == Round.Status.CLOSED and rnd.number < tournament.rounds_planned,
-    }
-
-
 def clock_context(tournament: Tournament, rnd: Round | None, form: ClockForm | None = None) -> dict[str, Any]:
     """The dashboard's clock panel: the time left and the form that fits (start, or change).
 
@@ -318,33 +265,6 @@ def clock_context(tournament: Tournament, rnd: Round | None, form: ClockForm | N
         initial = {"action": action, "minutes": 5 if clock else selectors.default_clock_minutes(tournament)}
         form = ClockForm(action=action, initial=initial)
     return {"tournament": tournament, "round": rnd, "clock": clock, "clock_form": form}
-
-
-@tournament_view
-def dashboard(request: UserRequest, tournament: Tournament) -> HttpResponse:
-    return render(request, "tournaments/dashboard.html", _dashboard_context(tournament))
-
-
-@tournament_view
-def dashboard_round(request: UserRequest, tournament: Tournament) -> HttpResponse:
-    """The current round's tables alone: the dashboard polls it to show finished tables."""
-    context = {"tournament": tournament, **_round_context(tournament, selectors.current_round(tournament))}
-    return render(request, "tournaments/dashboard_round.html", context)
-
-
-def _back_to_dashboard(
-    request: UserRequest, tournament: Tournament, error: ValidationError | None = None
-) -> HttpResponse:
-    if request.htmx:
-        # An htmx action refreshes the competitors' list in place, a refusal shown inside it.
-        # The round goes along out of band: a late arrival checked in shows in its byes.
-        context = {**_dashboard_context(tournament), "messages_inline": error.messages if error else []}
-        competitors = render_to_string("tournaments/dashboard_competitors.html", context, request=request)
-        round_ = render_to_string("tournaments/dashboard_round.html", {**context, "swap_oob": True}, request=request)
-        return HttpResponse(competitors + round_)
-    if error is not None:
-        refused(request, error)
-    return redirect("manage:dashboard", pk=tournament.pk)
 
 
 @require_POST
@@ -398,82 +318,6 @@ def register(request: UserRequest, tournament: Tournament) -> HttpResponse:
     return render(
         request, "tournaments/register.html", {"tournament": tournament, "club": tournament.club, "form": form}
     )
-
-
-@require_POST
-@tournament_view
-def competitor_check_in(request: UserRequest, tournament: Tournament, competitor_id: int) -> HttpResponse:
-    competitor = access.competitor_of(tournament, competitor_id)
-    try:
-        services.competitor_check_in(by=request.user, competitor=competitor, present=request.POST.get("present") != "0")
-    except ValidationError as error:
-        return _back_to_dashboard(request, tournament, error)
-    return _back_to_dashboard(request, tournament)
-
-
-@require_POST
-@tournament_view
-def check_in_all(request: UserRequest, tournament: Tournament) -> HttpResponse:
-    try:
-        services.competitors_check_in_all(by=request.user, tournament=tournament)
-    except ValidationError as error:
-        return _back_to_dashboard(request, tournament, error)
-    return _back_to_dashboard(request, tournament)
-
-
-def _competitor_action(
-    request: UserRequest, tournament: Tournament, competitor_id: int, action: Callable[..., Any], done: str
-) -> HttpResponse:
-    """Run a service on one competitor; say `done` (with their name) or why it was refused."""
-    competitor = access.competitor_of(tournament, competitor_id)
-    try:
-        action(by=request.user, competitor=competitor)
-    except ValidationError as error:
-        return _back_to_dashboard(request, tournament, error)
-    messages.success(request, done % {"name": competitor.name})
-    return _back_to_dashboard(request, tournament)
-
-
-@require_POST
-@tournament_view
-def competitor_withdraw(request: UserRequest, tournament: Tournament, competitor_id: int) -> HttpResponse:
-    if not confirmed(request):
-        competitor = access.competitor_of(tournament, competitor_id)
-        return confirm_page(
-            request,
-            tournament,
-            title=_("Withdraw %(name)s?") % {"name": competitor.name},
-            consequences=[
-                _("The results already played stay in the ranking."),
-                _("%(name)s is never drawn again, from the next round on.") % {"name": competitor.name},
-                _("The withdrawal can be taken back until a round is drawn without them."),
-            ],
-            button=_("Withdraw"),
-        )
-    done = _("%(name)s withdrawn: never drawn again.")
-    return _competitor_action(request, tournament, competitor_id, services.competitor_withdraw, done)
-
-
-@require_POST
-@tournament_view
-def competitor_reinstate(request: UserRequest, tournament: Tournament, competitor_id: int) -> HttpResponse:
-    done = _("%(name)s is back: drawn again from the next round.")
-    return _competitor_action(request, tournament, competitor_id, services.competitor_reinstate, done)
-
-
-@require_POST
-@tournament_view
-def competitor_payment(request: UserRequest, tournament: Tournament, competitor_id: int) -> HttpResponse:
-    """The entry fee at check-in: paid (cash, card, transfer), not paid, or free."""
-    competitor = access.competitor_of(tournament, competitor_id)
-    form = PaymentForm(request.POST)
-    if not form.is_valid():
-        return _back_to_dashboard(request, tournament, ValidationError(_("Choose paid, not paid or free.")))
-    try:
-        services.competitor_set_payment(by=request.user, competitor=competitor, **form.service_values())
-    except ValidationError as error:
-        return _back_to_dashboard(request, tournament, error)
-    return _back_to_dashboard(request, tournament)
 
 
 def _prizes_page(request: UserRequest, tournament: Tournament, form: PrizeForm, editing: Prize | None) -> HttpResponse:

@@ -10,15 +10,14 @@ import time
 from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict
 
 from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
-from django.dispatch import receiver
 from django.http import Http404
 from django.utils.translation import gettext as _
 
+from scoring import live_ranking
 from scoring.models import Hand, Job, Season, SeasonSnapshot, StandingsSnapshot, TableResult
 from scoring.partie import counted_count, game_for_seats, partie_or_none
 from scoring.rows import SeasonRow, SnapshotRow
 from scoring.standings import round_histories
-from scoring.standings.signals import snapshot_written
 from tournaments.access import Visitor, is_organiser
 from tournaments.models import Player, Prize, Round, Seat, Table, Tournament
 
@@ -65,35 +64,26 @@ def visible_tournament(slug: str, user: Visitor | None = None) -> PublicTourname
 
 # Phones poll the same ranking every few seconds. Each web process keeps the public
 # tournament row it read (with its live version) for LIVE_TTL seconds, so that most polls
-# of an unchanged ranking answer 304 without a database round trip. A snapshot written in
-# this process forgets the row at once (the writer's `snapshot_written` signal, received
-# below); one written by a worker shows within LIVE_TTL.
+# of an unchanged ranking answer 304 without a database round trip (scoring.live_ranking
+# keeps it: a snapshot written in this process forgets it at once; one written by a
+# worker shows within LIVE_TTL).
 LIVE_TTL = 1.0
-_polled: dict[str, tuple[float, PublicTournament]] = {}
 
 
 def polled_tournament(slug: str, user: Visitor | None = None) -> PublicTournament:
     """`visible_tournament` for the polling partials, kept LIVE_TTL seconds when public."""
     now = time.monotonic()
-    hit = _polled.get(slug)
-    if hit is not None and hit[0] > now:
-        return hit[1]
+    kept: PublicTournament | None = live_ranking.polled_row(slug, now)
+    if kept is not None:
+        return kept
     tournament = visible_tournament(slug, user)
     if tournament.is_public and tournament.status != Tournament.Status.DRAFT:
-        _polled[slug] = (now + LIVE_TTL, tournament)
+        live_ranking.keep_polled_row(slug, now + LIVE_TTL, tournament)
     return tournament
 
 
 def forget_polled(slug: str) -> None:
-    _polled.pop(slug, None)
-
-
-@receiver(snapshot_written, dispatch_uid="scoring.standings_selectors.snapshot_written")
-def _on_snapshot_written(*, slug: str, version: int, **_kwargs: Any) -> None:
-    """A new live version was committed in this process: drop the row kept with an older one."""
-    hit = _polled.get(slug)
-    if hit is not None and getattr(hit[1], "standings_version", None) != version:
-        forget_polled(slug)
+    live_ranking.forget_polled_row(slug)
 
 
 def _with_last_round_status(snapshots: QuerySet[StandingsSnapshot]) -> QuerySet[StandingsSnapshot]:

@@ -14,13 +14,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import connection
+from django.db.models import Count
 
 from engine.core import HandScore, Number, RuleError, Side
 from engine.match import MatchResult
 from scoring.labels import bid_and_contract, outcome_label
 from scoring.models import Hand, TableResult
 from scoring.partie import game_for_seats, hand_errors, partie_or_none, table_game
-from tournaments.models import Competitor, Player, Seat, Table, Tournament
+from tournaments.models import Competitor, Player, Round, Seat, Table, Tournament
 from tournaments.selectors import POSITION_LABELS
 
 
@@ -271,3 +272,41 @@ def round_tables_with_counts(tournament: Tournament, round_number: int) -> list[
         RoundTable(table, getattr(table, "result", None), counts.get(table.pk, 0), pending.get(table.pk, 0))
         for table in tables
     ]
+
+
+# -- how far each table of a round went (the director's dashboard) ------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TableProgress:
+    """A table's result as `tournaments.selectors.TableProgress` reads it, with the donnes
+    waiting for the other side's confirmation (entered, not counted yet)."""
+
+    finished: bool
+    forced: bool
+    donnes_played: int
+    totals: list[int]
+    pending: int
+
+
+def table_progress(round: Round) -> dict[int, TableProgress]:
+    """How far each table of the round went, by table id, for every table with a donne
+    counted or waiting (the director's dashboard and the close of a round read it)."""
+    results = {r.table_id: r for r in TableResult.objects.filter(table__round=round)}
+    waiting = dict(
+        Hand.objects.filter(table__round=round, status=Hand.Status.PENDING)
+        .values("table_id")
+        .annotate(count=Count("pk"))
+        .values_list("table_id", "count")
+    )
+    answer = {}
+    for table_id in results.keys() | waiting.keys():
+        result = results.get(table_id)
+        answer[table_id] = TableProgress(
+            finished=result is not None and result.finished,
+            forced=result is not None and result.forced,
+            donnes_played=result.donnes_played if result is not None else 0,
+            totals=list(result.totals) if result is not None else [],
+            pending=waiting.get(table_id, 0),
+        )
+    return answer

@@ -22,12 +22,12 @@ from django.utils import timezone
 
 from engine.standings import PartieResult, records_of
 from kit import fastjson
+from scoring import live_ranking
 from scoring.models import StandingsSnapshot
 from scoring.standings.base import base_generation, base_read, base_store
 from scoring.standings.kept import Kept, competitors_known, head_digest, kept_for, summed_records
 from scoring.standings.ranking import rank_rows, ranked_rows, ranking_config
 from scoring.standings.reading import Loaded, fingerprint, load
-from scoring.standings.signals import snapshot_written
 from tournaments.models import Round, Tournament
 
 # Versions kept per `after_round` (the live ranking's and each round's); older ones go,
@@ -312,10 +312,7 @@ def announce(tournament: Tournament, version: int) -> None:
     """Tell the readers of this process, once committed, that a new live version exists."""
     tournament_id, slug = tournament.pk, tournament.slug
 
-    def send() -> None:
-        snapshot_written.send(sender=StandingsSnapshot, tournament_id=tournament_id, slug=slug, version=version)
-
-    transaction.on_commit(send)
+    transaction.on_commit(lambda: live_ranking.written_here(tournament_id=tournament_id, slug=slug, version=version))
 
 
 def _latest_per_round_portable(tournament: Tournament) -> Iterable[tuple[int | None, int, str]]:

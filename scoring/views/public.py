@@ -220,7 +220,7 @@ def _ranking_partial(request: SiteRequest, tournament: selectors.PublicTournamen
 
 def anonymous_poll(request: HttpRequest, slug: str, *, kind: str) -> HttpResponse | None:
     """A poll of the live ranking's partial by a visitor without a session, answered ahead
-    of the middleware chain (atout.middleware.LivePollMiddleware); None leaves the request
+    of the middleware chain (scoring.middleware.LivePollMiddleware); None leaves the request
     to the chain (a tournament this visitor may not follow, whose 404 the chain answers).
 
     What the chain would do for it is done here: the language from the cookie or

@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from rounds.services import round_clock_adjust, round_clock_start, round_clock_stop, round_close, round_draw
 from scoring.models import TableResult
+from scoring.selectors.tables import table_progress
 from tests.tournaments.conftest import client_for
 from tournaments import selectors
 from tournaments.models import Round
@@ -95,7 +96,7 @@ def test_no_table_is_late_before_the_time_is_up(drawn, organiser) -> None:
     rnd = round_clock_start(by=organiser, round=rnd, minutes=60)
     clock = selectors.round_clock(rnd)
     assert clock is not None and not clock.over
-    assert selectors.late_tables(tournament, selectors.drawn_tables(rnd), clock) == []
+    assert selectors.late_tables(tournament, selectors.drawn_tables(rnd, progress=table_progress(rnd)), clock) == []
 
 
 def test_once_the_time_is_up_the_unfinished_tables_are_late(drawn, organiser) -> None:
@@ -105,7 +106,7 @@ def test_once_the_time_is_up_the_unfinished_tables_are_late(drawn, organiser) ->
     TableResult.objects.create(table=rnd.tables.get(number=2), totals=[312, 250], donnes_played=7)
     later = rnd.clock_ends_at + datetime.timedelta(seconds=1)
     clock = selectors.round_clock(rnd, now=later)
-    late = selectors.late_tables(tournament, selectors.drawn_tables(rnd), clock)
+    late = selectors.late_tables(tournament, selectors.drawn_tables(rnd, progress=table_progress(rnd)), clock)
     assert [(t.number, t.donnes_played, t.donnes_to_play) for t in late] == [(2, 7, 12), (3, 0, 12)]
 
 
@@ -116,7 +117,7 @@ def test_half_way_through_a_table_a_quarter_of_its_partie_behind_is_pointed_out(
     TableResult.objects.create(table=rnd.tables.get(number=2), totals=[200, 100], donnes_played=4)
     half_way = rnd.clock_started_at + datetime.timedelta(minutes=30)
     clock = selectors.round_clock(rnd, now=half_way)
-    behind = selectors.tables_behind(tournament, selectors.drawn_tables(rnd), clock)
+    behind = selectors.tables_behind(tournament, selectors.drawn_tables(rnd, progress=table_progress(rnd)), clock)
     # Six donnes expected: table 2 is two behind (less than a quarter of 12), table 3 six.
     assert [t.number for t in behind] == [3]
 

@@ -17,6 +17,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.models import Hand
+from scoring.selectors.tables import table_progress
 from scoring.services import hand_confirm, hand_submit
 from tests.scoring.tables import SOUND_HANDS, director_of, make_table
 from tournaments import selectors
@@ -54,10 +55,10 @@ def row_of(page: str, cell: str) -> str:
 
 
 def test_the_drawn_tables_count_the_donnes_waiting(waiting) -> None:
-    tables = selectors.drawn_tables(waiting.round)
+    tables = selectors.drawn_tables(waiting.round, progress=table_progress(waiting.round))
     assert [(t.number, t.pending, t.donnes_played, t.finished) for t in tables] == [(1, 1, 0, False), (2, 0, 0, False)]
     hand_confirm(hand=Hand.objects.get(table=waiting), side=1)
-    first = selectors.drawn_tables(waiting.round)[0]
+    first = selectors.drawn_tables(waiting.round, progress=table_progress(waiting.round))[0]
     assert (first.number, first.pending, first.donnes_played) == (1, 0, 1)
 
 

@@ -1,5 +1,5 @@
 """The live ranking's polls by visitors without a session, answered before the middleware
-chain (atout.middleware.LivePollMiddleware, scoring.views.public.anonymous_poll).
+chain (scoring.middleware.LivePollMiddleware, scoring.views.public.anonymous_poll).
 
 The answer must be the one the chain gives: the same fragment, ETag, gzip, 304, language
 and headers; a tournament the visitor may not follow still gets the chain's 404, and a
@@ -19,7 +19,7 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
-from atout import middleware
+from scoring import middleware
 from scoring.services import hand_submit
 from tests.scoring.tables import director_of, make_table
 from tournaments.models import Table, Tournament

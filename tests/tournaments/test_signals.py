@@ -1,7 +1,6 @@
-"""What the tournament side tells the apps above it, and asks of them, by signals.
-
-A ranking to refresh, once committed; the results of a round's tables, to show them.
-"""
+"""What the tournament side tells the apps above it by signals (a ranking to refresh, once
+committed), and what it shows of a round's tables when a page above it hands it their
+progress (it asks nobody: tests/site/test_signal_arrows.py)."""
 
 from __future__ import annotations
 
@@ -13,8 +12,7 @@ import pytest
 
 from tests.factories import round_with_tables
 from tournaments import selectors, services
-from tournaments.models import Round
-from tournaments.signals import standings_refresh_requested, table_results_wanted
+from tournaments.signals import standings_refresh_requested
 
 pytestmark = pytest.mark.django_db
 
@@ -63,22 +61,13 @@ class Progress:
     pending: int
 
 
-def test_the_drawn_tables_show_what_the_keeper_of_the_results_answers(running) -> None:
+def test_the_drawn_tables_show_the_progress_they_are_handed(running) -> None:
     tournament, competitors = running(4)
     rnd = round_with_tables(tournament, competitors)
     first, second = rnd.tables.get(number=1), rnd.tables.get(number=2)
-
-    def answer(*, round: Round, **_kwargs: Any) -> dict[int, Progress]:
-        if round != rnd:
-            return {}
-        return {
-            first.pk: Progress(finished=True, forced=True, donnes_played=7, totals=[500, 300], pending=0),
-            second.pk: Progress(finished=False, forced=False, donnes_played=0, totals=[], pending=1),
-        }
-
-    table_results_wanted.connect(answer)
-    try:
-        tables = selectors.drawn_tables(rnd)
-    finally:
-        table_results_wanted.disconnect(answer)
+    progress = {
+        first.pk: Progress(finished=True, forced=True, donnes_played=7, totals=[500, 300], pending=0),
+        second.pk: Progress(finished=False, forced=False, donnes_played=0, totals=[], pending=1),
+    }
+    tables = selectors.drawn_tables(rnd, progress=progress)
     assert [(t.number, t.finished, t.donnes_played, t.pending) for t in tables] == [(1, True, 7, 0), (2, False, 0, 1)]
