@@ -88,9 +88,17 @@ class RequestIdMiddleware:
         }
         # A server error is already logged with its traceback by Django; the request line
         # says ERROR too so that a filter on the level finds both. A 404 is not the site's
-        # fault (Django warns about it anyway): it stays INFO.
+        # fault: it stays INFO.
         level = logging.ERROR if status >= 500 else logging.INFO
+        # A refusal's reason, which Django logs on a line of its own, is said here instead
+        # (atout.logs.OneLineRefusals), at Django's level: one line per refused request.
+        refusal = getattr(request, "log_refusal", None)
+        if refusal:
+            fields["refusal"] = refusal
+            level = max(level, int(getattr(request, "log_refusal_level", level)))
         logger.log(level, "request", extra={"fields": fields})
+        # Django's restatement of a 4xx status, after this line, says nothing more.
+        request.log_written = True  # type: ignore[attr-defined]
 
 
 FORM_CONTENT_TYPE = "application/x-www-form-urlencoded"

@@ -15,6 +15,7 @@ from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from atout.logs import FILTERS, console_handler
 from kit.env import env_bool, env_database, env_int, env_list, env_networks, env_str, env_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -298,24 +299,31 @@ AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "kit.clients.client_address"
 AXES_LOCKOUT_CALLABLE = "atout.views.login_locked_out"
 
-# One line per request and per job, with the request id on every line (atout.logs):
-# LOG_FORMAT=kv for key=value lines, json for one JSON object per line.
+# One line per request and per job, with the request id on every line, a refusal in one
+# line, no secret whole (atout.logs): LOG_FORMAT=kv for key=value lines, json for one
+# JSON object per line.
 LOG_FORMAT = env_str("LOG_FORMAT", "kv")
 if LOG_FORMAT not in {"kv", "json"}:
     raise ImproperlyConfigured(f"LOG_FORMAT must be kv or json, not {LOG_FORMAT!r}")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"context": {"()": "atout.logs.ContextFilter"}},
+    "filters": FILTERS,
     "formatters": {
         "kv": {"()": "atout.logs.KeyValueFormatter"},
         "json": {"()": "atout.logs.JsonFormatter"},
     },
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT, "filters": ["context"]}},
+    "handlers": {"console": console_handler(LOG_FORMAT)},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {
+        # Every line goes through the console handler: Django's own handlers (a console
+        # while DEBUG is on, the e-mail to ADMINS) would write it again, unfiltered.
+        "django": {"handlers": [], "level": "INFO", "propagate": True},
         "django.db.backends": {"level": "WARNING"},
-        # runserver's own access line would double the request line of atout.middleware.
-        "django.server": {"level": "WARNING"},
+        # runserver's own access line would double the request line of atout.middleware;
+        # its warnings (a 404's request line) go through the console handler.
+        "django.server": {"handlers": ["console"], "level": "WARNING", "propagate": False},
+        # A Celery worker gives this logger a handler of its own unless it has one.
+        "celery.task": {"handlers": ["console"], "propagate": False},
     },
 }
