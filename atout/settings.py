@@ -298,6 +298,11 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "kit.clients.client_address"
 AXES_LOCKOUT_CALLABLE = "atout.views.login_locked_out"
+# The forgotten password's e-mails, throttled as the login is: so many requests per address
+# and per client address (kit.clients) within the window, then 429 (accounts.views).
+PASSWORD_RESET_PER_ADDRESS = env_int("PASSWORD_RESET_PER_ADDRESS", 3)
+PASSWORD_RESET_PER_CLIENT = env_int("PASSWORD_RESET_PER_CLIENT", 10)
+PASSWORD_RESET_WINDOW = timedelta(hours=1)
 
 # One line per request and per job, with the request id on every line, a refusal in one
 # line, no secret whole (atout.logs): LOG_FORMAT=kv for key=value lines, json for one
