@@ -69,8 +69,9 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
-    # Before anything reads request.POST: a form body that is not UTF-8 is refused.
-    "atout.middleware.FormEncodingMiddleware",
+    # Before anything reads the query string, request.POST or the session: a NUL
+    # character anywhere, or a form body that is not UTF-8, is refused (400).
+    "atout.middleware.RequestTextMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     # Gzip for the public reads, never over a CSRF token (BREACH): inside the CSRF
     # middleware, so that it still sees whether the body asked for a token. The
@@ -221,6 +222,8 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
         "api.authentication.ApiTokenAuthentication",
     ],
+    # JSON only, bounded and without NUL characters (api.parsers), for every DRF view.
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.BoundedJSONParser"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
 }
