@@ -12,9 +12,9 @@ Every handler the site configures (Django's LOGGING, gunicorn's, and so the Cele
 worker's, which keeps Django's) is built by `console_handler`, whose filters run on each
 record before it is written:
 - `ContextFilter` stamps the ids;
-- `OneLineRefusals` writes a refusal (a 4xx answer: permission denied, a CSRF failure, a
-  suspicious operation) as one line, its exception named, without the traceback a
-  visitor could otherwise make the site write again and again;
+- `OneLineRefusals` makes a refusal (a 4xx answer: permission denied, a CSRF failure, a
+  suspicious operation) one line, the request's own (its reason in `refusal`), without
+  the traceback a visitor could otherwise make the site write again and again;
 - `RedactSecrets` cuts every secret down to its first characters (`redact`): a referee's
   table link, an invitation, a password reset link, an API or table token in a header,
   a secret named in a query string. Whoever reads the logs cannot use what they read.
@@ -140,7 +140,7 @@ ELLIPSIS = "…"
 # A path separator, as written or %-encoded (a path inside a query string: `?next=/r/...`).
 _SEP = r"(?:/|%2[Ff])"
 # The paths whose next segment is a secret, after a separator (the site's own routes:
-# tests/production/test_logging.py checks that every route taking a secret is listed).
+# tests/production/test_log_secrets.py checks that every route taking a secret is listed).
 # `login/reset/<uidb64>/` is Django's password reset link; the user's id is no secret.
 SECRET_ROUTES = (
     "r",  # a table's referee link (scoring/urls.py)
