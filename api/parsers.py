@@ -8,6 +8,10 @@
 - *Size*: Django refuses a body larger than `DATA_UPLOAD_MAX_MEMORY_SIZE` while it is read
   (RequestDataTooBig); api.errors answers that 413.
 - *Encoding*: a body that is not UTF-8 is DRF's ParseError, 400 (code `parse_error`).
+- *NUL*: a string holding a NUL character (`\\u0000`), as a value or as a key, at any
+  depth, is refused with 400 (code `null_character`) before any field sees it: no text
+  holds one, and PostgreSQL refuses it in text and in JSON (jsonb) alike. Query strings,
+  forms and cookies are refused the same by atout.middleware.RequestTextMiddleware.
 """
 
 from __future__ import annotations
@@ -21,21 +25,28 @@ from rest_framework import exceptions, parsers
 MAX_DEPTH = 32
 
 
-def depth_exceeds(value: Any, limit: int) -> bool:
-    """Whether `value` nests lists and objects more than `limit` levels (no recursion)."""
+def _walk(value: Any, limit: int) -> str | None:
+    """What is wrong with a parsed body, if anything: "too_deep" (nested past `limit`
+    levels) or "null_character" (a string or a key holding NUL); no recursion."""
     pending: list[tuple[Any, int]] = [(value, 1)]
     while pending:
         current, level = pending.pop()
+        if isinstance(current, str):
+            if "\x00" in current:
+                return "null_character"
+            continue
         if isinstance(current, Mapping):
+            if any(isinstance(key, str) and "\x00" in key for key in current):
+                return "null_character"
             children: Any = current.values()
         elif isinstance(current, list):
             children = current
         else:
             continue
         if level > limit:
-            return True
+            return "too_deep"
         pending.extend((child, level + 1) for child in children)
-    return False
+    return None
 
 
 def _too_deep() -> exceptions.ParseError:
@@ -45,13 +56,19 @@ def _too_deep() -> exceptions.ParseError:
 
 
 class BoundedJSONParser(parsers.JSONParser):
-    """JSON bodies no deeper than MAX_DEPTH levels."""
+    """JSON bodies no deeper than MAX_DEPTH levels, and without a NUL in any string."""
 
     def parse(self, stream: Any, media_type: str | None = None, parser_context: Mapping[str, Any] | None = None) -> Any:
         try:
             data = super().parse(stream, media_type, parser_context)
         except RecursionError:
             raise _too_deep() from None
-        if depth_exceeds(data, MAX_DEPTH):
+        wrong = _walk(data, MAX_DEPTH)
+        if wrong == "too_deep":
             raise _too_deep()
+        if wrong == "null_character":
+            raise exceptions.ParseError(
+                _("The JSON body holds a null character (\\u0000), which no text on this site may hold."),
+                code="null_character",
+            )
         return data

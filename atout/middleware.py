@@ -4,7 +4,8 @@
   first in the chain so that every line a request causes, down to a traceback logged by
   Django's handler, carries the same id (see `atout.logs`), and so that the duration it
   measures covers the whole of the site's work, static files included.
-- `FormEncodingMiddleware` refuses a form body that is not UTF-8, which Django would
+- `RequestTextMiddleware` refuses a NUL character wherever text is read (address, query
+  string, cookies, forms), and a form body that is not UTF-8, which Django would
   otherwise read with replacement characters and let a form store as typed.
 - `PublicGZipMiddleware` compresses the public reads (an anonymous visitor's full pages,
   live partials, projector, the API's public GETs) and nothing else: never an answer
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from urllib.parse import unquote_to_bytes
 
 from django.core.exceptions import BadRequest
@@ -83,37 +84,87 @@ class RequestIdMiddleware:
         }
         # A server error is already logged with its traceback by Django; the request line
         # says ERROR too so that a filter on the level finds both. A 404 is not the site's
-        # fault (Django warns about it anyway): it stays INFO.
+        # fault: it stays INFO.
         level = logging.ERROR if status >= 500 else logging.INFO
+        # A refusal's reason, which Django logs on a line of its own, is said here instead
+        # (atout.logs.OneLineRefusals), at Django's level: one line per refused request.
+        refusal = getattr(request, "log_refusal", None)
+        if refusal:
+            fields["refusal"] = refusal
+            level = max(level, int(getattr(request, "log_refusal_level", level)))
         logger.log(level, "request", extra={"fields": fields})
+        # Django's restatement of a 4xx status, after this line, says nothing more.
+        request.log_written = True  # type: ignore[attr-defined]
 
 
 FORM_CONTENT_TYPE = "application/x-www-form-urlencoded"
+MULTIPART_CONTENT_TYPE = "multipart/form-data"
+NUL = "\x00"
+API_PREFIX = "/api/"
 
 
-class FormEncodingMiddleware:
-    """Answer 400 to a form-encoded body whose names or values are not UTF-8.
+class NullCharacter(BadRequest):
+    """A request that holds a NUL character where the site reads text (atout.views.bad_request)."""
 
-    Django decodes such a body with U+FFFD in place of the broken bytes, and a form
-    would store that as if someone had typed it. Reading `request.body` here also
-    enforces DATA_UPLOAD_MAX_MEMORY_SIZE before any view (RequestDataTooBig: 413, see
-    atout.views.bad_request); BadRequest is answered by the same handler.
+
+def _holds_nul(pairs: Iterable[tuple[str, Iterable[str]]]) -> bool:
+    return any(NUL in name or any(NUL in value for value in values) for name, values in pairs)
+
+
+class RequestTextMiddleware:
+    """Refuse (400) a request whose text the site could not read as it was sent, before any
+    view, form or query sees it:
+
+    - a NUL character (`%00`) anywhere text is read: the path, the query string, a cookie,
+      a form's names and values (form-encoded or multipart, files aside). No text holds
+      one, and PostgreSQL refuses it in any text it is given (a search for `a%00b` was a
+      500). JSON bodies are the API's parser's to refuse (api.parsers), likewise.
+    - a form-encoded body whose names or values are not UTF-8: Django decodes it with
+      U+FFFD in place of the broken bytes, and a form would store that as if someone had
+      typed it.
+
+    Reading `request.body` here also enforces DATA_UPLOAD_MAX_MEMORY_SIZE before any view
+    (RequestDataTooBig: 413); BadRequest is answered by the same handler,
+    atout.views.bad_request, in the API's error shape under /api/.
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        utf8 = (request.encoding or "utf-8").lower().replace("-", "") == "utf8"
-        if request.method == "POST" and request.content_type == FORM_CONTENT_TYPE and utf8:
-            try:
-                # Separators first, then each part's %-escapes: what Django's parser does.
-                for pair in request.body.split(b"&"):
-                    for part in pair.split(b"=", 1):
-                        unquote_to_bytes(part.replace(b"+", b" ")).decode("utf-8")
-            except UnicodeDecodeError:
-                raise BadRequest("a form body that is not UTF-8") from None
+        if (
+            NUL in request.path_info
+            or _holds_nul(request.GET.lists())
+            or _holds_nul((name, (value,)) for name, value in request.COOKIES.items())
+        ):
+            raise NullCharacter("a NUL character in the address or a cookie")
+        if request.method not in {"GET", "HEAD", "OPTIONS"}:
+            if request.content_type == FORM_CONTENT_TYPE:
+                self._check_form_body(request)
+            elif (
+                request.content_type == MULTIPART_CONTENT_TYPE
+                and request.method == "POST"
+                # The API reads JSON only (415 to a form): its body is left unread for it.
+                and not request.path_info.startswith(API_PREFIX)
+                and _holds_nul(request.POST.lists())
+            ):
+                raise NullCharacter("a NUL character in a form")
         return self.get_response(request)
+
+    @staticmethod
+    def _check_form_body(request: HttpRequest) -> None:
+        utf8 = (request.encoding or "utf-8").lower().replace("-", "") == "utf8"
+        # Separators first, then each part's %-escapes: what Django's parser does.
+        for pair in request.body.split(b"&"):
+            for part in pair.split(b"=", 1):
+                raw = unquote_to_bytes(part.replace(b"+", b" "))
+                if b"\x00" in raw:
+                    raise NullCharacter("a NUL character in a form")
+                if utf8:
+                    try:
+                        raw.decode("utf-8")
+                    except UnicodeDecodeError:
+                        raise BadRequest("a form body that is not UTF-8") from None
 
 
 # The views whose answers hold only what anyone may read, by URL name: the public pages

@@ -15,6 +15,7 @@ from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from atout.logs import FILTERS, console_handler
 from kit.env import env_bool, env_database, env_int, env_list, env_networks, env_str, env_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -68,8 +69,9 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
-    # Before anything reads request.POST: a form body that is not UTF-8 is refused.
-    "atout.middleware.FormEncodingMiddleware",
+    # Before anything reads the query string, request.POST or the session: a NUL
+    # character anywhere, or a form body that is not UTF-8, is refused (400).
+    "atout.middleware.RequestTextMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     # Gzip for the public reads, never over a CSRF token (BREACH): inside the CSRF
     # middleware, so that it still sees whether the body asked for a token. The
@@ -220,6 +222,8 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
         "api.authentication.ApiTokenAuthentication",
     ],
+    # JSON only, bounded and without NUL characters (api.parsers), for every DRF view.
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.BoundedJSONParser"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
 }
@@ -297,25 +301,37 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "kit.clients.client_address"
 AXES_LOCKOUT_CALLABLE = "atout.views.login_locked_out"
+# The forgotten password's e-mails, throttled as the login is: so many requests per address
+# and per client address (kit.clients) within the window, then 429 (accounts.views).
+PASSWORD_RESET_PER_ADDRESS = env_int("PASSWORD_RESET_PER_ADDRESS", 3)
+PASSWORD_RESET_PER_CLIENT = env_int("PASSWORD_RESET_PER_CLIENT", 10)
+PASSWORD_RESET_WINDOW = timedelta(hours=1)
 
-# One line per request and per job, with the request id on every line (atout.logs):
-# LOG_FORMAT=kv for key=value lines, json for one JSON object per line.
+# One line per request and per job, with the request id on every line, a refusal in one
+# line, no secret whole (atout.logs): LOG_FORMAT=kv for key=value lines, json for one
+# JSON object per line.
 LOG_FORMAT = env_str("LOG_FORMAT", "kv")
 if LOG_FORMAT not in {"kv", "json"}:
     raise ImproperlyConfigured(f"LOG_FORMAT must be kv or json, not {LOG_FORMAT!r}")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"context": {"()": "atout.logs.ContextFilter"}},
+    "filters": FILTERS,
     "formatters": {
         "kv": {"()": "atout.logs.KeyValueFormatter"},
         "json": {"()": "atout.logs.JsonFormatter"},
     },
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT, "filters": ["context"]}},
+    "handlers": {"console": console_handler(LOG_FORMAT)},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {
+        # Every line goes through the console handler: Django's own handlers (a console
+        # while DEBUG is on, the e-mail to ADMINS) would write it again, unfiltered.
+        "django": {"handlers": [], "level": "INFO", "propagate": True},
         "django.db.backends": {"level": "WARNING"},
-        # runserver's own access line would double the request line of atout.middleware.
-        "django.server": {"level": "WARNING"},
+        # runserver's own access line would double the request line of atout.middleware;
+        # its warnings (a 404's request line) go through the console handler.
+        "django.server": {"handlers": ["console"], "level": "WARNING", "propagate": False},
+        # A Celery worker gives this logger a handler of its own unless it has one.
+        "celery.task": {"handlers": ["console"], "propagate": False},
     },
 }

@@ -5,6 +5,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path, reverse_lazy
 from django.views.generic import TemplateView
 
+from accounts import views as account_views
 from atout import views
 from rounds import urls as rounds_urls
 from scoring import urls as scoring_urls
@@ -42,7 +43,8 @@ urlpatterns = [
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     # A forgotten password: a link by e-mail, then a new password (Django's views, our pages).
-    path("login/reset/", auth_views.PasswordResetView.as_view(), name="password_reset"),
+    # Throttled per address and per client, as the login is (accounts.views.PasswordReset).
+    path("login/reset/", account_views.PasswordReset.as_view(), name="password_reset"),
     path("login/reset/sent/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),
     path(
         "login/reset/<uidb64>/<token>/",

@@ -20,7 +20,9 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
 from api.errors import DATABASE_AWAY, RETRY_AFTER_SECONDS, database_away_items
+from api.errors import item as error_item
 from atout.health import run_checks
+from atout.middleware import NullCharacter
 from tournaments.selectors import public_tournaments
 
 
@@ -42,19 +44,31 @@ def healthz(request: HttpRequest) -> JsonResponse:
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """Django's handler400: a request the site cannot read, said in words, never a 500.
 
-    Django calls it for BadRequest (a form body that is not UTF-8: atout.middleware) and
-    for a SuspiciousOperation, RequestDataTooBig among them (a form body over
-    DATA_UPLOAD_MAX_MEMORY_SIZE): that one is answered 413, the rest 400.
+    Django calls it for BadRequest (a NUL character, a form body that is not UTF-8:
+    atout.middleware) and for a SuspiciousOperation, RequestDataTooBig among them (a form
+    body over DATA_UPLOAD_MAX_MEMORY_SIZE): that one is answered 413, the rest 400. Under
+    /api/ the answer is in the API's error shape (api.errors).
     """
+    status, code = 400, "bad_request"
     if isinstance(exception, RequestDataTooBig):
+        status, code = 413, "too_large"
         title = _("Too much data")
         message = _(
             "The form sent more than the %(limit)s bytes the site accepts. Nothing was saved: go back and try again."
         ) % {"limit": settings.DATA_UPLOAD_MAX_MEMORY_SIZE}
-        return render(request, "notice.html", {"title": title, "message": message}, status=413)
-    title = _("Malformed request")
-    message = _("The site could not read what your browser sent. Nothing was saved: go back and try again.")
-    return render(request, "notice.html", {"title": title, "message": message}, status=400)
+    elif isinstance(exception, NullCharacter):
+        code = "null_character"
+        title = _("Malformed request")
+        message = _(
+            "The request holds a null character (NUL, sent as %00), which no text on this site may hold. "
+            "Nothing was read nor saved: go back and try again."
+        )
+    else:
+        title = _("Malformed request")
+        message = _("The site could not read what your browser sent. Nothing was saved: go back and try again.")
+    if request.path.startswith("/api/"):
+        return JsonResponse({"errors": [error_item(None, code, message)]}, status=status)
+    return render(request, "notice.html", {"title": title, "message": message}, status=status)
 
 
 def login_locked_out(

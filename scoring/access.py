@@ -23,12 +23,12 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
 from kit.clients import client_address
+from kit.throttle import count_hit
 from tournaments.access import require_organiser
 from tournaments.models import Round, Table, Tournament
 
@@ -50,22 +50,8 @@ def _miss_key(address: str) -> str:
 
 def _count_miss(address: str) -> int:
     """Count one wrong token from `address`; the count within the current window."""
-    key = _miss_key(address)
     _allowed, window = _limit()
-    # add() starts the window once; incr() then counts within it without extending it,
-    # atomically in Redis (INCR) and within the process in local memory.
-    cache.add(key, 0, timeout=window)
-    try:
-        count = int(cache.incr(key))
-    except ValueError:
-        # The key expired between add() and incr(): start again.
-        cache.set(key, 1, timeout=window)
-        return 1
-    if count == 1:
-        # Redis' INCR recreates, without an expiry, a key that expired just before it:
-        # a count that starts here gets its window in any case.
-        cache.touch(key, timeout=window)
-    return count
+    return count_hit(_miss_key(address), window=window)
 
 
 def denied(request: HttpRequest, status: int, title: str, message: str) -> HttpResponse:

@@ -17,6 +17,7 @@ from gunicorn.glogging import Logger
 from gunicorn.util import parse_address
 from gunicorn.workers.sync import StopWaiting, SyncWorker
 
+from atout.logs import FILTERS, console_handler
 from kit.env import env_int, env_list, env_str
 
 # Sync workers: a request is short (a hand saved, a page of standings read from a
@@ -151,19 +152,13 @@ accesslog = None
 errorlog = "-"
 loglevel = env_str("LOG_LEVEL", "INFO").lower()
 _log_format = env_str("LOG_FORMAT", "kv")
+# gunicorn's own lines go through the site's handler and its filters (atout.logs).
 logconfig_dict = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"context": {"()": "atout.logs.ContextFilter"}},
+    "filters": FILTERS,
     "formatters": {"atout": {"()": f"atout.logs.{'JsonFormatter' if _log_format == 'json' else 'KeyValueFormatter'}"}},
-    "handlers": {
-        "console": {
-            "class": "logging.StreamHandler",
-            "formatter": "atout",
-            "filters": ["context"],
-            "stream": "ext://sys.stderr",
-        }
-    },
+    "handlers": {"console": console_handler("atout", stream="ext://sys.stderr")},
     "loggers": {
         "gunicorn.error": {"handlers": ["console"], "level": loglevel.upper(), "propagate": False},
         "gunicorn.access": {"handlers": [], "propagate": False},

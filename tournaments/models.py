@@ -138,6 +138,15 @@ class Invitation(models.Model):
         return f"{self.email} → {self.club} ({self.role})"
 
 
+# The players a public reader never sees named on a page that follows people from one
+# tournament to the next (a player's history, a season): those who opted out of a public
+# history and those anonymised. One rule, asked by every such page, file and API answer
+# (`Player.followed_publicly`, `PUBLICLY_UNNAMED`, `UNNAMED_LABEL`): docs/glossary.md.
+PUBLICLY_UNNAMED = Q(public_history=False) | Q(anonymised_at__isnull=False)
+# What such a page says in place of their name.
+UNNAMED_LABEL = _("Player not shown")
+
+
 class Player(models.Model):
     """A club's player. Contact data is private: never shown on a public page or in the API."""
 
@@ -177,6 +186,12 @@ class Player(models.Model):
     def club_label(self) -> str:
         """The club the player plays for, as shown and as used to keep clubs apart."""
         return self.affiliation or self.club.name
+
+    @property
+    def followed_publicly(self) -> bool:
+        """Whether a public reader may see this player named from one tournament to the next
+        (their own history page, a partner in someone else's, a season): `PUBLICLY_UNNAMED`."""
+        return self.public_history and self.anonymised_at is None
 
 
 class Tournament(models.Model):

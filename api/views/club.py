@@ -355,7 +355,7 @@ class PublicHistoryView(PublicView):
     )
     def get(self, request: Request, player_id: int) -> Response:
         player = get_object_or_404(Player.objects.select_related("club"), pk=player_id)
-        if not player.public_history or player.anonymised_at is not None:
+        if not player.followed_publicly:
             raise Http404("no public history")
         body = {"player": player, "tournaments": player_history(player, public_only=True)}
         return self.hashed(request, Response(PublicHistorySerializer(body).data))

@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from django.db.models import OuterRef, Subquery
+from django.db.models import Exists, OuterRef, Subquery
 
 from scoring.models import StandingsSnapshot
-from tournaments.models import Competitor, Player, Tournament
+from tournaments.models import PUBLICLY_UNNAMED, UNNAMED_LABEL, Competitor, Player, Tournament
 
 
 @dataclass(slots=True)
@@ -38,7 +38,10 @@ class PlayedTournament:
 def player_history(player: Player, *, public_only: bool = False) -> list[PlayedTournament]:
     """The tournaments `player` played, newest first, with rank, points and partners.
 
-    `public_only`: only the tournaments anyone may follow (public, past their draft).
+    `public_only`: as a public reader sees it: only the tournaments anyone may follow
+    (public, past their draft), and no partner named who may not be followed publicly
+    (`tournaments.models.PUBLICLY_UNNAMED`): such a partner is "Player not shown", and
+    the team's name, which may name them, is told the same way.
     """
     competitors = Competitor.objects.filter(players=player).select_related("tournament", "tournament__club")
     if public_only:
@@ -53,13 +56,19 @@ def player_history(player: Player, *, public_only: bool = False) -> list[PlayedT
     ).only("tournament_id", "rows")
     rows_of = {snapshot.tournament_id: snapshot.rows for snapshot in snapshots}
     partners: dict[int, list[str]] = {}
+    unnamed: set[int] = set()  # the competitors with a partner not named publicly
     through = Competitor.players.through.objects.filter(competitor_id__in=[c.pk for c in found])
-    for competitor_id, first, last in (
+    hidden = Exists(Player.objects.filter(PUBLICLY_UNNAMED, pk=OuterRef("player_id")))
+    for competitor_id, first, last, unnamed_partner in (
         through.exclude(player_id=player.pk)
         .order_by("competitor_id", "player__last_name", "player__first_name")
-        .values_list("competitor_id", "player__first_name", "player__last_name")
+        .values_list("competitor_id", "player__first_name", "player__last_name", hidden)
     ):
-        partners.setdefault(competitor_id, []).append(f"{first} {last}".strip())
+        if public_only and unnamed_partner:
+            unnamed.add(competitor_id)
+            partners.setdefault(competitor_id, []).append(str(UNNAMED_LABEL))
+        else:
+            partners.setdefault(competitor_id, []).append(f"{first} {last}".strip())
     played = []
     for competitor in found:
         rows = rows_of.get(competitor.tournament_id) or []
@@ -67,7 +76,9 @@ def player_history(player: Player, *, public_only: bool = False) -> list[PlayedT
         played.append(
             PlayedTournament(
                 tournament=competitor.tournament,
-                competitor_name=competitor.name,
+                competitor_name=_team_told(player, partners[competitor.pk])
+                if competitor.pk in unnamed
+                else competitor.name,
                 rank=row.get("rank") if row else None,
                 ranked=len(rows),
                 points=row.get("points") if row else None,
@@ -76,3 +87,9 @@ def player_history(player: Player, *, public_only: bool = False) -> list[PlayedT
             )
         )
     return played
+
+
+def _team_told(player: Player, partners: list[str]) -> str:
+    """A team's name on a public history when one of its players may not be named there:
+    its players as the page shows them, since the team's own name may name the hidden one."""
+    return " / ".join([player.full_name, *partners])

@@ -9,9 +9,8 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict
 
-from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Exists, OuterRef, QuerySet, Subquery
 from django.http import Http404
-from django.utils.translation import gettext as _
 
 from scoring import live_ranking
 from scoring.models import Hand, Job, Season, SeasonSnapshot, StandingsSnapshot, TableResult
@@ -19,7 +18,7 @@ from scoring.partie import counted_count, game_for_seats, partie_or_none
 from scoring.rows import SeasonRow, SnapshotRow
 from scoring.standings import round_histories
 from tournaments.access import Visitor, is_organiser
-from tournaments.models import Player, Prize, Round, Seat, Table, Tournament
+from tournaments.models import PUBLICLY_UNNAMED, UNNAMED_LABEL, Player, Prize, Round, Seat, Table, Tournament
 
 if TYPE_CHECKING:
     from django_stubs_ext import WithAnnotations
@@ -222,14 +221,10 @@ def season_rows_shown(rows: list[SeasonRow], *, organiser: bool) -> list[SeasonR
     if organiser:
         return rows
     ids = [player for row in rows if isinstance(player := row.get("player"), int)]
-    hidden = set(
-        Player.objects.filter(pk__in=ids)
-        .filter(Q(public_history=False) | Q(anonymised_at__isnull=False))
-        .values_list("pk", flat=True)
-    )
+    hidden = set(Player.objects.filter(pk__in=ids).filter(PUBLICLY_UNNAMED).values_list("pk", flat=True))
     if not hidden:
         return rows
-    name = _("Player not shown")
+    name = str(UNNAMED_LABEL)
     return [
         SeasonRow(rank=row.get("rank", 0), name=name, points=row.get("points", 0), played=row.get("played", 0),
                   best=row.get("best", 0))

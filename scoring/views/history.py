@@ -26,7 +26,7 @@ def player_history_manage(request: HttpRequest, club_id: int, player_id: int) ->
 def player_public(request: HttpRequest, player_id: int) -> HttpResponse:
     """A player's public tournaments, name and club only; 404 when they opted out or were anonymised."""
     player = get_object_or_404(Player.objects.select_related("club"), pk=player_id)
-    if not player.public_history or player.anonymised_at is not None:
+    if not player.followed_publicly:
         raise Http404("no public history")
     context = {"player": player, "played": player_history(player, public_only=True)}
     return render(request, "scoring/player_public.html", context)

@@ -425,3 +425,25 @@ def test_no_public_answer_carries_a_payment(anonymous, api, club, organiser) -> 
         for client in (anonymous, api):
             text = client.get(API + url).content.decode()
             assert "payment" not in text and "amount_paid" not in text
+
+
+def test_the_public_history_names_no_partner_who_opted_out_or_was_anonymised(anonymous, api, club, organiser) -> None:
+    """Issue 26, item 7: the history API named an opted-out partner, in `partners` and in
+    the team's name; the organisers' history still does."""
+    tournament = finished(club, organiser, name="Ouvert")
+    team = Competitor.objects.get(tournament=tournament, number=1)
+    player, partner = team.players.order_by("last_name")
+    Player.objects.filter(pk=partner.pk).update(first_name="Paul", last_name="Durand")
+    partner.refresh_from_db()
+    team.name = f"{player.last_name} – Durand"
+    team.save()
+    shown = anonymous.get(f"{API}/players/{player.pk}/history/").json()["tournaments"][0]
+    assert shown["partners"] == [partner.full_name]
+    api.patch(f"{API}/clubs/{club.slug}/players/{partner.pk}/", {"public_history": False}, format="json")
+    body = anonymous.get(f"{API}/players/{player.pk}/history/")
+    assert "Durand" not in body.content.decode()
+    entry = body.json()["tournaments"][0]
+    assert entry["partners"] == ["Joueur non affiché"]
+    assert entry["competitor"] == f"{player.full_name} / Joueur non affiché"
+    organisers = api.get(f"{API}/clubs/{club.slug}/players/{player.pk}/history/").json()["tournaments"][0]
+    assert organisers["partners"] == [partner.full_name] and organisers["competitor"] == team.name

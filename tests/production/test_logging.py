@@ -167,7 +167,8 @@ def test_json_lines_are_one_object_each() -> None:
 def test_the_console_handler_uses_the_configured_format_and_stamps_the_ids() -> None:
     handler = django_settings.LOGGING["handlers"]["console"]
     assert handler["formatter"] == django_settings.LOG_FORMAT
-    assert handler["filters"] == ["context"]
+    # The ids stamped, a refusal made one line, then every secret cut (atout.logs).
+    assert handler["filters"] == ["context", "refusals", "redact"]
     assert django_settings.MIDDLEWARE[0] == "atout.middleware.RequestIdMiddleware"
 
 

@@ -8,12 +8,14 @@ play by sending X-Forwarded-Proto. Everything is driven over HTTP on 127.0.0.1.
 
 from __future__ import annotations
 
+import http.client
 import json
 import random
+import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -202,3 +204,56 @@ def test_a_bulk_recalculation_is_completed_by_the_worker(stack: Stack) -> None:
     assert lines and lines[-1]["outcome"] == "success" and lines[-1]["tournament_id"] == tournament_id
     # The ranking page, read from the new snapshot, answers.
     assert stack.get(f"/t/{slug}/", HTTPS).status == 200
+
+
+def _waited_for(process_log: Callable[[], str], needle: str, timeout: float = 15) -> str:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        text = process_log()
+        if needle in text:
+            return text
+        time.sleep(0.2)
+    raise AssertionError(f"no {needle!r} in the log after {timeout}s")
+
+
+def test_no_working_secret_is_written_whole_by_gunicorn_django_or_the_worker(stack: Stack) -> None:
+    """Issue 26, item 8: `path=/r/1JnThV…/ status=200` held a working referee link whole.
+    Here the link opens its table, a post without its CSRF token is refused, gunicorn
+    refuses a malformed request line that holds it, and the worker is sent a message that
+    names it: every line holds its first characters at most (atout.logs.redact)."""
+    manage(stack.env, "demo")
+    (token,) = stack.postgres.query(
+        stack.database,
+        "SELECT t.token FROM tournaments_table t JOIN tournaments_round r ON r.id = t.round_id"
+        " WHERE r.status = 'open' AND NOT t.token_revoked ORDER BY t.id LIMIT 1",
+    )[0]
+    token = str(token)
+    cut = f"/r/{token[:4]}…/"
+    assert stack.get(f"/r/{token}/", HTTPS).status == 200
+    connection = http.client.HTTPConnection("127.0.0.1", stack.port, timeout=10)
+    try:
+        form = {"Host": f"127.0.0.1:{stack.port}", "Content-Type": "application/x-www-form-urlencoded", **HTTPS}
+        connection.request("POST", f"/r/{token}/hands/", body="taker=A", headers=form)
+        assert connection.getresponse().status == 403
+    finally:
+        connection.close()
+    # A request line gunicorn cannot read: it writes it in its own error log.
+    with socket.create_connection(("127.0.0.1", stack.port), timeout=10) as raw:
+        raw.sendall(f"GET /r/{token}/\r\nHost: 127.0.0.1\r\n\r\n".encode())
+        assert raw.recv(100).startswith(b"HTTP/1.1 400")
+    # A message the worker cannot run: it writes the message's whole body in its log.
+    send_task(stack.broker, "atout.no_such_task", stack.queue, link=f"/r/{token}/", table_token=token)
+
+    web = _waited_for(stack.web.output, "Invalid HTTP request line")
+    worker = _waited_for(stack.worker.output, "atout.no_such_task")
+    assert token not in web and token not in worker
+    lines = read_log_lines(stack.web.log_path)
+    said = [(str(line["logger"]), str(line["message"])) for line in lines]
+    assert any(line["logger"] == "atout.request" and (line["path"], line["status"]) == (cut, 200) for line in lines)
+    (refused,) = [line for line in lines if line["logger"] == "atout.request" and line["path"] == f"{cut}hands/"]
+    assert refused["status"] == 403 and str(refused["refusal"]).startswith("Forbidden (Referer checking failed")
+    assert ("gunicorn.error", f"Invalid request from ip=127.0.0.1: Invalid HTTP request line: 'GET {cut}'") in said
+    (unknown,) = [
+        line for line in read_log_lines(stack.worker.log_path) if "atout.no_such_task" in str(line["message"])
+    ]
+    assert f'{{"link": "{cut}", "table_token": "{token[:4]}…"}}' in str(unknown["message"])

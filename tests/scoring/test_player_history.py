@@ -158,3 +158,36 @@ def test_a_played_donne_shows_the_rank_the_stored_ranking_gives(django_capture_o
     [played] = player_history(first)
     assert (played.rank, played.ranked, played.points) == (1, len(snapshot.rows), leader["points"])
     assert played.partners == [second.full_name]
+
+
+@pytest.mark.parametrize("how", ["opted out", "anonymised"])
+def test_a_partner_not_followed_publicly_is_not_named_on_the_public_page(
+    player: Player, club: Club, client: Client, how: str
+) -> None:
+    """Issue 26, item 7: Jeanne's public page named her partner who had opted out, and the
+    team's own name ("Bérard – Durand1") named him too. The organisers still read him."""
+    tournament = played_in(player, club, "Concours ouvert", 1, status="finished")
+    team = Competitor.objects.get(tournament=tournament, players=player)
+    partner = team.players.exclude(pk=player.pk).get()
+    team.name = "Bérard – Durand1"
+    team.save()
+    if how == "opted out":
+        partner.public_history = False
+    else:
+        # As the anonymisation leaves them, a number in place of the name: not named either.
+        partner.anonymised_at = timezone.now()
+    partner.save()
+    body = client.get(reverse("player_public", args=[player.pk])).content.decode()
+    assert "Concours ouvert" in body and "Jeanne Bérard" in body
+    assert "Durand" not in body and "Joueur non affiché" in body
+    [played] = player_history(player, public_only=True)
+    assert played.partners == ["Joueur non affiché"]
+    assert played.competitor_name == "Jeanne Bérard / Joueur non affiché"
+    [organisers] = player_history(player)
+    assert organisers.partners == ["Paul Durand1"] and organisers.competitor_name == "Bérard – Durand1"
+
+
+def test_a_partner_who_shows_their_history_is_still_named(player: Player, club: Club, client: Client) -> None:
+    played_in(player, club, "Concours ouvert", 1, status="finished")
+    body = client.get(reverse("player_public", args=[player.pk])).content.decode()
+    assert "Paul Durand1" in body and "Joueur non affiché" not in body
