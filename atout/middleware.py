@@ -2,7 +2,7 @@
 
 - `RequestIdMiddleware` names each request, logs one line for it, echoes the id. It sits
   first in the chain so that every line a request causes, down to a traceback logged by
-  Django's handler, carries the same id (see `atout.logs`), and so that the duration it
+  Django's handler, carries the same id (see `kit.logs`), and so that the duration it
   measures covers the whole of the site's work, static files included.
 - `RequestTextMiddleware` refuses a NUL character wherever text is read (address, query
   string, cookies, forms), and a form body that is not UTF-8, which Django would
@@ -24,7 +24,7 @@ from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.middleware.gzip import GZipMiddleware
 
-from atout.logs import new_request_id, request_id_var, sane_request_id
+from kit.logs import new_request_id, request_id_var, sane_request_id
 from kit.requests import SiteRequest
 
 REQUEST_ID_HEADER = "X-Request-ID"
@@ -87,7 +87,7 @@ class RequestIdMiddleware:
         # fault: it stays INFO.
         level = logging.ERROR if status >= 500 else logging.INFO
         # A refusal's reason, which Django logs on a line of its own, is said here instead
-        # (atout.logs.OneLineRefusals), at Django's level: one line per refused request.
+        # (kit.logs.OneLineRefusals), at Django's level: one line per refused request.
         refusal = getattr(request, "log_refusal", None)
         if refusal:
             fields["refusal"] = refusal

@@ -15,8 +15,8 @@ from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
-from atout.logs import FILTERS, console_handler
 from kit.env import env_bool, env_database, env_int, env_list, env_networks, env_str, env_url
+from kit.logs import FILTERS, console_handler
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -207,7 +207,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "atout")
 # Processes per worker (`celery worker` default: one per CPU). Scale out with more workers.
 CELERY_WORKER_CONCURRENCY = env_int("CELERY_WORKER_CONCURRENCY", 0) or None
-# Keep Django's LOGGING in the worker, so its lines look like the web's (see atout.logs).
+# Keep Django's LOGGING in the worker, so its lines look like the web's (see kit.logs).
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # Celery's Django fixup closes every database connection before and after each task
 # unless told to reuse them, and a new PostgreSQL connection costs ~5 ms: a third of a
@@ -308,7 +308,7 @@ PASSWORD_RESET_PER_CLIENT = env_int("PASSWORD_RESET_PER_CLIENT", 10)
 PASSWORD_RESET_WINDOW = timedelta(hours=1)
 
 # One line per request and per job, with the request id on every line, a refusal in one
-# line, no secret whole (atout.logs): LOG_FORMAT=kv for key=value lines, json for one
+# line, no secret whole (kit.logs): LOG_FORMAT=kv for key=value lines, json for one
 # JSON object per line.
 LOG_FORMAT = env_str("LOG_FORMAT", "kv")
 if LOG_FORMAT not in {"kv", "json"}:
@@ -318,8 +318,8 @@ LOGGING = {
     "disable_existing_loggers": False,
     "filters": FILTERS,
     "formatters": {
-        "kv": {"()": "atout.logs.KeyValueFormatter"},
-        "json": {"()": "atout.logs.JsonFormatter"},
+        "kv": {"()": "kit.logs.KeyValueFormatter"},
+        "json": {"()": "kit.logs.JsonFormatter"},
     },
     "handlers": {"console": console_handler(LOG_FORMAT)},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},

@@ -19,7 +19,7 @@ from typing import Any
 
 from celery import signals
 
-from atout.logs import request_id_var, task_id_var
+from kit.logs import request_id_var, task_id_var
 
 logger = logging.getLogger("atout.job")
 

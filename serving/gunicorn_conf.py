@@ -17,8 +17,8 @@ from gunicorn.glogging import Logger
 from gunicorn.util import parse_address
 from gunicorn.workers.sync import StopWaiting, SyncWorker
 
-from atout.logs import FILTERS, console_handler
 from kit.env import env_int, env_list, env_str
+from kit.logs import FILTERS, console_handler
 
 # Sync workers: a request is short (a hand saved, a page of standings read from a
 # snapshot), so processes, not threads, are the unit of scale. 2 x CPUs + 1 is gunicorn's
@@ -152,12 +152,12 @@ accesslog = None
 errorlog = "-"
 loglevel = env_str("LOG_LEVEL", "INFO").lower()
 _log_format = env_str("LOG_FORMAT", "kv")
-# gunicorn's own lines go through the site's handler and its filters (atout.logs).
+# gunicorn's own lines go through the site's handler and its filters (kit.logs).
 logconfig_dict = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": FILTERS,
-    "formatters": {"atout": {"()": f"atout.logs.{'JsonFormatter' if _log_format == 'json' else 'KeyValueFormatter'}"}},
+    "formatters": {"atout": {"()": f"kit.logs.{'JsonFormatter' if _log_format == 'json' else 'KeyValueFormatter'}"}},
     "handlers": {"console": console_handler("atout", stream="ext://sys.stderr")},
     "loggers": {
         "gunicorn.error": {"handlers": ["console"], "level": loglevel.upper(), "propagate": False},

@@ -1,4 +1,4 @@
-"""Issue 26, item 8: no log line holds a working secret whole (atout.logs.redact).
+"""Issue 26, item 8: no log line holds a working secret whole (kit.logs.redact).
 
 A table's referee link, an invitation, a password reset link, a token in a header or a
 query string: whoever reads the logs must not be able to use what they read. Every line
@@ -23,7 +23,7 @@ from django.urls.converters import IntConverter
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from atout.logs import redact
+from kit.logs import redact
 from tests.factories import ClubFactory, UserFactory
 from tests.scoring.tables import make_table
 from tests.site_log import site_log
@@ -61,7 +61,7 @@ def test_the_url_conf_has_the_secret_routes_this_test_walks() -> None:
 
 @pytest.mark.parametrize("name", sorted({name for name, _ in secret_routes()}))
 def test_every_route_that_takes_a_secret_is_logged_without_it(name: str) -> None:
-    """A new route taking a secret fails here until atout.logs.SECRET_ROUTES lists it."""
+    """A new route taking a secret fails here until kit.logs.SECRET_ROUTES lists it."""
     converters = dict(secret_routes())[name]
     secret = secrets.token_urlsafe(24)
     kwargs = {

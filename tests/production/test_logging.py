@@ -12,7 +12,7 @@ from celery import shared_task
 from django.conf import settings as django_settings
 from django.test import Client
 
-from atout.logs import ContextFilter, JsonFormatter, KeyValueFormatter, request_id_var, sane_request_id
+from kit.logs import ContextFilter, JsonFormatter, KeyValueFormatter, request_id_var, sane_request_id
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.urls("tests.production.logging_urls")
@@ -167,7 +167,7 @@ def test_json_lines_are_one_object_each() -> None:
 def test_the_console_handler_uses_the_configured_format_and_stamps_the_ids() -> None:
     handler = django_settings.LOGGING["handlers"]["console"]
     assert handler["formatter"] == django_settings.LOG_FORMAT
-    # The ids stamped, a refusal made one line, then every secret cut (atout.logs).
+    # The ids stamped, a refusal made one line, then every secret cut (kit.logs).
     assert handler["filters"] == ["context", "refusals", "redact"]
     assert django_settings.MIDDLEWARE[0] == "atout.middleware.RequestIdMiddleware"
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from atout.logs import request_id_var
+from kit.logs import request_id_var
 from tests.conftest import ROOT
 from tests.production.processes import (
     HTTPS,
@@ -220,7 +220,7 @@ def test_no_working_secret_is_written_whole_by_gunicorn_django_or_the_worker(sta
     """Issue 26, item 8: `path=/r/1JnThV…/ status=200` held a working referee link whole.
     Here the link opens its table, a post without its CSRF token is refused, gunicorn
     refuses a malformed request line that holds it, and the worker is sent a message that
-    names it: every line holds its first characters at most (atout.logs.redact)."""
+    names it: every line holds its first characters at most (kit.logs.redact)."""
     manage(stack.env, "demo")
     (token,) = stack.postgres.query(
         stack.database,

@@ -3,7 +3,7 @@
 Django wrote a permission denied, a suspicious request or a malformed body with its whole
 traceback (twenty lines and more), on a line of its own beside the request's: anyone
 could grow the logs at will. Each refusal is now the request's one line, with its reason
-(atout.logs.OneLineRefusals); a server error keeps its traceback. The lines are read as
+(kit.logs.OneLineRefusals); a server error keeps its traceback. The lines are read as
 the site's own logging configuration writes them (tests/site_log.py).
 """
 

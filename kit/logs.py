@@ -286,9 +286,9 @@ class OneLineRefusals(logging.Filter):
 # The filters of `console_handler`, by the names its configuration gives them; the order
 # matters: the refusal's line is written before it is redacted.
 FILTERS: dict[str, dict[str, str]] = {
-    "context": {"()": "atout.logs.ContextFilter"},
-    "refusals": {"()": "atout.logs.OneLineRefusals"},
-    "redact": {"()": "atout.logs.RedactSecrets"},
+    "context": {"()": "kit.logs.ContextFilter"},
+    "refusals": {"()": "kit.logs.OneLineRefusals"},
+    "redact": {"()": "kit.logs.RedactSecrets"},
 }
 
 
