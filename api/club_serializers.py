@@ -16,7 +16,7 @@ from rest_framework import serializers
 
 from api.serializers import ClubSerializer, NumberField, PlayerSerializer
 from scoring.models import Job, Season
-from scoring.season_services import MAX_NAME, MAX_PLACING_ENTRIES
+from seasons.services import MAX_NAME, MAX_PLACING_ENTRIES
 from tournaments.models import Competitor, Player, Tournament
 from tournaments.services.money import MAX_AMOUNT
 

@@ -577,8 +577,9 @@ def celery_workers(env: dict[str, str], count: int, broker: str) -> Iterator[lis
 
 def bench_season(club: Any, first: Any, count: int, teams: int, rounds: int, parties: Parties, workers: int,
                  broker: str, env: dict[str, str]) -> dict[str, Any]:  # fmt: skip
-    from scoring import jobs, seasons
+    from scoring import jobs
     from scoring.models import Job, Season, SeasonSnapshot
+    from seasons import ranking
     from tournaments.models import Competitor, Player, Tournament
 
     built = time.perf_counter()
@@ -612,7 +613,7 @@ def bench_season(club: Any, first: Any, count: int, teams: int, rounds: int, par
     def season_run() -> float:
         nonlocal retries
         started = time.perf_counter()
-        job = seasons.season_rebuild_launch(season=season, rescore=True)
+        job = ranking.season_rebuild_launch(season=season, rescore=True)
         seen, moved = -1, time.monotonic()
         while True:
             status, progress = Job.objects.filter(pk=job.pk).values_list("status", "progress").get()

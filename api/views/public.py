@@ -35,7 +35,8 @@ from api.serializers import (
 )
 from api.views.base import ApiPagination, ApiView, errors
 from scoring.live_ranking import published_version
-from scoring.selectors.standings import public_season, visible_tournament
+from scoring.selectors.standings import visible_tournament
+from seasons.selectors import public_season
 from tournaments.models import Tournament
 
 

@@ -10,9 +10,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from kit.requests import UserRequest
-from scoring import season_exports, seasons
-from scoring.models import Job, Season
-from scoring.selectors import standings as selectors
+from scoring.models import Season
+from seasons import exports, ranking, selectors
 from tournaments.access import is_organiser, require_organiser
 
 
@@ -20,7 +19,7 @@ from tournaments.access import is_organiser, require_organiser
 def season_ranking(request: HttpRequest, slug: str) -> HttpResponse:
     season, snapshot = selectors.public_season(slug)
     organiser = is_organiser(request.user, season.club)
-    job = Job.objects.filter(season=season).order_by("-pk").first() if organiser else None
+    job = selectors.season_jobs(season).first() if organiser else None
     context = {
         "season": season,
         "snapshot": snapshot,
@@ -36,7 +35,7 @@ def season_ranking(request: HttpRequest, slug: str) -> HttpResponse:
 def season_csv(request: HttpRequest, slug: str) -> HttpResponse:
     season, snapshot = selectors.public_season(slug)
     # Licence numbers and hidden players' names for the club's organisers only (as the page).
-    text = season_exports.season_csv(season, snapshot, organiser=is_organiser(request.user, season.club))
+    text = exports.season_csv(season, snapshot, organiser=is_organiser(request.user, season.club))
     response = HttpResponse(text, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{season.slug}-classement.csv"'
     return response
@@ -45,7 +44,7 @@ def season_csv(request: HttpRequest, slug: str) -> HttpResponse:
 @require_safe
 def season_pdf(request: HttpRequest, slug: str) -> HttpResponse:
     season, snapshot = selectors.public_season(slug)
-    pdf = season_exports.season_pdf(season, snapshot, organiser=is_organiser(request.user, season.club))
+    pdf = exports.season_pdf(season, snapshot, organiser=is_organiser(request.user, season.club))
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{season.slug}-classement.pdf"'
     return response
@@ -56,6 +55,6 @@ def season_pdf(request: HttpRequest, slug: str) -> HttpResponse:
 def season_rebuild(request: UserRequest, slug: str) -> HttpResponse:
     season = get_object_or_404(Season.objects.select_related("club"), slug=slug)
     require_organiser(request.user, season.club)
-    seasons.season_rebuild_launch(season=season, by=request.user, rescore=request.POST.get("rescore") == "1")
+    ranking.season_rebuild_launch(season=season, by=request.user, rescore=request.POST.get("rescore") == "1")
     messages.success(request, _("The season ranking is being rebuilt."))
     return redirect("season:ranking", slug=season.slug)

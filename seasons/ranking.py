@@ -2,10 +2,14 @@
 
 Terms (season, its `placing` and `points` schemes, season job): docs/glossary.md. The
 placing table is `placing_points` (e.g. 25, 20, 16...); the engine
-(`engine.standings.season_ranking`) does the counting and the ranking. Each tournament
-job of a season, once through, counts itself in the season job with one conditional
-UPDATE, and the last one queues the season's aggregation, which writes a new
-SeasonSnapshot. Every step is idempotent: a redelivered message finds its work done.
+(`engine.standings.season_ranking`) does the counting and the ranking.
+
+A season job is a `scoring.Job` of kind `season`, run by scoring's job runner, which
+calls `season_job_run` (registered in `SeasonsConfig.ready`): it queues one tournament
+job per tournament (scoring/jobs.py). Each of those, once through, is counted in the
+season job with one conditional UPDATE (`season_child_finished`, on scoring's
+`job_finished` signal), and the last one queues the season's aggregation, which writes
+a new SeasonSnapshot. Every step is idempotent: a redelivered message finds its work done.
 
 A season row: `player` (id), `name`, `rank` (shared), `points`, `played` (tournaments),
 `best` (best rank), `results`: one entry per tournament played (`tournament` slug,
@@ -22,13 +26,17 @@ from django.db.models import F, Max
 from django.utils import timezone
 
 import engine.standings as engine_standings
-from scoring.enqueue import JOB_RUN, SEASON_AGGREGATE, enqueue, enqueue_on_commit
+from scoring.enqueue import JOB_RUN, enqueue, enqueue_on_commit
 from scoring.job_config import pending_config
 from scoring.models import Job, Season, SeasonSnapshot, StandingsSnapshot
-from scoring.rows import SeasonRow, SnapshotRow
+from scoring.rows import SnapshotRow
+from seasons.rows import SeasonRow
 from tournaments.access import require_organiser
 from tournaments.models import Competitor
 
+# The aggregation's task (seasons/tasks.py) keeps the name it had when seasons lived in
+# scoring/: a message queued before the move still finds it.
+SEASON_AGGREGATE = "scoring.season_aggregate"
 DEFAULT_PLACING_POINTS = [25, 20, 16, 13, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
 KEEP_SEASON_VERSIONS = 3
 

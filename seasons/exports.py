@@ -23,8 +23,8 @@ from reportlab.platypus import LongTable, Paragraph, Spacer, TableStyle
 from scoring.exports import BOM, sheet_number, sheet_text
 from scoring.models import Season, SeasonSnapshot
 from scoring.pdf import MARGIN, RULE, ZEBRA, build_ranking_document, printable
-from scoring.rows import SeasonRow
-from scoring.selectors.standings import season_rows_shown
+from seasons.rows import SeasonRow
+from seasons.selectors import season_rows_shown
 from tournaments.models import Player
 
 
