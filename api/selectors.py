@@ -19,9 +19,11 @@ from django.http import Http404
 
 from scoring.job_config import ACTIVE
 from scoring.jobs import job_is_stale
-from scoring.models import Hand, Job, Season, SeasonSnapshot, StandingsSnapshot, TableResult
+from scoring.models import Hand, StandingsSnapshot, TableResult
 from scoring.selectors.standings import table_sheet_public
 from scoring.standings import columns_for, round_histories
+from seasons import selectors as season_selectors
+from seasons.models import Season, SeasonSnapshot
 from tournaments import games
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Bye, Club, Competitor, Player, Round, Seat, Table, Tournament
@@ -330,7 +332,7 @@ SEASON_JOBS_SHOWN = 3
 def season_jobs(season: Season) -> list[dict[str, Any]]:
     """The season's latest rebuilds, newest first, as the season's edit page shows them."""
     found = []
-    for job in Job.objects.filter(season=season).order_by("-pk")[:SEASON_JOBS_SHOWN]:
+    for job in season_selectors.season_jobs(season)[:SEASON_JOBS_SHOWN]:
         found.append(
             {
                 "id": job.pk,

@@ -578,8 +578,9 @@ def celery_workers(env: dict[str, str], count: int, broker: str) -> Iterator[lis
 def bench_season(club: Any, first: Any, count: int, teams: int, rounds: int, parties: Parties, workers: int,
                  broker: str, env: dict[str, str]) -> dict[str, Any]:  # fmt: skip
     from scoring import jobs
-    from scoring.models import Job, Season, SeasonSnapshot
+    from scoring.models import Job
     from seasons import ranking
+    from seasons.models import Season, SeasonSnapshot
     from tournaments.models import Competitor, Player, Tournament
 
     built = time.perf_counter()

@@ -21,8 +21,8 @@ from reportlab.lib.units import mm
 from reportlab.platypus import LongTable, Paragraph, Spacer, TableStyle
 
 from scoring.exports import BOM, sheet_number, sheet_text
-from scoring.models import Season, SeasonSnapshot
 from scoring.pdf import MARGIN, RULE, ZEBRA, build_ranking_document, printable
+from seasons.models import Season, SeasonSnapshot
 from seasons.rows import SeasonRow
 from seasons.selectors import season_rows_shown
 from tournaments.models import Player

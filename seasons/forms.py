@@ -7,7 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from scoring.models import Season
+from seasons.models import Season
 from seasons.services import MAX_NAME, parse_placing_points
 from tournaments.models import Club, Tournament
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from scoring.models import Job, Season, SeasonSnapshot
+from scoring.models import Job
+from seasons.models import Season, SeasonSnapshot
 from seasons.ranking import season_child_finished
 
 

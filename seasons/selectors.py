@@ -7,7 +7,8 @@ from django.db.models import Q, QuerySet
 from django.http import Http404
 from django.utils.translation import gettext as _
 
-from scoring.models import Job, Season, SeasonSnapshot
+from scoring.models import Job
+from seasons.models import Season, SeasonSnapshot
 from seasons.rows import SeasonRow
 from tournaments.models import Player, Tournament
 
@@ -54,4 +55,4 @@ def season_tournaments(season: Season, *, organiser: bool) -> QuerySet[Tournamen
 
 def season_jobs(season: Season) -> QuerySet[Job]:
     """The season's rebuilds (`Job` of kind season), newest first."""
-    return Job.objects.filter(season=season).order_by("-pk")
+    return Job.objects.filter(season_link__season=season).order_by("-pk")

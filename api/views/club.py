@@ -45,10 +45,10 @@ from api.etags import CONDITIONAL
 from api.serializers import SeasonDetailSerializer, SeasonSummarySerializer
 from api.views.base import ApiPagination, errors
 from api.views.public import PublicListView, PublicView, SeasonDetailView, SeasonListView, ok
-from scoring.models import Season
 from scoring.selectors.history import player_history
 from seasons import ranking
 from seasons import services as season_services
+from seasons.models import Season
 from tournaments import access, services
 from tournaments.models import Club, Competitor, Player, Tournament
 from tournaments.selectors import club_players

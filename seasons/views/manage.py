@@ -18,9 +18,9 @@ from django.views.decorators.http import require_safe
 from kit.requests import UserRequest
 from scoring import jobs
 from scoring.job_config import ACTIVE
-from scoring.models import Season
 from seasons import ranking, selectors, services
 from seasons.forms import SeasonForm
+from seasons.models import Season
 from tournaments.access import require_organiser
 from tournaments.forms import add_service_errors
 from tournaments.models import Club

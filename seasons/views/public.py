@@ -10,8 +10,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from kit.requests import UserRequest
-from scoring.models import Season
 from seasons import exports, ranking, selectors
+from seasons.models import Season
 from tournaments.access import is_organiser, require_organiser
 
 

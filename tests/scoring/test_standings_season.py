@@ -6,9 +6,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring.models import Job, Season, SeasonSnapshot, TableResult
+from scoring.models import Job, TableResult
 from scoring.standings import standings_rebuild
 from seasons import ranking
+from seasons.models import Season, SeasonSnapshot
 from tests.factories import (
     ClubFactory,
     CompetitorFactory,

@@ -11,9 +11,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from scoring.models import Season, SeasonSnapshot, StandingsSnapshot, TableResult
+from scoring.models import StandingsSnapshot, TableResult
 from scoring.standings import standings_rebuild
 from seasons import ranking
+from seasons.models import Season, SeasonSnapshot
 from tests.factories import (
     ClubFactory,
     CompetitorFactory,
