@@ -1,7 +1,7 @@
 """The organiser's season pages: a new season from the club's page, its edit page.
 
 Saving a season queues its rebuild (seasons/ranking.py); the edit page shows the job's
-progress with an htmx partial (`season/manage_jobs.html`) that polls while it runs.
+progress with an htmx partial (`seasons/manage_jobs.html`) that polls while it runs.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def season_create(request: UserRequest, club_id: int) -> HttpResponse:
         if season is not None:
             messages.success(request, _("Season created: its ranking is being built."))
             return redirect("season_manage:edit", slug=season.slug)
-    return render(request, "scoring/season/manage_form.html", {"form": form, "club": club, "season": None})
+    return render(request, "seasons/manage_form.html", {"form": form, "club": club, "season": None})
 
 
 @login_required
@@ -81,10 +81,10 @@ def season_edit(request: UserRequest, slug: str) -> HttpResponse:
         messages.success(request, _("Saved: the season ranking is being rebuilt."))
         return redirect("season_manage:edit", slug=season.slug)
     context = {**_jobs_context(season), "form": form, "club": season.club}
-    return render(request, "scoring/season/manage_form.html", context)
+    return render(request, "seasons/manage_form.html", context)
 
 
 @require_safe
 @login_required
 def jobs_partial(request: UserRequest, slug: str) -> HttpResponse:
-    return render(request, "scoring/season/manage_jobs.html", _jobs_context(_season_or_403(request, slug)))
+    return render(request, "seasons/manage_jobs.html", _jobs_context(_season_or_403(request, slug)))

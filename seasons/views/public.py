@@ -28,7 +28,7 @@ def season_ranking(request: HttpRequest, slug: str) -> HttpResponse:
         "organiser": organiser,
         "job": job,
     }
-    return render(request, "scoring/season/ranking.html", context)
+    return render(request, "seasons/ranking.html", context)
 
 
 @require_safe
