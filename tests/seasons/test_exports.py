@@ -9,7 +9,7 @@ from django.urls import reverse
 from scoring.exports import team_players
 from seasons import ranking
 from tests.factories import ClubFactory, UserFactory
-from tests.scoring.test_standings_season import club_season  # noqa: F401  (a fixture)
+from tests.seasons.test_ranking import club_season  # noqa: F401  (a fixture)
 
 pytestmark = pytest.mark.django_db
 
