@@ -1,4 +1,7 @@
-"""A season's ranking (public, also as CSV and PDF), and the organiser's button that rebuilds it."""
+"""A season's ranking (public, also as CSV and PDF), and the organiser's button that rebuilds it.
+
+Each shows the season as its reader may see it: `seasons.selectors.season_seen` decides.
+"""
 
 from __future__ import annotations
 
@@ -12,41 +15,36 @@ from django.views.decorators.http import require_POST, require_safe
 from kit.requests import UserRequest
 from seasons import exports, ranking, selectors
 from seasons.models import Season
-from tournaments.access import is_organiser, require_organiser
+from tournaments.access import require_organiser
 
 
 @require_safe
 def season_ranking(request: HttpRequest, slug: str) -> HttpResponse:
-    season, snapshot = selectors.public_season(slug)
-    organiser = is_organiser(request.user, season.club)
-    job = selectors.season_jobs(season).first() if organiser else None
+    seen = selectors.season_seen(slug, request.user)
     context = {
-        "season": season,
-        "snapshot": snapshot,
-        "rows": selectors.season_rows_shown(snapshot.rows if snapshot is not None else [], organiser=organiser),
-        "tournaments": selectors.season_tournaments(season, organiser=organiser),
-        "organiser": organiser,
-        "job": job,
+        "season": seen.season,
+        "snapshot": seen.snapshot,
+        "rows": seen.rows,
+        "tournaments": seen.tournaments,
+        "organiser": seen.organiser,
+        "job": selectors.season_jobs(seen.season).first() if seen.organiser else None,
     }
     return render(request, "seasons/ranking.html", context)
 
 
 @require_safe
 def season_csv(request: HttpRequest, slug: str) -> HttpResponse:
-    season, snapshot = selectors.public_season(slug)
-    # Licence numbers and hidden players' names for the club's organisers only (as the page).
-    text = exports.season_csv(season, snapshot, organiser=is_organiser(request.user, season.club))
-    response = HttpResponse(text, content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{season.slug}-classement.csv"'
+    seen = selectors.season_seen(slug, request.user)
+    response = HttpResponse(exports.season_csv(seen), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{seen.season.slug}-classement.csv"'
     return response
 
 
 @require_safe
 def season_pdf(request: HttpRequest, slug: str) -> HttpResponse:
-    season, snapshot = selectors.public_season(slug)
-    pdf = exports.season_pdf(season, snapshot, organiser=is_organiser(request.user, season.club))
-    response = HttpResponse(pdf, content_type="application/pdf")
-    response["Content-Disposition"] = f'inline; filename="{season.slug}-classement.pdf"'
+    seen = selectors.season_seen(slug, request.user)
+    response = HttpResponse(exports.season_pdf(seen), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{seen.season.slug}-classement.pdf"'
     return response
 
 
