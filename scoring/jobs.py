@@ -15,9 +15,10 @@ and at which version, and scores again the tables that moved meanwhile.
 
 A season's rebuild is a job too (kind `season`), but its work belongs to seasons/, an
 app above this one: seasons registers the function that runs that kind when it is ready
-(`job_kind_register`), and hears of every job that ends through `scoring.signals.job_finished`
-(a season job counts its tournaments' jobs). So the claim, the retries and the failures
-are the same for every job, and nothing here imports seasons.
+(`job_kind_register`), and hears of every job that ends through
+`scoring.signals.job_finished` (a season job counts its tournaments' jobs). So the claim,
+the retries and the failures are the same for every job, and nothing here imports
+seasons.
 """
 
 from __future__ import annotations

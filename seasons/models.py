@@ -62,7 +62,9 @@ class SeasonJob(models.Model):
     """The season a season job (`scoring.Job` of kind `season`) rebuilds.
 
     Jobs are scoring's, below this app: the link lives here, so a Job knows nothing of
-    seasons. (It was the column `scoring_job.season_id` before seasons had an app.)
+    seasons. (It was the column `scoring_job.season_id` before seasons had an app.) A
+    season deleted takes its links along and leaves its jobs as they were: one still
+    queued then fails, saying the season is gone.
     """
 
     job = models.OneToOneField(Job, on_delete=models.CASCADE, primary_key=True, related_name="season_link")
