@@ -15,8 +15,9 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from api.serializers import ClubSerializer, NumberField, PlayerSerializer
-from scoring.models import Job, Season
-from scoring.season_services import MAX_NAME, MAX_PLACING_ENTRIES
+from scoring.models import Job
+from seasons.models import Season
+from seasons.services import MAX_NAME, MAX_PLACING_ENTRIES
 from tournaments.models import Competitor, Player, Tournament
 from tournaments.services.money import MAX_AMOUNT
 

@@ -19,9 +19,12 @@ from django.http import Http404
 
 from scoring.job_config import ACTIVE
 from scoring.jobs import job_is_stale
-from scoring.models import Hand, Job, Season, SeasonSnapshot, StandingsSnapshot, TableResult
+from scoring.models import Hand, StandingsSnapshot, TableResult
 from scoring.selectors.standings import table_sheet_public
 from scoring.standings import columns_for, round_histories
+from seasons import selectors as season_selectors
+from seasons.models import Season, SeasonSnapshot
+from seasons.selectors import SeasonSeen
 from tournaments import games
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Bye, Club, Competitor, Player, Round, Seat, Table, Tournament
@@ -303,22 +306,17 @@ def season_version(season: Season) -> int | None:
     return SeasonSnapshot.objects.filter(season=season).order_by("-version").values_list("version", flat=True).first()
 
 
-def season_detail(season: Season, snapshot: SeasonSnapshot | None) -> dict[str, Any]:
+def season_detail(seen: SeasonSeen) -> dict[str, Any]:
+    """A season's ranking as its reader may see it (`seasons.selectors.season_seen` decides)."""
     return {
-        "slug": season.slug,
-        "name": season.name,
-        "club": season.club,
-        "scheme": season.scheme,
-        # The season's tournaments that anyone may open (the others stay unnamed).
-        "tournaments": list(
-            tournament_selectors.public_tournaments(limit=None)  # type: ignore[arg-type]
-            .filter(seasons=season)
-            .order_by("date", "pk")
-            .values_list("slug", flat=True)
-        ),
-        "version": snapshot.version if snapshot is not None else None,
-        "built_at": snapshot.built_at if snapshot is not None else None,
-        "rows": snapshot.rows if snapshot is not None else [],
+        "slug": seen.season.slug,
+        "name": seen.season.name,
+        "club": seen.season.club,
+        "scheme": seen.season.scheme,
+        "tournaments": [tournament.slug for tournament in seen.tournaments],
+        "version": seen.snapshot.version if seen.snapshot is not None else None,
+        "built_at": seen.snapshot.built_at if seen.snapshot is not None else None,
+        "rows": seen.rows,
     }
 
 
@@ -330,7 +328,7 @@ SEASON_JOBS_SHOWN = 3
 def season_jobs(season: Season) -> list[dict[str, Any]]:
     """The season's latest rebuilds, newest first, as the season's edit page shows them."""
     found = []
-    for job in Job.objects.filter(season=season).order_by("-pk")[:SEASON_JOBS_SHOWN]:
+    for job in season_selectors.season_jobs(season)[:SEASON_JOBS_SHOWN]:
         found.append(
             {
                 "id": job.pk,

@@ -306,13 +306,20 @@ class SeasonResultSerializer(serializers.Serializer[Any]):
 
 
 class SeasonRowSerializer(serializers.Serializer[Any]):
-    player = serializers.IntegerField(help_text="The player's id.")
+    player = serializers.IntegerField(
+        allow_null=True,
+        help_text="The player's id; null for a player not shown (who keeps their results off public pages, "
+        "or whose data was erased): their rank and totals stay, unnamed, for all but the club's organisers.",
+    )
     name = serializers.CharField()
     rank = serializers.IntegerField()
-    points = NumberField()
+    points = NumberField(help_text="Season points, every tournament of the season counted.")
     played = serializers.IntegerField(help_text="Tournaments played.")
     best = serializers.IntegerField(allow_null=True, help_text="Best rank.")
-    results = SeasonResultSerializer(many=True)
+    results = SeasonResultSerializer(
+        many=True,
+        help_text="The player's tournaments that this reader may follow (the club's organisers: all of them).",
+    )
 
 
 class SeasonSummarySerializer(serializers.Serializer[Any]):
@@ -323,7 +330,10 @@ class SeasonSummarySerializer(serializers.Serializer[Any]):
 
 
 class SeasonDetailSerializer(SeasonSummarySerializer):
-    tournaments = serializers.ListField(child=serializers.SlugField(), help_text="Slugs of its tournaments.")
+    tournaments = serializers.ListField(
+        child=serializers.SlugField(),
+        help_text="Slugs of its tournaments that this reader may follow (the club's organisers: all of them).",
+    )
     version = serializers.IntegerField(allow_null=True)
     built_at = serializers.DateTimeField(allow_null=True)
     rows = SeasonRowSerializer(many=True)

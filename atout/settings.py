@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "tournaments",
     "scoring",
     "ratings",
+    "seasons",
     "archive",
     "api",
 ]

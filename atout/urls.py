@@ -9,6 +9,7 @@ from accounts import views as account_views
 from atout import views
 from rounds import urls as rounds_urls
 from scoring import urls as scoring_urls
+from seasons import urls as seasons_urls
 from tournaments import club_urls
 from tournaments import urls as tournaments_urls
 
@@ -27,9 +28,9 @@ urlpatterns = [
     path("t/<slug:slug>/", include("tournaments.public_urls")),
     # After the draw's include: the live ranking, rounds, tables and exports (scoring).
     path("t/<slug:slug>/", include((scoring_urls.public_patterns, "public"))),
-    path("s/<slug:slug>/", include((scoring_urls.season_patterns, "season"))),
+    path("s/<slug:slug>/", include((seasons_urls.season_patterns, "season"))),
     # A club's seasons: created from the club's page, edited at /manage/s/<slug>/.
-    path("manage/", include((scoring_urls.season_manage_patterns, "season_manage"))),
+    path("manage/", include((seasons_urls.season_manage_patterns, "season_manage"))),
     # A player's tournaments: the organisers' page and the public one.
     path("", include(scoring_urls.history_patterns)),
     path("manage/t/<slug:slug>/standings/", include((scoring_urls.standings_manage_patterns, "standings_manage"))),

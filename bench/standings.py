@@ -577,8 +577,10 @@ def celery_workers(env: dict[str, str], count: int, broker: str) -> Iterator[lis
 
 def bench_season(club: Any, first: Any, count: int, teams: int, rounds: int, parties: Parties, workers: int,
                  broker: str, env: dict[str, str]) -> dict[str, Any]:  # fmt: skip
-    from scoring import jobs, seasons
-    from scoring.models import Job, Season, SeasonSnapshot
+    from scoring import jobs
+    from scoring.models import Job
+    from seasons import ranking
+    from seasons.models import Season, SeasonSnapshot
     from tournaments.models import Competitor, Player, Tournament
 
     built = time.perf_counter()
@@ -612,7 +614,7 @@ def bench_season(club: Any, first: Any, count: int, teams: int, rounds: int, par
     def season_run() -> float:
         nonlocal retries
         started = time.perf_counter()
-        job = seasons.season_rebuild_launch(season=season, rescore=True)
+        job = ranking.season_rebuild_launch(season=season, rescore=True)
         seen, moved = -1, time.monotonic()
         while True:
             status, progress = Job.objects.filter(pk=job.pk).values_list("status", "progress").get()

@@ -16,7 +16,6 @@ from celery import signature
 from django.db import transaction
 
 JOB_RUN = "scoring.job_run"
-SEASON_AGGREGATE = "scoring.season_aggregate"
 STANDINGS_REFRESH = "scoring.standings_refresh"
 
 

@@ -2,7 +2,7 @@
 
 Terms: a job's *configuration* is the part of a tournament it installs (CONFIG_FIELDS),
 carried whole in the job's `params` (scoring/jobs.py). Read by the jobs, which launch
-and swap it, and by the season jobs (scoring/seasons.py), which queue one per tournament.
+and swap it, and by the season jobs (seasons/ranking.py), which queue one per tournament.
 """
 
 from __future__ import annotations

@@ -12,6 +12,13 @@ command retries it.
 Hands entered while a job scores are not lost: the swap locks every table of the
 tournament (as the referees' services do, one table each), re-reads which hands exist
 and at which version, and scores again the tables that moved meanwhile.
+
+A season's rebuild is a job too (kind `season`), but its work belongs to seasons/, an
+app above this one: seasons registers the function that runs that kind when it is ready
+(`job_kind_register`), and hears of every job that ends through
+`scoring.signals.job_finished` (a season job counts its tournaments' jobs). So the claim,
+the retries and the failures are the same for every job, and nothing here imports
+seasons.
 """
 
 from __future__ import annotations
@@ -19,7 +26,7 @@ from __future__ import annotations
 import datetime
 import os
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -37,7 +44,7 @@ from scoring.enqueue import JOB_RUN, enqueue_on_commit
 from scoring.job_config import CONFIG_FIELDS, JobConfig, config_of, pending_config, tournament_config
 from scoring.models import Hand, Job, StandingsRefresh
 from scoring.rescoring import TableOutcome, TableScorer
-from scoring.seasons import season_child_finished, season_job_run
+from scoring.signals import job_finished
 from tournaments.access import require_organiser
 from tournaments.models import Table, Tournament
 from tournaments.rules import rules_check
@@ -57,6 +64,20 @@ TRANSIENT = (OperationalError, InterfaceError)
 
 class JobFailed(Exception):
     """The job cannot complete (a hand no longer valid, a bad option): nothing was swapped."""
+
+
+# The kinds of job an app above this one runs (Job.Kind.SEASON: seasons/), by kind.
+_runners: dict[str, Callable[[Job], None]] = {}
+
+
+def job_kind_register(kind: str, run: Callable[[Job], None]) -> None:
+    """`run(job)` does the work of the jobs of `kind` once `job_run` has claimed one.
+
+    Called by the owning app's `ready()`. It may raise `JobFailed` (the job fails with
+    that text) or a transient database error (the claim is given back for a retry);
+    the job ends as `run` leaves it (done, or waiting on jobs it queued).
+    """
+    _runners[kind] = run
 
 
 # -- launching -------------------------------------------------------------------------
@@ -240,10 +261,13 @@ def job_run(*, job_id: int) -> Job | None:
     """
     if not job_claim(job_id=job_id):
         return Job.objects.filter(pk=job_id).first()
-    job = Job.objects.select_related("tournament", "season").get(pk=job_id)
+    job = Job.objects.select_related("tournament").get(pk=job_id)
     try:
-        if job.kind == Job.Kind.SEASON:
-            season_job_run(job=job)
+        run = _runners.get(job.kind)
+        if run is not None:
+            run(job)
+        elif job.kind not in (Job.Kind.RESCORE, Job.Kind.REBUILD):
+            raise JobFailed(gettext_noop("No installed app runs this kind of job."))
         else:
             with gc_paused():
                 _tournament_job(job)
@@ -258,7 +282,8 @@ def job_run(*, job_id: int) -> Job | None:
         raise
     job.refresh_from_db()
     if job.status in (Job.Status.DONE, Job.Status.FAILED):
-        _parent_step(job)
+        # Whoever waits on this job hears of it: a season job counts its tournaments' (seasons/).
+        job_finished.send(sender=Job, job=job)
     return job
 
 
@@ -266,13 +291,6 @@ def _finish(job: Job, *, status: str, error: str = "") -> None:
     Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING).update(
         status=status, error=error, finished_at=timezone.now(), phase=""
     )
-
-
-def _parent_step(job: Job) -> None:
-    """A tournament job of a season job is through: count it there (scoring/seasons.py)."""
-    parent = job.params.get("season_job") if isinstance(job.params, dict) else None
-    if parent:
-        season_child_finished(season_job_id=int(parent), child=job)
 
 
 def _tournament_job(job: Job) -> None:

@@ -15,7 +15,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from kit import fastjson
-from tournaments.models import Club, Competitor, Table, Tournament
+from tournaments.models import Competitor, Table, Tournament
 
 
 class Hand(models.Model):
@@ -161,7 +161,12 @@ class StandingsSnapshot(models.Model):
 
 
 class Job(models.Model):
-    """A background job (re-scoring, rebuilding standings, a season) and its progress."""
+    """A background job (re-scoring, rebuilding standings, a season) and its progress.
+
+    A season job's work and the season it rebuilds belong to seasons/, the app above this
+    one (its `SeasonJob` links the two; scoring/jobs.py runs the job through what that
+    app registers).
+    """
 
     class Kind(models.TextChoices):
         RESCORE = "rescore", _("Re-score every hand")
@@ -176,7 +181,6 @@ class Job(models.Model):
 
     kind = models.CharField(max_length=8, choices=Kind.choices)
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, null=True, blank=True, related_name="jobs")
-    season = models.ForeignKey("Season", on_delete=models.CASCADE, null=True, blank=True, related_name="jobs")
     status = models.CharField(max_length=8, choices=Status.choices, default="queued")
     params = models.JSONField(default=dict, blank=True)
     progress = models.PositiveIntegerField(default=0)
@@ -200,44 +204,6 @@ class Job(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} #{self.pk} ({self.status})"
-
-
-class Season(models.Model):
-    """A ranking over several tournaments of a club or a league."""
-
-    class Scheme(models.TextChoices):
-        PLACING = "placing", _("Points by placing")
-        POINTS = "points", _("Total points")
-
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons")
-    name = models.CharField(_("name"), max_length=200)
-    slug = models.SlugField(_("public address"), max_length=80, unique=True)
-    scheme = models.CharField(_("scheme"), max_length=8, choices=Scheme.choices, default="placing")
-    placing_points = models.JSONField(_("points by placing"), default=list, blank=True)
-    starts = models.DateField(_("starts"), null=True, blank=True)
-    ends = models.DateField(_("ends"), null=True, blank=True)
-    tournaments = models.ManyToManyField(Tournament, related_name="seasons", blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["-created_at"]
-
-    def __str__(self) -> str:
-        return self.name
-
-
-class SeasonSnapshot(models.Model):
-    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="snapshots")
-    version = models.PositiveIntegerField()
-    rows = JsonTextField(default=list)
-    built_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["season", "-version"]
-        constraints = [models.UniqueConstraint(fields=["season", "version"], name="season_version_unique")]
-
-    def __str__(self) -> str:
-        return f"{self.season} v{self.version}"
 
 
 class StandingsRefresh(models.Model):

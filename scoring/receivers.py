@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scoring.models import Season, SeasonSnapshot, StandingsSnapshot
+from scoring.models import StandingsSnapshot
 from scoring.standings import base_forget, standings_schedule_refresh
 
 
@@ -29,17 +29,13 @@ def names_erased(
     """`tournaments.signals.names_erased`: rewrite the names every ranking snapshot copied.
 
     Every version is rewritten, the past ones too (the ranking after each round): an
-    anonymised name must be nowhere. The results in them are left as they are.
+    anonymised name must be nowhere. The results in them are left as they are. The
+    seasons' snapshots are rewritten by seasons/receivers.py.
     """
     snapshots = StandingsSnapshot.objects.filter(tournament_id__in=tournament_ids).only("pk", "rows")
     for snapshot in snapshots.iterator(chunk_size=50):
         if _rename(snapshot.rows, "competitor", competitor_names):
             snapshot.save(update_fields=["rows"])
-    concerned = Season.objects.filter(tournaments__in=tournament_ids).values("pk")
-    seasons = SeasonSnapshot.objects.filter(season_id__in=concerned).only("pk", "rows")
-    for season in seasons.iterator(chunk_size=50):
-        if _rename(season.rows, "player", player_names):
-            season.save(update_fields=["rows"])
 
 
 def _rename(rows: list[dict[str, Any]], key: str, names: dict[int, str]) -> bool:

@@ -1,10 +1,10 @@
 """The rows a ranking snapshot stores, as every reader of them sees them.
 
-`StandingsSnapshot.rows` is JSON written by scoring/standings/ (`SnapshotRow`), and
-`SeasonSnapshot.rows` by scoring/seasons.py (`SeasonRow`); the public and the
-organisers' pages, the API, the CSV and PDF exports, the seasons and the anonymisation
-read them. Keys are optional (`total=False`): a snapshot written before a key existed
-lacks it, and readers say what they do without it.
+`StandingsSnapshot.rows` is JSON written by scoring/standings/ (`SnapshotRow`); the
+public and the organisers' pages, the API, the CSV and PDF exports, the seasons
+(seasons/; a season's own rows: seasons/rows.py) and the anonymisation read them. Keys
+are optional (`total=False`): a snapshot written before a key existed lacks it, and
+readers say what they do without it.
 """
 
 from __future__ import annotations
@@ -60,24 +60,3 @@ class SnapshotRow(TypedDict, total=False):
     match_points: Number
     buchholz: Number
     head_to_head: Number
-
-
-class SeasonResult(TypedDict):
-    """A player's tournament in a season row: where they finished, what it earned."""
-
-    tournament: str  # the tournament's slug
-    name: str
-    rank: int
-    points: Number
-
-
-class SeasonRow(TypedDict, total=False):
-    """One player of a season ranking (`SeasonSnapshot.rows`, written by scoring/seasons.py)."""
-
-    player: int  # the player's id
-    name: str
-    rank: int
-    points: Number  # season points
-    played: int  # tournaments played
-    best: int  # the best rank
-    results: list[SeasonResult]

@@ -20,8 +20,8 @@ from celery import Task, shared_task
 from celery.exceptions import Retry
 from kombu.exceptions import OperationalError as BrokerUnreachable
 
-from scoring import jobs, seasons, standings
-from scoring.enqueue import JOB_RUN, SEASON_AGGREGATE, STANDINGS_REFRESH
+from scoring import jobs, standings
+from scoring.enqueue import JOB_RUN, STANDINGS_REFRESH
 
 log = logging.getLogger(__name__)
 TRANSIENT = jobs.TRANSIENT
@@ -74,9 +74,3 @@ def standings_refresh(*, tournament_id: int, ticket: int = 0) -> None:
 def job_run(*, job_id: int) -> None:
     """Run a re-scoring, rebuild or season job (claimed first: at most one worker runs it)."""
     jobs.job_run(job_id=job_id)
-
-
-@shared_task(name=SEASON_AGGREGATE, **JOB_RETRIES)
-def season_aggregate(*, job_id: int) -> None:
-    """Write a season's ranking once its tournaments are through (idempotent)."""
-    seasons.season_aggregate(job_id=job_id)

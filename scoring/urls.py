@@ -7,7 +7,7 @@ same /t/<slug>/ prefix, so that the draw's paths win over theirs.
 
 from django.urls import path
 
-from scoring.views import history, manage, public, referee, season_manage, seasons, standings_manage
+from scoring.views import history, manage, public, referee, standings_manage
 
 # The live public pages of a tournament: /t/<slug>/, namespace "public".
 public_patterns = [
@@ -22,21 +22,6 @@ public_patterns = [
     path("ranking.csv", public.ranking_csv, name="ranking_csv"),
     path("ranking.pdf", public.ranking_pdf, name="ranking_pdf"),
     path("print/", public.ranking_print, name="ranking_print"),
-]
-
-# A season's public ranking: /s/<slug>/, namespace "season".
-season_patterns = [
-    path("", seasons.season_ranking, name="ranking"),
-    path("csv/", seasons.season_csv, name="csv"),
-    path("pdf/", seasons.season_pdf, name="pdf"),
-    path("rebuild/", seasons.season_rebuild, name="rebuild"),
-]
-
-# The organiser's season pages: /manage/, namespace "season_manage".
-season_manage_patterns = [
-    path("club/<int:club_id>/seasons/new/", season_manage.season_create, name="create"),
-    path("s/<slug:slug>/", season_manage.season_edit, name="edit"),
-    path("s/<slug:slug>/jobs/", season_manage.jobs_partial, name="jobs"),
 ]
 
 # A player's tournaments, the organisers' page and the public one: the root, no namespace.

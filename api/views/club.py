@@ -3,8 +3,8 @@ the entry fees its competitors paid.
 
 The same gates and services as the club's pages: `tournaments.access` decides who may
 (a club's organisers, its administrators among them; a site administrator who is not a
-member gets 403 here as on the pages), `scoring.season_services` and
-`scoring.seasons.season_rebuild_launch` write seasons, `tournaments.services` players and
+member gets 403 here as on the pages), `seasons.services` and
+`seasons.ranking.season_rebuild_launch` write seasons, `tournaments.services` players and
 payments, and `scoring.selectors.history.player_history` reads a player's tournaments.
 A player's public history follows the rules of the page `/joueur/<id>/`: 404 when the
 player opted out or was anonymised, public tournaments only, name and club only.
@@ -45,9 +45,10 @@ from api.etags import CONDITIONAL
 from api.serializers import SeasonDetailSerializer, SeasonSummarySerializer
 from api.views.base import ApiPagination, errors
 from api.views.public import PublicListView, PublicView, SeasonDetailView, SeasonListView, ok
-from scoring import season_services, seasons
-from scoring.models import Season
 from scoring.selectors.history import player_history
+from seasons import ranking
+from seasons import services as season_services
+from seasons.models import Season
 from tournaments import access, services
 from tournaments.models import Club, Competitor, Player, Tournament
 from tournaments.selectors import club_players
@@ -126,7 +127,7 @@ def _season_save(
         else:
             season = season_services.season_update(by=_by(request), season=season, **fields)
         season_services.season_tournaments_set(by=_by(request), season=season, tournaments=chosen)
-        seasons.season_rebuild_launch(season=season, by=_by(request))
+        ranking.season_rebuild_launch(season=season, by=_by(request))
     return season
 
 
@@ -167,7 +168,7 @@ class SeasonsView(SeasonListView):
             raise ApiError(400, [item("club", "unknown_club", _("No club has this slug."))])
         access.require_organiser(request.user, club)
         chosen = _club_tournaments(club, data.pop("tournaments"))
-        data.setdefault("placing_points", list(seasons.DEFAULT_PLACING_POINTS))
+        data.setdefault("placing_points", list(ranking.DEFAULT_PLACING_POINTS))
         season = _season_save(request, club, None, data, chosen)
         return _season_answer(season, status.HTTP_201_CREATED)
 
@@ -241,7 +242,7 @@ class SeasonRebuildView(ClubReadView):
         season = _organised_season(request, slug)
         data = _valid(RebuildSerializer, request)
         with refusals():
-            seasons.season_rebuild_launch(season=season, by=_by(request), rescore=data["rescore"])
+            ranking.season_rebuild_launch(season=season, by=_by(request), rescore=data["rescore"])
         return _season_answer(season, status.HTTP_202_ACCEPTED)
 
 

@@ -35,7 +35,8 @@ from api.serializers import (
 )
 from api.views.base import ApiPagination, ApiView, errors
 from scoring.live_ranking import published_version
-from scoring.selectors.standings import public_season, visible_tournament
+from scoring.selectors.standings import visible_tournament
+from seasons.selectors import season_seen
 from tournaments.models import Tournament
 
 
@@ -264,9 +265,11 @@ class SeasonDetailView(PublicView):
         tags=["seasons"],
     )
     def get(self, request: Request, slug: str) -> Response:
-        season, snapshot = public_season(slug)
+        # As its page shows it to this reader (seasons.selectors.season_seen): the public
+        # read no hidden player nor private tournament, the club's organisers everything.
+        seen = season_seen(slug, request.user)
         # The season's own fields carry no version: the tag is the body's hash.
-        return self.hashed(request, Response(SeasonDetailSerializer(selectors.season_detail(season, snapshot)).data))
+        return self.hashed(request, Response(SeasonDetailSerializer(selectors.season_detail(seen)).data))
 
 
 class RoundListView(PublicView):

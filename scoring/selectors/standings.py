@@ -13,12 +13,12 @@ from django.db.models import Exists, OuterRef, QuerySet, Subquery
 from django.http import Http404
 
 from scoring import live_ranking
-from scoring.models import Hand, Job, Season, SeasonSnapshot, StandingsSnapshot, TableResult
+from scoring.models import Hand, Job, StandingsSnapshot, TableResult
 from scoring.partie import counted_count, game_for_seats, partie_or_none
-from scoring.rows import SeasonRow, SnapshotRow
+from scoring.rows import SnapshotRow
 from scoring.standings import round_histories
 from tournaments.access import Visitor, is_organiser
-from tournaments.models import PUBLICLY_UNNAMED, UNNAMED_LABEL, Player, Prize, Round, Seat, Table, Tournament
+from tournaments.models import Prize, Round, Seat, Table, Tournament
 
 if TYPE_CHECKING:
     from django_stubs_ext import WithAnnotations
@@ -202,42 +202,6 @@ def round_results_version(tournament: Tournament, number: int) -> str:
 
 def latest_jobs(tournament: Tournament, limit: int = 5) -> list[Job]:
     return list(Job.objects.filter(tournament=tournament).order_by("-pk")[:limit])
-
-
-def public_season(slug: str) -> tuple[Season, SeasonSnapshot | None]:
-    season = Season.objects.filter(slug=slug).select_related("club").first()
-    if season is None:
-        raise Http404("no such season")
-    return season, SeasonSnapshot.objects.filter(season=season).order_by("-version").first()
-
-
-def season_rows_shown(rows: list[SeasonRow], *, organiser: bool) -> list[SeasonRow]:
-    """A season's rows as the reader may see them.
-
-    A player who chose not to show their results on a public page, or whose data was
-    erased, keeps their rank and figures but not their name, nor anything that leads to
-    them (their id, their tournaments); the club's organisers see everyone.
-    """
-    if organiser:
-        return rows
-    ids = [player for row in rows if isinstance(player := row.get("player"), int)]
-    hidden = set(Player.objects.filter(pk__in=ids).filter(PUBLICLY_UNNAMED).values_list("pk", flat=True))
-    if not hidden:
-        return rows
-    name = str(UNNAMED_LABEL)
-    return [
-        SeasonRow(rank=row.get("rank", 0), name=name, points=row.get("points", 0), played=row.get("played", 0),
-                  best=row.get("best", 0))
-        if row.get("player") in hidden
-        else row
-        for row in rows
-    ]  # fmt: skip
-
-
-def season_tournaments(season: Season, *, organiser: bool) -> QuerySet[Tournament]:
-    """The season's tournaments by date: the public ones, and the private ones for its organisers."""
-    tournaments = season.tournaments.order_by("date")
-    return tournaments if organiser else tournaments.filter(is_public=True)
 
 
 RESULT_CODES = ("win", "loss", "draw", "bye", "pending", "absent")

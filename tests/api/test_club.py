@@ -15,7 +15,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from ratings.models import PlayerRating
-from scoring.models import Job, Season, StandingsSnapshot
+from scoring.models import Job, StandingsSnapshot
+from seasons.models import Season
 from tests.api.conftest import API, new_tournament, token_client
 from tests.factories import PlayerFactory, UserFactory
 from tournaments import services
@@ -84,8 +85,8 @@ def test_an_organiser_creates_a_season_with_its_tournaments_and_its_rebuild_queu
     assert sorted(created["tournaments"]) == sorted([first.slug, second.slug])
     season = Season.objects.get(slug="saison-2026")
     assert set(season.tournaments.all()) == {first, second}
-    assert Job.objects.filter(season=season, kind=Job.Kind.SEASON).count() == 1
-    assert created["jobs"] and created["jobs"][0]["id"] == Job.objects.get(season=season).pk
+    assert Job.objects.filter(season_link__season=season, kind=Job.Kind.SEASON).count() == 1
+    assert created["jobs"] and created["jobs"][0]["id"] == Job.objects.get(season_link__season=season).pk
 
 
 def test_a_season_without_a_placing_table_gets_the_usual_one(api, club) -> None:
@@ -153,17 +154,17 @@ def test_an_organiser_edits_a_season_and_each_save_queues_a_rebuild(api, club, o
     assert edited["name"] == "Saison d’hiver" and edited["slug"] == "saison" and edited["scheme"] == "points"
     assert edited["tournaments"] == [second.slug]
     season = Season.objects.get(slug="saison")
-    assert Job.objects.filter(season=season).count() == 2
+    assert Job.objects.filter(season_link__season=season).count() == 2
     # Fields left out stay; a refused change changes nothing.
     kept = api.patch(url, {"ends": "2026-01-01", "starts": "2026-02-01"}, format="json")
     assert kept.status_code == 400 and kept.json()["errors"][0]["field"] == "ends"
     season.refresh_from_db()
     assert season.name == "Saison d’hiver" and list(season.tournaments.all()) == [second]
-    assert Job.objects.filter(season=season).count() == 2
+    assert Job.objects.filter(season_link__season=season).count() == 2
     # The same values again, or nothing the season has: nothing to rebuild.
     same = api.patch(url, {"name": "Saison d’hiver", "tournaments": [second.slug], "other": 1}, format="json")
     assert same.status_code == 200 and same.json()["name"] == "Saison d’hiver"
-    assert Job.objects.filter(season=season).count() == 2
+    assert Job.objects.filter(season_link__season=season).count() == 2
 
 
 @pytest.mark.parametrize(("caller", "status"), [("anonymous", 401), ("outsider_api", 403), ("site_admin_api", 403)])

@@ -9,7 +9,8 @@ import json
 import pytest
 
 from rounds.services import round_close
-from scoring.models import Season, SeasonSnapshot, StandingsSnapshot
+from scoring.models import StandingsSnapshot
+from seasons.models import Season, SeasonSnapshot
 from tests.api.conftest import API, enter, new_tournament, sound_hand
 from tests.factories import ClubFactory, TournamentFactory
 from tournaments import services

@@ -38,7 +38,8 @@ from schemathesis.specs.openapi.checks import (
 from accounts.services import api_token_create
 from atout.wsgi import application
 from rounds.services import round_draw
-from scoring.models import Season, SeasonSnapshot, StandingsSnapshot
+from scoring.models import StandingsSnapshot
+from seasons.models import Season, SeasonSnapshot
 from tests.api.conftest import enter, sound_hand
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from tests.tiers import examples as scaled

@@ -35,7 +35,8 @@ from drf_spectacular.generators import SchemaGenerator
 
 from accounts.services import api_token_create
 from rounds.services import round_draw
-from scoring.models import Job, Season
+from scoring.models import Job
+from seasons.models import Season
 from tests.api.conftest import enter, sound_hand
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from tournaments import services

@@ -7,10 +7,11 @@ of its `__init__` (importing `scoring.models` runs `scoring/__init__.py` first).
 
 The floors, lowest first (FLOORS below): `kit/` and `engine/` import no app;
 `tournaments/`, and beside it `accounts/` (an organiser's API tokens), neither importing
-the other; `scoring/` above them; `ratings/` (players' ratings from the table results);
-`rounds/` (whose first round may be drawn by rating) and `archive/` above those; `api/`;
-`serving/` (gunicorn's configuration, venue mode, LAN discovery, backups); and `atout/`,
-the roof (settings, URLs, the Celery app). The engine, besides, imports no web
+the other; `scoring/` above them; `ratings/` (players' ratings from the table results) and
+beside it `seasons/` (a club's players ranked over several tournaments), neither importing
+the other; `rounds/` (whose first round may be drawn by rating) and `archive/` above those;
+`api/`; `serving/` (gunicorn's configuration, venue mode, LAN discovery, backups); and
+`atout/`, the roof (settings, URLs, the Celery app). The engine, besides, imports no web
 framework: it runs anywhere plain Python runs.
 """
 
@@ -35,6 +36,7 @@ FLOORS = {
     "tournaments": 1,
     "scoring": 2,
     "ratings": 3,
+    "seasons": 3,
     "rounds": 4,
     "archive": 4,
     "api": 5,

@@ -11,9 +11,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from scoring import seasons
-from scoring.models import Season, SeasonSnapshot, StandingsSnapshot, TableResult
+from scoring.models import StandingsSnapshot, TableResult
 from scoring.standings import standings_rebuild
+from seasons import ranking
+from seasons.models import Season, SeasonSnapshot
 from tests.factories import (
     ClubFactory,
     CompetitorFactory,
@@ -64,7 +65,7 @@ def evening():
     second = played_concours(club, [[rose, paul], [jeanne, marc]], [[1000, 800]])
     season = Season.objects.create(club=club, name="Saison", slug="saison", scheme="points")
     season.tournaments.set([first, second])
-    seasons.season_snapshot_write(season=season)
+    ranking.season_snapshot_write(season=season)
     return club, admin, jeanne, [first, second], season
 
 

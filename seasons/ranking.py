@@ -2,10 +2,14 @@
 
 Terms (season, its `placing` and `points` schemes, season job): docs/glossary.md. The
 placing table is `placing_points` (e.g. 25, 20, 16...); the engine
-(`engine.standings.season_ranking`) does the counting and the ranking. Each tournament
-job of a season, once through, counts itself in the season job with one conditional
-UPDATE, and the last one queues the season's aggregation, which writes a new
-SeasonSnapshot. Every step is idempotent: a redelivered message finds its work done.
+(`engine.standings.season_ranking`) does the counting and the ranking.
+
+A season job is a `scoring.Job` of kind `season`, run by scoring's job runner, which
+calls `season_job_run` (registered in `SeasonsConfig.ready`): it queues one tournament
+job per tournament (scoring/jobs.py). Each of those, once through, is counted in the
+season job with one conditional UPDATE (`season_child_finished`, on scoring's
+`job_finished` signal), and the last one queues the season's aggregation, which writes
+a new SeasonSnapshot. Every step is idempotent: a redelivered message finds its work done.
 
 A season row: `player` (id), `name`, `rank` (shared), `points`, `played` (tournaments),
 `best` (best rank), `results`: one entry per tournament played (`tournament` slug,
@@ -20,15 +24,22 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import F, Max
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 import engine.standings as engine_standings
-from scoring.enqueue import JOB_RUN, SEASON_AGGREGATE, enqueue, enqueue_on_commit
+from scoring.enqueue import JOB_RUN, enqueue, enqueue_on_commit
 from scoring.job_config import pending_config
-from scoring.models import Job, Season, SeasonSnapshot, StandingsSnapshot
-from scoring.rows import SeasonRow, SnapshotRow
+from scoring.jobs import JobFailed
+from scoring.models import Job, StandingsSnapshot
+from scoring.rows import SnapshotRow
+from seasons.models import Season, SeasonJob, SeasonSnapshot
+from seasons.rows import SeasonRow
 from tournaments.access import require_organiser
 from tournaments.models import Competitor
 
+# The aggregation's task (seasons/tasks.py) keeps the name it had when seasons lived in
+# scoring/: a message queued before the move still finds it.
+SEASON_AGGREGATE = "scoring.season_aggregate"
 DEFAULT_PLACING_POINTS = [25, 20, 16, 13, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
 KEEP_SEASON_VERSIONS = 3
 
@@ -40,18 +51,25 @@ def season_rebuild_launch(*, season: Season, by: User | None = None, rescore: bo
         require_organiser(by, season.club)
     job = Job.objects.create(
         kind=Job.Kind.SEASON,
-        season=season,
         params={"rescore": rescore},
         created_by=by if by is not None and by.is_authenticated else None,
     )
+    SeasonJob.objects.create(job=job, season=season)
     enqueue_on_commit(JOB_RUN, job_id=job.pk)
     return job
 
 
+def season_of(job: Job) -> Season | None:
+    """The season a season job rebuilds; None once that season is deleted."""
+    link = SeasonJob.objects.filter(job=job).select_related("season__club").first()
+    return link.season if link is not None else None
+
+
 def season_job_run(*, job: Job) -> None:
     """Queue the season's tournament jobs (once), or aggregate at once when there are none."""
-    season = job.season
-    assert season is not None
+    season = season_of(job)
+    if season is None:
+        raise JobFailed(gettext_noop("The season is gone."))
     children = Job.objects.filter(params__season_job=job.pk)
     if not children.exists():
         tournaments = list(season.tournaments.all())
@@ -191,14 +209,15 @@ def season_snapshot_write(*, season: Season) -> SeasonSnapshot:
 
 def season_aggregate(*, job_id: int) -> Job | None:
     """Write the season's ranking and finish its job (nothing when already finished)."""
-    job = Job.objects.filter(pk=job_id, kind=Job.Kind.SEASON).select_related("season").first()
-    if job is None or job.season is None or job.status == Job.Status.DONE:
+    job = Job.objects.filter(pk=job_id, kind=Job.Kind.SEASON).first()
+    season = season_of(job) if job is not None else None
+    if job is None or season is None or job.status == Job.Status.DONE:
         return job
     with transaction.atomic():
         locked = Job.objects.select_for_update().get(pk=job_id)
         if locked.status == Job.Status.DONE:
             return locked
-        season_snapshot_write(season=job.season)
+        season_snapshot_write(season=season)
         failed = Job.objects.filter(params__season_job=job_id, status=Job.Status.FAILED).count()
         Job.objects.filter(pk=job_id).update(
             status=Job.Status.DONE,

@@ -2,8 +2,10 @@
 
 One line a player: rank, name, the club they play for (their affiliation, else the
 club that holds them, as the tournament ranking's CSV names each player's club), their
-licence number for the club's organisers only, season points, tournaments played. The PDF reuses the tournament
-ranking PDF's page (scoring/pdf.py): A4, the header repeated, the page number at the foot.
+licence number for the club's organisers only, season points, tournaments played. Both
+files show the season as their reader may see it (`seasons.selectors.season_seen`, as
+the page and the API do). The PDF reuses the tournament ranking PDF's page
+(scoring/pdf.py): A4, the header repeated, the page number at the foot.
 """
 
 from __future__ import annotations
@@ -21,10 +23,9 @@ from reportlab.lib.units import mm
 from reportlab.platypus import LongTable, Paragraph, Spacer, TableStyle
 
 from scoring.exports import BOM, sheet_number, sheet_text
-from scoring.models import Season, SeasonSnapshot
 from scoring.pdf import MARGIN, RULE, ZEBRA, build_ranking_document, printable
-from scoring.rows import SeasonRow
-from scoring.selectors.standings import season_rows_shown
+from seasons.rows import SeasonRow
+from seasons.selectors import SeasonSeen
 from tournaments.models import Player
 
 
@@ -44,14 +45,13 @@ def season_players(rows: list[SeasonRow]) -> dict[int, SeasonPlayer]:
     return {pk: SeasonPlayer(affiliation or club, licence) for pk, affiliation, club, licence in found}
 
 
-def season_lines(
-    season: Season, snapshot: SeasonSnapshot | None, *, organiser: bool = False, licences: bool = False
-) -> tuple[list[str], list[list[str]]]:
-    """The header and the lines of the season's ranking: rank, player, club, (licence,)
-    points, tournaments played. `licences` for the club's organisers only: a licence
-    number is not public. Without `organiser`, the players who keep their results off
-    public pages are not named (as on the page: `season_rows_shown`)."""
-    rows = season_rows_shown(snapshot.rows if snapshot is not None else [], organiser=organiser)
+def season_lines(seen: SeasonSeen, *, licences: bool = False) -> tuple[list[str], list[list[str]]]:
+    """The header and the lines of the season's ranking as its reader sees it: rank,
+    player, club, (licence,) points, tournaments played. `licences` only when the reader
+    is one of the club's organisers: a licence number is not public. A player shown
+    unnamed has no club either: it could name them."""
+    licences = licences and seen.organiser
+    rows = seen.rows
     players = season_players(rows)
     header = [_("Rank"), _("Player"), _("Club"), *([_("Licence")] if licences else []), _("Points")]
     header.append(_("Tournaments played"))
@@ -71,14 +71,14 @@ def season_lines(
     return header, lines
 
 
-def season_csv(season: Season, snapshot: SeasonSnapshot | None, *, organiser: bool = False) -> str:
+def season_csv(seen: SeasonSeen) -> str:
     """The season's ranking for a spreadsheet, its text cells through the tournament CSV's
     formula guard (scoring/exports.py); licence numbers and every name for the club's
     organisers only."""
     out = io.StringIO()
     out.write(BOM)
     writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
-    header, lines = season_lines(season, snapshot, organiser=organiser, licences=organiser)
+    header, lines = season_lines(seen, licences=True)
     writer.writerow(header)
     for rank, name, *texts, points, played in lines:
         writer.writerow([rank, sheet_text(name), *map(sheet_text, texts), points, played])
@@ -89,14 +89,14 @@ def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def season_pdf(
-    season: Season, snapshot: SeasonSnapshot | None, *, organiser: bool = False, compress: bool = True
-) -> bytes:
+def season_pdf(seen: SeasonSeen, *, compress: bool = True) -> bytes:
+    """The season's ranking on A4 pages, as its reader sees it (never a licence number)."""
+    season, snapshot = seen.season, seen.snapshot
     styles = getSampleStyleSheet()
     title = ParagraphStyle("title", parent=styles["Title"], fontSize=16, spaceAfter=2 * mm)
     subtitle = ParagraphStyle("subtitle", parent=styles["Normal"], fontSize=9, textColor=RULE)
     cell = ParagraphStyle("cell", fontName="Helvetica", fontSize=9, leading=11)
-    header, lines = season_lines(season, snapshot, organiser=organiser)
+    header, lines = season_lines(seen)
     parts = [season.club.name, str(season.get_scheme_display())]
     if snapshot is not None:
         built = timezone.localtime(snapshot.built_at)

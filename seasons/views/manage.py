@@ -1,7 +1,7 @@
 """The organiser's season pages: a new season from the club's page, its edit page.
 
-Saving a season queues its rebuild (scoring/seasons.py); the edit page shows the job's
-progress with an htmx partial (`season/manage_jobs.html`) that polls while it runs.
+Saving a season queues its rebuild (seasons/ranking.py); the edit page shows the job's
+progress with an htmx partial (`seasons/manage_jobs.html`) that polls while it runs.
 """
 
 from __future__ import annotations
@@ -16,10 +16,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from kit.requests import UserRequest
-from scoring import jobs, season_services, seasons
-from scoring.forms.seasons import SeasonForm
+from scoring import jobs
 from scoring.job_config import ACTIVE
-from scoring.models import Job, Season
+from seasons import ranking, selectors, services
+from seasons.forms import SeasonForm
+from seasons.models import Season
 from tournaments.access import require_organiser
 from tournaments.forms import add_service_errors
 from tournaments.models import Club
@@ -32,7 +33,7 @@ def _season_or_403(request: UserRequest, slug: str) -> Season:
 
 
 def _jobs_context(season: Season) -> dict[str, object]:
-    recent = list(Job.objects.filter(season=season).order_by("-pk")[:3])
+    recent = list(selectors.season_jobs(season)[:3])
     for job in recent:
         job.stale = jobs.job_is_stale(job)  # type: ignore[attr-defined]
         job.percent = int(100 * job.progress / job.total) if job.total else 0  # type: ignore[attr-defined]
@@ -47,11 +48,11 @@ def _save(request: UserRequest, form: SeasonForm, season: Season | None, club: C
     try:
         with transaction.atomic():
             if season is None:
-                season = season_services.season_create(by=request.user, club=club, **fields)
+                season = services.season_create(by=request.user, club=club, **fields)
             else:
-                season = season_services.season_update(by=request.user, season=season, **fields)
-            season_services.season_tournaments_set(by=request.user, season=season, tournaments=data["tournaments"])
-            seasons.season_rebuild_launch(season=season, by=request.user)
+                season = services.season_update(by=request.user, season=season, **fields)
+            services.season_tournaments_set(by=request.user, season=season, tournaments=data["tournaments"])
+            ranking.season_rebuild_launch(season=season, by=request.user)
     except ValidationError as error:
         add_service_errors(form, error)
         return None
@@ -62,14 +63,14 @@ def _save(request: UserRequest, form: SeasonForm, season: Season | None, club: C
 def season_create(request: UserRequest, club_id: int) -> HttpResponse:
     club = get_object_or_404(Club, pk=club_id)
     require_organiser(request.user, club)
-    placing = ", ".join(str(points) for points in seasons.DEFAULT_PLACING_POINTS)
+    placing = ", ".join(str(points) for points in ranking.DEFAULT_PLACING_POINTS)
     form = SeasonForm(request.POST or None, club=club, initial={"placing_points": placing})
     if request.method == "POST" and form.is_valid():
         season = _save(request, form, None, club)
         if season is not None:
             messages.success(request, _("Season created: its ranking is being built."))
             return redirect("season_manage:edit", slug=season.slug)
-    return render(request, "scoring/season/manage_form.html", {"form": form, "club": club, "season": None})
+    return render(request, "seasons/manage_form.html", {"form": form, "club": club, "season": None})
 
 
 @login_required
@@ -80,10 +81,10 @@ def season_edit(request: UserRequest, slug: str) -> HttpResponse:
         messages.success(request, _("Saved: the season ranking is being rebuilt."))
         return redirect("season_manage:edit", slug=season.slug)
     context = {**_jobs_context(season), "form": form, "club": season.club}
-    return render(request, "scoring/season/manage_form.html", context)
+    return render(request, "seasons/manage_form.html", context)
 
 
 @require_safe
 @login_required
 def jobs_partial(request: UserRequest, slug: str) -> HttpResponse:
-    return render(request, "scoring/season/manage_jobs.html", _jobs_context(_season_or_403(request, slug)))
+    return render(request, "seasons/manage_jobs.html", _jobs_context(_season_or_403(request, slug)))

@@ -6,9 +6,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring import seasons
-from scoring.models import Job, Season, SeasonSnapshot, TableResult
+from scoring.models import Job, TableResult
 from scoring.standings import standings_rebuild
+from seasons import ranking
+from seasons.models import Season, SeasonSnapshot
 from tests.factories import (
     ClubFactory,
     CompetitorFactory,
@@ -66,7 +67,7 @@ def by_name(snapshot: SeasonSnapshot) -> dict[str, dict]:
 
 def test_each_player_earns_the_points_of_their_team_placing_in_every_tournament(club_season) -> None:
     season, _players = club_season
-    rows = by_name(seasons.season_snapshot_write(season=season))
+    rows = by_name(ranking.season_snapshot_write(season=season))
     # Ann: 1st then 2nd (10 + 6); Bob: 1st (10); Cat: 2nd then 2nd (6 + 6); Eve and Fay: 1st (10).
     assert {name: row["points"] for name, row in rows.items()} == {
         "A": 16,
@@ -84,7 +85,7 @@ def test_a_season_by_total_points_adds_up_each_tournament_points(club_season) ->
     season, _players = club_season
     season.scheme = "points"
     season.save()
-    rows = by_name(seasons.season_snapshot_write(season=season))
+    rows = by_name(ranking.season_snapshot_write(season=season))
     assert (rows["A"]["points"], rows["C"]["points"], rows["E"]["points"]) == (1700, 1500, 1000)
 
 
@@ -93,7 +94,7 @@ def test_the_season_job_rescores_every_tournament_then_writes_the_season(
 ) -> None:
     season, _players = club_season
     with django_capture_on_commit_callbacks(execute=True):
-        job = seasons.season_rebuild_launch(season=season, by=organiser_of(season.club))
+        job = ranking.season_rebuild_launch(season=season, by=organiser_of(season.club))
     job.refresh_from_db()
     assert (job.status, job.progress, job.total) == ("done", 2, 2)
     assert Job.objects.filter(kind="rescore", status="done").count() == 2
@@ -102,7 +103,7 @@ def test_the_season_job_rescores_every_tournament_then_writes_the_season(
 
 def test_the_season_page_is_public_and_the_rebuild_button_is_for_organisers(club_season, client: Client) -> None:
     season, _players = club_season
-    seasons.season_snapshot_write(season=season)
+    ranking.season_snapshot_write(season=season)
     page = client.get(reverse("season:ranking", kwargs={"slug": season.slug}))
     assert page.status_code == 200 and "16" in page.content.decode()
     assert client.get("/s/no-such-season/").status_code == 404
@@ -120,10 +121,10 @@ def test_a_season_whose_tournament_messages_were_lost_completes_on_a_retry(
     season, _players = club_season
     # The season job ran and queued its tournament jobs, whose messages never arrived.
     with django_capture_on_commit_callbacks(execute=False):
-        job = seasons.season_rebuild_launch(season=season)
+        job = ranking.season_rebuild_launch(season=season)
     jobs.job_claim(job_id=job.pk)
     with django_capture_on_commit_callbacks(execute=False):
-        seasons.season_job_run(job=Job.objects.get(pk=job.pk))
+        ranking.season_job_run(job=Job.objects.get(pk=job.pk))
     assert Job.objects.filter(kind="rescore", status="queued").count() == 2
     monkeypatch.setattr(jobs, "STALE_AFTER", jobs.datetime.timedelta(0))
     with django_capture_on_commit_callbacks(execute=True):

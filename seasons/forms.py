@@ -7,8 +7,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from scoring.models import Season
-from scoring.season_services import MAX_NAME, parse_placing_points
+from seasons.models import Season
+from seasons.services import MAX_NAME, parse_placing_points
 from tournaments.models import Club, Tournament
 
 DATE_WIDGET = forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"})

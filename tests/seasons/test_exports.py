@@ -6,10 +6,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring import seasons
 from scoring.exports import team_players
+from seasons import ranking
 from tests.factories import ClubFactory, UserFactory
-from tests.scoring.test_standings_season import club_season  # noqa: F401  (a fixture)
+from tests.seasons.test_ranking import club_season  # noqa: F401  (a fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -18,7 +18,7 @@ def test_the_season_csv_has_rank_player_club_points_and_tournaments_played(club_
     season, players = club_season
     players["A"].affiliation = "=Belote Club"
     players["A"].save()
-    seasons.season_snapshot_write(season=season)
+    ranking.season_snapshot_write(season=season)
     response = client.get(reverse("season:csv", kwargs={"slug": season.slug}), HTTP_ACCEPT_LANGUAGE="fr")
     lines = response.content.decode().lstrip("\ufeff").splitlines()
     assert response["Content-Type"].startswith("text/csv")
@@ -33,7 +33,7 @@ def test_the_season_pdf_is_a_pdf_and_an_empty_season_has_one_too(club_season, cl
     url = reverse("season:pdf", kwargs={"slug": season.slug})
     empty = client.get(url)
     assert empty.status_code == 200 and empty.content.startswith(b"%PDF")
-    seasons.season_snapshot_write(season=season)
+    ranking.season_snapshot_write(season=season)
     full = client.get(url)
     assert full["Content-Type"] == "application/pdf" and len(full.content) > len(empty.content)
 
@@ -52,7 +52,7 @@ def test_the_season_csv_gives_licences_to_the_clubs_organisers_only(club_season,
     season, players = club_season
     players["A"].licence = "=cmd|' /C calc'!A0"
     players["A"].save()
-    seasons.season_snapshot_write(season=season)
+    ranking.season_snapshot_write(season=season)
     url = reverse("season:csv", kwargs={"slug": season.slug})
     stranger = UserFactory()
     ClubFactory().organisers.add(stranger)
@@ -78,7 +78,7 @@ def test_the_season_csv_names_each_players_club_as_the_tournament_csv_does(club_
     # in the season's file as in each tournament's (scoring/exports.py team_players).
     players["B"].affiliation = "Amicale de Millau"
     players["B"].save()
-    seasons.season_snapshot_write(season=season)
+    ranking.season_snapshot_write(season=season)
     text = client.get(reverse("season:csv", kwargs={"slug": season.slug})).content.decode()
     by_name = {line.split(";")[1]: line.split(";")[2] for line in text.lstrip("\ufeff").splitlines()[1:]}
     tournament = season.tournaments.order_by("date", "pk").first()
@@ -99,7 +99,7 @@ def test_players_who_keep_their_results_private_and_private_tournaments_stay_off
     first.is_public, second.is_public = True, False
     first.save()
     second.save()
-    seasons.season_snapshot_write(season=season)
+    ranking.season_snapshot_write(season=season)
     slug = {"slug": season.slug}
     page = client.get(reverse("season:ranking", kwargs=slug), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     csv_text = client.get(reverse("season:csv", kwargs=slug), HTTP_ACCEPT_LANGUAGE="fr").content.decode()

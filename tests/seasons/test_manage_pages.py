@@ -7,7 +7,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from scoring.models import Job, Season
+from scoring.models import Job
+from seasons.models import Season, SeasonJob
 from tests.factories import ClubFactory, TournamentFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -49,7 +50,7 @@ def test_a_director_creates_a_season_with_two_tournaments_and_its_rebuild_is_que
     assert response.status_code == 302 and response["Location"] == reverse("season_manage:edit", args=["saison-2027"])
     assert season.placing_points == [25, 20, 16] and str(season.ends) == "2027-06-30"
     assert set(season.tournaments.all()) == {first, second}
-    assert Job.objects.get().season == season
+    assert Job.objects.get().season_link.season == season
 
 
 def test_the_edit_page_shows_the_dates_as_iso_and_the_table_as_one_line(client: Client, director) -> None:
@@ -117,6 +118,7 @@ def test_an_organiser_of_another_club_gets_403_on_every_season_page(client: Clie
 def test_the_job_partial_shows_the_season_job_s_progress(client: Client, director) -> None:
     club, _user = director
     season = Season.objects.create(club=club, name="S", slug="s")
-    Job.objects.create(kind="season", season=season, status="running", progress=1, total=2, heartbeat_at=timezone.now())
+    job = Job.objects.create(kind="season", status="running", progress=1, total=2, heartbeat_at=timezone.now())
+    SeasonJob.objects.create(job=job, season=season)
     page = client.get(reverse("season_manage:jobs", args=["s"]), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert "1 sur 2 tournois" in page and "every 1s" in page

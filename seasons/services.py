@@ -18,7 +18,7 @@ from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from scoring.models import Season
+from seasons.models import Season
 from tournaments.access import require_organiser
 from tournaments.models import Club, Tournament
 

@@ -8,7 +8,7 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import translation
 
-from scoring.season_services import parse_placing_points, season_create, season_tournaments_set, season_update
+from seasons.services import parse_placing_points, season_create, season_tournaments_set, season_update
 from tests.factories import ClubFactory, TournamentFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -120,5 +120,5 @@ def test_a_season_whose_address_is_taken_meanwhile_is_refused_beside_the_name(di
     club, user = director
     season_create(by=user, club=club, name="Hiver")
     # Another request took the address between the look-up and the insert.
-    monkeypatch.setattr("scoring.season_services._unique_slug", lambda name, exclude=None: "hiver")
+    monkeypatch.setattr("seasons.services._unique_slug", lambda name, exclude=None: "hiver")
     assert list(errors_of(season_create, by=user, club=club, name="Hiver")) == ["name"]

@@ -1,0 +1,13 @@
+"""What scoring tells the apps above it, without importing them.
+
+- `job_finished` (sender `Job`; keyword `job`): a job ended (done or failed), sent by the
+  run that ended it, outside any transaction. A season job (seasons/) counts its
+  tournaments' jobs with it; a receiver must be idempotent, since a job run twice (a
+  redelivered message) may be announced twice.
+"""
+
+from __future__ import annotations
+
+from django.dispatch import Signal
+
+job_finished = Signal()
