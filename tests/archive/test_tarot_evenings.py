@@ -3,7 +3,7 @@ PDF, the table sheets and the table list, and the archive, exported and imported
 
 A tarot à 4 evening of 9 players sits at a table of 4 and one of 5 (the table of 5
 plays tarot à 5); a tarot à 5 evening of 10 players at two tables of 5. Each table
-plays one donne, a garde with 2 oudlers and 45.5 points: D = 60, so at four the taker
+plays one donne, a garde with 2 oudlers and 46 points: D = 60, so at four the taker
 scores 180 and each defender −60; at five the taker 120, the partner 60, each defender −60.
 """
 
@@ -30,7 +30,7 @@ __all__ = ["club", "organiser", "running"]
 
 pytestmark = pytest.mark.django_db
 
-GARDE = {"contract": "garde", "oudlers": 2, "points": 45.5}
+GARDE = {"contract": "garde", "oudlers": 2, "points": 46}
 TOTALS = {4: [180, -60, -60, -60], 5: [120, 60, -60, -60, -60]}
 
 

@@ -43,7 +43,7 @@ def test_a_table_plays_the_tarot_of_its_seat_count() -> None:
 
 def test_a_donne_at_four_and_one_at_five_with_a_partner_score_as_the_engine_says() -> None:
     four, five = tarot_evening()
-    garde = {"contract": "garde", "oudlers": 2, "points": 45.5}
+    garde = {"contract": "garde", "oudlers": 2, "points": 46}
     hand_submit(table=four, raw={"taker": 1, **garde})
     hand_submit(table=five, raw={"taker": 2, "partner": 4, **garde})
     assert TableResult.objects.get(table=four).totals == [-60, 180, -60, -60]
