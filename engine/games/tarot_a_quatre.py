@@ -133,6 +133,14 @@ class TarotAQuatreMort(TarotAQuatre):
         scores[hand[MORT]] = 0
         return tuple(scores)
 
+    @staticmethod
+    def mort_after(previous: object) -> int:
+        """The mort of the next donne: the deal turns to the next player (player 0 first,
+        or after a previous mort that is no player)."""
+        if type(previous) is int and 0 <= previous < 5:
+            return (previous + 1) % 5
+        return 0
+
     def _random_seats(self, rng: random.Random) -> dict[str, Any]:
         mort = rng.randrange(5)
         return {MORT: mort, "taker": (mort + rng.randrange(1, 5)) % 5}

@@ -39,7 +39,8 @@ def evening(running, organiser, django_capture_on_commit_callbacks) -> Any:
     """Build a tarot evening of `count` players: round 1 drawn, one donne a table, closed."""
 
     def build(game: str, count: int, **seating: Any) -> Tournament:
-        tournament, _ = running(count, game=game, end_value=1, **seating)
+        # Tables of five play tarot à 5 here (the mort: tests/archive/test_archive_table_de_cinq.py).
+        tournament, _ = running(count, game=game, end_value=1, **{"table_de_cinq": "tarot_a_cinq", **seating})
         rnd = round_draw(by=organiser, tournament=tournament, seed=5)
         for table in Table.objects.filter(round=rnd).select_related("round__tournament"):
             raw = {"taker": 0, **GARDE} if table.seats.count() == 4 else {"taker": 0, "partner": 1, **GARDE}

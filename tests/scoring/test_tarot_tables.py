@@ -18,9 +18,19 @@ from tournaments.models import Round, Seat, Table
 pytestmark = pytest.mark.django_db
 
 
-def tarot_evening(game: str = "tarot_a_quatre", sizes: tuple[int, ...] = (4, 5)) -> list[Table]:
-    """Round 1 of a tarot evening drawn into tables of `sizes`, seated in order."""
-    tournament = TournamentFactory(game=game, format="individual", end_rule="donnes", end_value=5, status="running")
+def tarot_evening(
+    game: str = "tarot_a_quatre", sizes: tuple[int, ...] = (4, 5), table_de_cinq: str = "tarot_a_cinq"
+) -> list[Table]:
+    """Round 1 of a tarot evening drawn into tables of `sizes`, seated in order; a table of
+    five plays tarot à 5 unless `table_de_cinq` is `mort` (tests/scoring/test_mort_tables.py)."""
+    tournament = TournamentFactory(
+        game=game,
+        format="individual",
+        end_rule="donnes",
+        end_value=5,
+        status="running",
+        table_de_cinq=table_de_cinq,
+    )
     rnd = Round.objects.create(tournament=tournament, number=1, method="random", seed=1)
     tables, number = [], 0
     for index, size in enumerate(sizes):
