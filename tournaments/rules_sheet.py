@@ -149,6 +149,9 @@ def option_sentence(name: str, value: Any) -> str:
     return _("%(label)s: %(value)s") % {"label": label, "value": value}
 
 
+WHOLE_POINTS = gettext_lazy("At four players the card points are whole: there is no half point.")
+
+
 def option_sentences(game_code: str, options: dict[str, Any]) -> list[str]:
     """Every option of the game in sentences, the defaults filled in, in the engine's order."""
     game = engine.get_game(game_code)
@@ -156,7 +159,14 @@ def option_sentences(game_code: str, options: dict[str, Any]) -> list[str]:
         resolved = game.resolve_options(options)
     except engine.OptionError:
         resolved = game.resolve_options({})
-    return [option_sentence(spec.name, resolved[spec.name]) for spec in game.option_specs]
+    sentences = []
+    for spec in game.option_specs:
+        if spec.name == "half_points" and getattr(game, "whole_points", False):
+            # Tarot à 4: the option changes nothing there (docs/rules.md, "Tarot à 4").
+            sentences.append(str(WHOLE_POINTS))
+            continue
+        sentences.append(option_sentence(spec.name, resolved[spec.name]))
+    return sentences
 
 
 @dataclass(frozen=True, slots=True)

@@ -233,6 +233,8 @@ def test_the_rules_sheet_of_a_tarot_evening_says_what_the_table_of_five_plays(cl
     assert "À une table de cinq, le donneur ne joue pas la donne (le mort)" in html
     assert "la partie y dure 5 donnes" in html
     assert "La poignée s’ajoute après le multiplicateur du contrat" in html
+    assert "À quatre joueurs, les points de cartes sont entiers : il n’y a pas de demi-point." in html
+    assert "Un demi-point de cartes" not in html
     assert "L’inscription est gratuite." in html
 
 
