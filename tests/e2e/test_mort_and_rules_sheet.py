@@ -1,6 +1,7 @@
 """A tarot à 4 evening of nine players with the federation's table of five (issue 27): on
 a phone, the referee of the table of five sees who is « mort » for each donne, enters a
-donne, and the deal turns; the tournament's printable « Règlement du concours » renders."""
+donne, and the deal turns; the tournament's printable « Règlement du concours » renders;
+on the rules form a preset sets every option and a changed option shows « modifié »."""
 
 from __future__ import annotations
 
@@ -86,3 +87,24 @@ def test_the_referee_sees_the_mort_at_a_table_of_five_and_the_rules_sheet_render
     assert page.locator(".site-header").is_hidden()
     screenshot(page, "rules-sheet-print")
     assert Competitor.objects.filter(tournament=tournament).count() == 9
+
+    # The director's rules form: a preset in one step, then one option changed.
+    page.goto(live_server.url + "/login/")
+    page.fill("input[name=username]", "directeur-tarot")
+    page.fill("input[name=password]", "secret-pass-123")
+    page.locator("main button[type=submit]").click()
+    page.wait_for_load_state()
+    page.goto(f"{live_server.url}/manage/club/{club.pk}/tournaments/new/")
+    page.emulate_media(media="screen")
+    page.select_option("select[name=game]", "belote_contree")
+    page.locator("select[name=option_chute]").wait_for()
+    preset = page.locator("select[name=preset]")
+    assert preset.input_value() == "concours"
+    preset.select_option(label="Fédération (FFB)")
+    assert page.locator("select[name=option_capot_value]").input_value() == "252"
+    assert page.locator("select[name=option_announcements]").input_value() == "on"
+    page.select_option("select[name=option_rounding]", "none")
+    assert preset.input_value() == ""
+    assert preset.locator("option:checked").inner_text() == "Fédération (FFB) (modifié)"
+    page.locator("details.preset-list summary").click()
+    screenshot(page, "rules-form-presets")
