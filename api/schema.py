@@ -16,10 +16,12 @@ HAND_REF = f"#/components/schemas/{HAND_COMPONENT}"
 HAND_DESCRIPTION = """\
 A donne as the rules engine reads it (docs/rules.md): one of the games' hands, the one of
 the game the table plays (the table's secret says which; a tarot table plays the tarot of
-its seat count). The schema gives each field's type, range and choices, and which fields
-a played donne needs; what ties fields together (card points adding up to the
-contract's total, a capot team holding them all...) the engine checks and refuses with
-its own codes, field by field (400, fields under `raw.`).
+its seat count, and a table of five at a tarot à 4 tournament whose `table_de_cinq` is
+`mort` plays `tarot_a_quatre_mort`: tarot à 4 with the hand's `mort` sitting out). The
+schema gives each field's type, range and choices, and which fields a played donne
+needs; what ties fields together (card points adding up to the contract's total, a capot
+team holding them all...) the engine checks and refuses with its own codes, field by
+field (400, fields under `raw.`).
 """
 
 
@@ -151,7 +153,8 @@ def hand_schemas(result: dict[str, Any], generator: Any, request: Any, public: b
     """
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     variants = []
-    for code, game in engine.GAMES.items():
+    # The table games too: a tarot à 4 table of five with a mort sends their hands.
+    for code, game in {**engine.GAMES, **engine.TABLE_GAMES}.items():
         name = hand_component_name(code)
         schemas[name] = openapi_30(game.hand_schema())
         variants.append({"$ref": f"#/components/schemas/{name}"})

@@ -17,6 +17,8 @@ from typing import Any, TypedDict
 from django.db.models import Count, Max, Prefetch, Q, QuerySet, Sum
 from django.http import Http404
 
+import engine
+from engine.core import OptionSpec
 from scoring.job_config import ACTIVE
 from scoring.jobs import job_is_stale
 from scoring.models import Hand, StandingsSnapshot, TableResult
@@ -88,7 +90,57 @@ def tournament_detail(tournament: Tournament) -> dict[str, Any]:
     values["rounds"] = list(tournament.rounds.order_by("number"))
     values["competitors_count"] = tournament.competitors.count()
     values["prizes"] = list(tournament.prizes.order_by("rank_from"))
+    state = games.tournament_preset(tournament)
+    values["preset"] = state.preset.code if state.preset is not None else None
+    values["preset_modified"] = state.modified
     return values
+
+
+def _spec(spec: OptionSpec, label: str, labels: list[str]) -> dict[str, Any]:
+    return {
+        "name": spec.name,
+        "label": label,
+        "default": spec.default,
+        "choices": list(spec.choices),
+        "choice_labels": labels,
+        "description": spec.description,
+    }
+
+
+def games_list(only: str | None = None) -> list[dict[str, Any]]:
+    """Every game a tournament plays (or the one named `only`): its options, its settings
+    and its presets, in words."""
+    labels = dict(Tournament.Game.choices)
+    found = []
+    for code, game in engine.GAMES.items():
+        if only is not None and code != only:
+            continue
+        options = [
+            _spec(spec, field.label, [label for _value, label in field.choices])
+            for spec, field in zip(game.option_specs, games.option_fields(code), strict=True)
+        ]
+        settings = [
+            _spec(
+                spec, games.setting_label(spec.name), [games.setting_choice_label(spec.name, v) for v in spec.choices]
+            )
+            for spec in game.setting_specs
+        ]
+        presets = [
+            {"code": p.code, "name": p.name, "description": p.description, "options": p.options, "settings": p.settings}
+            for p in games.presets_for(code)
+        ]
+        found.append(
+            {
+                "code": code,
+                "label": str(labels.get(code, code)),
+                "players_per_table": game.players_per_table,
+                "formats": list(games.formats_for(code)),
+                "options": options,
+                "settings": settings,
+                "presets": presets,
+            }
+        )
+    return found
 
 
 # Every setting a director can change, and what the tournament's life adds to them.

@@ -138,7 +138,19 @@ class TournamentDetailSerializer(TournamentSummarySerializer):
         help_text="Tarot à 4 and à 5: a table of 3 (playing tarot à 3) as a last resort; when false, the players "
         "who fit no table of 4 or 5 sit out the round. Always false for the other games."
     )
+    table_de_cinq = serializers.ChoiceField(
+        choices=Tournament.TableDeCinq.choices,
+        help_text="Tarot à 4: what a table of five plays: `mort` (the dealer sits each donne out and scores 0, the "
+        "four others play tarot à 4; the partie lasts a quarter longer there) or `tarot_a_cinq` (tarot à 5, a "
+        "called king). Means nothing for the other games.",
+    )
     rule_options = serializers.DictField(child=serializers.JSONField(), help_text="The game's rule options.")
+    preset = serializers.CharField(
+        allow_null=True,
+        help_text="The preset (GET /games/) the rule options and settings are, or the one they differ least from "
+        "when `preset_modified`.",
+    )
+    preset_modified = serializers.BooleanField(help_text="True when the options and settings are no preset's.")
     confirmation_required = serializers.BooleanField()
     is_public = serializers.BooleanField()
     competitors_count = serializers.IntegerField()
@@ -337,3 +349,33 @@ class SeasonDetailSerializer(SeasonSummarySerializer):
     version = serializers.IntegerField(allow_null=True)
     built_at = serializers.DateTimeField(allow_null=True)
     rows = SeasonRowSerializer(many=True)
+
+
+class GameOptionSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField()
+    # DRF's metaclass takes declared fields off the class: no clash with Field.label at run time.
+    label = serializers.CharField(help_text="What the option decides, in the reader's language.")  # type: ignore[assignment]
+    default = serializers.JSONField()
+    choices = serializers.ListField(child=serializers.JSONField(), help_text="Every value, the default first.")
+    choice_labels = serializers.ListField(child=serializers.CharField(), help_text="Each value in words, in order.")
+    description = serializers.CharField(help_text="The engine's English description.")
+
+
+class PresetSerializer(serializers.Serializer[Any]):
+    code = serializers.CharField()
+    name = serializers.CharField(help_text="In the reader's language (« Fédération (FFB) »).")
+    description = serializers.CharField(help_text="What the preset is, in the reader's language.")
+    options = serializers.DictField(child=serializers.JSONField(), help_text="Every rule option of the game.")
+    settings = serializers.DictField(
+        child=serializers.JSONField(), help_text="The game's tournament settings it sets (tarot à 4: `table_de_cinq`)."
+    )
+
+
+class GameSerializer(serializers.Serializer[Any]):
+    code = serializers.CharField()
+    label = serializers.CharField(help_text="The game's name, in the reader's language.")  # type: ignore[assignment]
+    players_per_table = serializers.IntegerField()
+    formats = serializers.ListField(child=serializers.CharField())
+    options = GameOptionSerializer(many=True)
+    settings = GameOptionSerializer(many=True, help_text="Tournament settings the game's rules decide.")
+    presets = PresetSerializer(many=True, help_text="Named sets of every option and setting, the defaults first.")

@@ -64,6 +64,7 @@ v1 = [
     path(
         tournament + "standings/after/<int:number>/", public.StandingsAfterRoundView.as_view(), name="standings-after"
     ),
+    path("games/", public.GamesView.as_view(), name="games"),
     path("clubs/", public.ClubListView.as_view(), name="clubs"),
     path("clubs/<slug:club>/players/", club.ClubPlayersView.as_view(), name="club-players"),
     path("clubs/<slug:club>/players/<int:player_id>/", club.ClubPlayerView.as_view(), name="club-player"),

@@ -229,6 +229,9 @@ def read_archive(text: str | bytes) -> Archive:
     if not tournament.get("table_preference"):
         # An archive from before the seating setting: the game's own (empty for one size).
         tournament["table_preference"] = games.usual_table_preference(tournament["game"])
+    if "table_de_cinq" not in tournament_data:
+        # An archive from before the setting: its tables of five played tarot à 5.
+        tournament["table_de_cinq"] = Tournament.TableDeCinq.TAROT_A_CINQ
     competitors = _competitors(content, clubs, players)
     forbidden = []
     for i, data in enumerate(_list(content.get("forbidden_pairs", []), "forbidden_pairs")):
@@ -282,8 +285,9 @@ def _check_hands(tournament_fields: dict[str, Any], rounds: list[RoundPlan]) -> 
         for j, table in enumerate(rnd.tables):
             where = f"rounds[{i}].tables[{j}]"
             label = f"round {rnd.fields['number']}, table {table.fields['number']}"
-            # A tarot à 4 evening's table of 5 plays tarot à 5: the table's game, by its seats.
-            game = game_for_seats(tournament.game, len(table.seats))
+            # A tarot à 4 evening's table of 5 plays tarot à 5, or tarot à 4 with a mort
+            # (its table_de_cinq): the table's game, by its seats.
+            game = game_for_seats(tournament, len(table.seats))
             # (place in the file, hand fields), in donne order.
             hands = sorted(enumerate(table.hands), key=lambda pair: pair[1]["number"])
             for expected, (k, hand) in enumerate(hands, start=1):

@@ -1,6 +1,7 @@
 """Hands scored per second for each game, through the Python API and the command line.
 
-For every game of `engine.GAMES`, 100,000 hands are drawn with the game's own
+For every game of `engine.GAMES` and table game of `engine.TABLE_GAMES` (tarot à 4 at a
+table of five, the mort sitting out), 100,000 hands are drawn with the game's own
 `random_hand` (seeded, so every run scores the same hands), then timed:
 
 - `score`: `game.score(hand, options)` on hands validated beforehand, as a bulk
@@ -34,7 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine import GAMES  # noqa: E402
+from engine import GAMES, TABLE_GAMES  # noqa: E402
 from engine.core import Game  # noqa: E402
 
 TARGET_PER_SECOND = 100_000
@@ -107,7 +108,7 @@ def main() -> int:
     args = parser.parse_args()
 
     header = (
-        f"{'game':<18} {'score/s':>12} {'validate+score/s':>18} {'cli/s':>10}  {'load (1, 5, 15 min)':<19}"
+        f"{'game':<20} {'score/s':>12} {'validate+score/s':>18} {'cli/s':>10}  {'load (1, 5, 15 min)':<19}"
         f"  target {TARGET_PER_SECOND:,}/s"
     )
     print(
@@ -117,14 +118,14 @@ def main() -> int:
     print(header)
     print("-" * len(header))
     slow = []
-    for code, game in GAMES.items():
+    for code, game in {**GAMES, **TABLE_GAMES}.items():
         hands = hands_for(game, args.hands)
         scored, checked = api_rates(game, hands, args.runs)
         cli = "-" if args.no_cli else f"{cli_rate(game, hands):,.0f}"
         mark = "" if min(scored, checked) >= TARGET_PER_SECOND else "  below target"
         if mark:
             slow.append(code)
-        print(f"{code:<18} {scored:>12,.0f} {checked:>18,.0f} {cli:>10}  {load():<19}{mark}")
+        print(f"{code:<20} {scored:>12,.0f} {checked:>18,.0f} {cli:>10}  {load():<19}{mark}")
     if slow:
         print(f"below {TARGET_PER_SECOND:,} hands/s: {', '.join(slow)}")
     return 1 if slow else 0

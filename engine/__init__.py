@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.core import Game, HandScore, OptionError, OptionSpec, RuleError
+from engine.core import Game, HandScore, OptionError, OptionSpec, Preset, RuleError
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-__all__ = ["GAMES", "Game", "HandScore", "OptionError", "OptionSpec", "RuleError", "get_game"]
+__all__ = ["GAMES", "TABLE_GAMES", "Game", "HandScore", "OptionError", "OptionSpec", "Preset", "RuleError", "get_game"]
 
 
 def __getattr__(name: str) -> Any:
@@ -24,14 +24,20 @@ def __getattr__(name: str) -> Any:
         from engine.games import GAMES
 
         return GAMES
+    if name == "TABLE_GAMES":
+        from engine.games import TABLE_GAMES
+
+        return TABLE_GAMES
     raise AttributeError(name)
 
 
 def get_game(code: str) -> Game:
-    from engine.games import GAMES
+    """A game of `GAMES`, or a table game of `TABLE_GAMES` (engine.games)."""
+    from engine.games import GAMES, TABLE_GAMES
 
     games: Mapping[str, Game] = GAMES
     try:
-        return games[code]
+        return games[code] if code in games else TABLE_GAMES[code]
     except KeyError:
-        raise ValueError(f"unknown game {code!r} (one of {', '.join(sorted(games))})") from None
+        known = ", ".join(sorted([*games, *TABLE_GAMES]))
+        raise ValueError(f"unknown game {code!r} (one of {known})") from None

@@ -101,6 +101,54 @@ class OptionSpec:
         raise OptionError(f"option {self.name!r}: {value!r} is not allowed (one of {allowed})")
 
 
+@dataclass(frozen=True, slots=True)
+class Preset:
+    """A named set of rule choices: every option of a game, and the game's settings.
+
+    A tournament chooses its rules in one step from a preset, then may change any option.
+    `name` and `description` are English, marked with `gettext_noop` for the Django layer
+    to translate. `options` holds every option of the game (`preset` fills in the
+    defaults and checks each value); `settings` the game's tournament settings
+    (`Game.setting_specs`, such as tarot à 4's `table_de_cinq`), likewise complete.
+    """
+
+    code: str
+    name: str
+    description: str
+    options: Mapping[str, Any]
+    settings: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "name": self.name,
+            "description": self.description,
+            "options": dict(self.options),
+            "settings": dict(self.settings),
+        }
+
+
+def preset(
+    code: str,
+    name: str,
+    description: str,
+    option_specs: Sequence[OptionSpec],
+    options: Mapping[str, Any] | None = None,
+    *,
+    setting_specs: Sequence[OptionSpec] = (),
+    settings: Mapping[str, Any] | None = None,
+) -> Preset:
+    """A preset of every option: the defaults, with `options` changed (each one checked,
+    so a wrong preset fails when the game's module is imported)."""
+    return Preset(
+        code,
+        name,
+        description,
+        resolve_options(option_specs, options),
+        resolve_options(setting_specs, settings),
+    )
+
+
 def resolve_options(specs: Sequence[OptionSpec], given: Mapping[str, Any] | None) -> dict[str, Any]:
     """Every option of a game with its value: the given one, checked, or the default."""
     given = dict(given or {})
@@ -131,6 +179,14 @@ class Game(ABC):
     # may choose (None: any positive score).
     default_target: ClassVar[int | None] = None
     target_range: ClassVar[tuple[int, int] | None] = None
+    # Choices the game's rules leave to a tournament's settings rather than to a hand's
+    # scoring (tarot à 4's `table_de_cinq`), and the named presets of options and
+    # settings, the first being the game's defaults (a tournament's starting point).
+    setting_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    presets: ClassVar[tuple[Preset, ...]] = ()
+    # How many of the table's players play each donne (None: all of them); tarot à 4 at
+    # a table of five has a mort sitting out (engine.match.end_at_table).
+    players_per_donne: ClassVar[int | None] = None
 
     @property
     def default_criteria(self) -> tuple[str, ...]:
@@ -146,6 +202,47 @@ class Game(ABC):
 
     def resolve_options(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
         return resolve_options(self.option_specs, given)
+
+    def resolve_settings(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        return resolve_options(self.setting_specs, given)
+
+    def get_preset(self, code: str) -> Preset:
+        """The preset named `code`; OptionError for a code the game has no preset of."""
+        for candidate in self.presets:
+            if candidate.code == code:
+                return candidate
+        known = ", ".join(p.code for p in self.presets) or "none"
+        raise OptionError(f"{self.code} has no preset {code!r} (known: {known})")
+
+    def matching_preset(
+        self, options: Mapping[str, Any] | None, settings: Mapping[str, Any] | None = None
+    ) -> Preset | None:
+        """The preset whose every option and setting these are (None: none is)."""
+        resolved = self.resolve_options(options)
+        chosen = self.resolve_settings({k: v for k, v in (settings or {}).items() if k in self.setting_names})
+        for candidate in self.presets:
+            if dict(candidate.options) == resolved and dict(candidate.settings) == chosen:
+                return candidate
+        return None
+
+    def nearest_preset(
+        self, options: Mapping[str, Any] | None, settings: Mapping[str, Any] | None = None
+    ) -> tuple[Preset | None, int]:
+        """The preset these options and settings differ least from, and by how many choices
+        (0: it is that preset); the first in order on a tie, (None, 0) for a game without."""
+        resolved = self.resolve_options(options)
+        chosen = self.resolve_settings({k: v for k, v in (settings or {}).items() if k in self.setting_names})
+        best: tuple[Preset | None, int] = (None, 0)
+        for candidate in self.presets:
+            apart = sum(candidate.options[name] != value for name, value in resolved.items())
+            apart += sum(candidate.settings[name] != value for name, value in chosen.items())
+            if best[0] is None or apart < best[1]:
+                best = (candidate, apart)
+        return best
+
+    @property
+    def setting_names(self) -> frozenset[str]:
+        return frozenset(spec.name for spec in self.setting_specs)
 
     @abstractmethod
     def validate(self, hand: Any, options: Mapping[str, Any]) -> list[RuleError]: ...
@@ -180,4 +277,9 @@ class Game(ABC):
                 for spec in self.option_specs
             },
             "card_values": {k: dict(v) for k, v in self.card_values.items()},
+            "settings": {
+                spec.name: {"default": spec.default, "choices": list(spec.choices), "description": spec.description}
+                for spec in self.setting_specs
+            },
+            "presets": [candidate.to_json() for candidate in self.presets],
         }

@@ -66,6 +66,20 @@ def default_end(game: Game, *, by_target: bool = False) -> End:
     return End(target=target)
 
 
+def end_at_table(game: Game, end: End) -> End:
+    """A tournament's end of a partie at a table of `game`.
+
+    Where only some of the table's players play each donne (tarot à 4 at a table of five,
+    the mort sitting out), a partie of N donnes lasts N × players / players per donne,
+    rounded up, so that each player plays as many donnes as at a full table (docs/rules.md,
+    "The table of five"). A target is unchanged.
+    """
+    per_donne = game.players_per_donne
+    if end.donnes is None or per_donne is None or per_donne >= game.players_per_table:
+        return end
+    return End(donnes=-(-end.donnes * game.players_per_table // per_donne))
+
+
 def parse_end(game: Game, value: object, field_path: str = "end") -> tuple[End | None, list[RuleError]]:
     """An End from its JSON form, or the problems with it."""
     if isinstance(value, End):

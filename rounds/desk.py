@@ -52,6 +52,8 @@ def _dashboard_context(tournament: Tournament) -> dict[str, Any]:
         "options": games.option_summary(tournament.game, tournament.rule_options),
         "criteria": games.criteria_label(tournament.criteria),
         "seating": games.seating_label(tournament),
+        "table_de_cinq": games.table_de_cinq_label(tournament),
+        "preset": games.tournament_preset(tournament).label,
         "can_join": tournament.status == Tournament.Status.REGISTRATION
         or (tournament.status == Tournament.Status.RUNNING and (rnd is None or rnd.number < 2)),
     }

@@ -20,6 +20,7 @@ from scoring.labels import ANNOUNCEMENT_LABELS, CAMP_LABELS, SUIT_SYMBOLS, contr
 from scoring.selectors.tables import SideInfo
 
 FIELD_LABELS = {
+    "mort": gettext_lazy("Mort (sat out)"),
     "taker": gettext_lazy("Taker"),
     "partner": gettext_lazy("Partner"),
     "contract": gettext_lazy("Contract"),
@@ -90,7 +91,7 @@ class HandWords:
         return lines
 
     def value(self, key: str, value: Any) -> str:
-        if key in ("taker", "partner", "capot", "order"):
+        if key in ("taker", "partner", "capot", "order", "mort"):
             return self.side(value)
         if key == "contract":
             return contract_label(value)

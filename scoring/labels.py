@@ -48,6 +48,8 @@ POIGNEE_LABELS: dict[str, dict[str, Promise]] = {
     "tarot_a_quatre": {"simple": _("simple (10 trumps)"), "double": _("double (13)"), "triple": _("triple (15)")},
     "tarot_a_cinq": {"simple": _("simple (8 trumps)"), "double": _("double (10)"), "triple": _("triple (13)")},
 }
+# Tarot à 4 at a table of five with a mort: tarot à 4's poignées.
+POIGNEE_LABELS["tarot_a_quatre_mort"] = POIGNEE_LABELS["tarot_a_quatre"]
 
 SUIT_SYMBOLS: dict[str, str] = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠"}
 

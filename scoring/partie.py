@@ -14,11 +14,14 @@ Terms (docs/glossary.md has the others):
 
 Each rule has one home here, and every other module reads it from here:
 
-- the game a table plays: `table_game` (`game_for_seats` from its seat count): tarot is
-  played at three, four and five, and a tarot tournament's table plays the tarot of its
-  seat count; every other table plays the tournament's game;
+- the game a table plays: `table_game` (`game_for_seats` from its seat count, by
+  tournaments.games.table_game_code): tarot is played at three, four and five, and a
+  tarot tournament's table plays the tarot of its seat count, a table of five at tarot à
+  4 playing tarot à 4 with a mort when the tournament's `table_de_cinq` is `mort`; every
+  other table plays the tournament's game;
 - the engine's partie with the tournament's end and options: `tournament_end`,
-  `tournament_options`, `partie_play` (`partie_or_none` for the pages);
+  `table_end` (longer at a table with a mort), `tournament_options`, `partie_play`
+  (`partie_or_none` for the pages);
 - which hands count: `counted_count`;
 - how a hand's score is stored: `score_fields`, `scored_fields` (`SCORE_FIELDS`);
 - the winner as a side index: `winner_index`, and `forced_winner` at a forced close;
@@ -42,11 +45,12 @@ from django.utils import timezone
 import engine
 from engine import match
 from engine.core import Game, HandScore, Number, OptionError, RuleError, Side
-from engine.match import End, MatchResult
+from engine.match import End, MatchResult, end_at_table
 from kit import fastjson
 from scoring.models import Hand, TableResult
 from scoring.pg import server_bound_cursor
 from scoring.standings.base import base_forget
+from tournaments import games
 from tournaments.models import Competitor, Round, Table, Tournament
 
 
@@ -81,23 +85,25 @@ def tournament_game(tournament: Tournament) -> Game:
     return engine.get_game(tournament.game)
 
 
-# The tarot of each table size: a tarot à 4 evening seats tables of 4 and of 5.
-TAROT_BY_SEATS = {3: "tarot_a_trois", 4: "tarot_a_quatre", 5: "tarot_a_cinq"}
-
-
-def game_for_seats(game_code: str, seats: int) -> Game:
-    """The engine game of a table of `seats` competitors in a tournament of `game_code`."""
-    if game_code in TAROT_BY_SEATS.values():
-        return engine.get_game(TAROT_BY_SEATS.get(seats, game_code))
-    return engine.get_game(game_code)
+def game_for_seats(tournament: Tournament, seats: int) -> Game:
+    """The engine game of a table of `seats` competitors in `tournament`
+    (tournaments.games.table_game_code: the tarot of the seat count, a table of five at
+    tarot à 4 playing with a mort when the tournament says so)."""
+    return engine.get_game(games.table_game_code(tournament.game, seats, tournament.table_de_cinq))
 
 
 def table_game(table: Table) -> Game:
     """The engine game `table` plays (its seats are counted for tarot, prefetched or not)."""
     tournament = table.round.tournament
-    if tournament.game not in TAROT_BY_SEATS.values():
+    if tournament.game not in games.TAROT_BY_SEATS.values():
         return tournament_game(tournament)
-    return game_for_seats(tournament.game, len(table.seats.all()))
+    return game_for_seats(tournament, len(table.seats.all()))
+
+
+def table_end(tournament: Tournament, game: Game) -> End:
+    """The End of a partie at a table of `game`: the tournament's, longer where a mort sits
+    out each donne (engine.match.end_at_table)."""
+    return end_at_table(game, tournament_end(tournament))
 
 
 def tournament_end(tournament: Tournament) -> End:
@@ -127,8 +133,9 @@ def tournament_options_or_defaults(tournament: Tournament) -> dict[str, Any]:
 def partie_play(tournament: Tournament, raws: Sequence[Any], game: Game | None = None) -> MatchResult:
     """The engine's partie over `raws` (hands as entered, in donne order) of `game`, the
     table's (`table_game`; the tournament's when not given)."""
-    end, options = tournament_end(tournament), tournament_options(tournament)
-    return match.play(game or tournament_game(tournament), list(raws), end, options)
+    game = game or tournament_game(tournament)
+    end, options = table_end(tournament, game), tournament_options(tournament)
+    return match.play(game, list(raws), end, options)
 
 
 def partie_or_none(tournament: Tournament, raws: Sequence[Any], game: Game | None = None) -> MatchResult | None:

@@ -30,8 +30,8 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from engine.core import Game, RuleError
-from engine.match import End, play
+from engine.core import RuleError
+from engine.match import End, end_at_table, play
 from kit import fastjson
 from scoring import partie
 from scoring.messages import rule_error_text
@@ -186,20 +186,21 @@ class TableScorer:
     counts the confirmed prefix when the tournament asks the other side to confirm.
     """
 
-    def __init__(self, game: Game, end: End, options: Mapping[str, Any], confirmation: bool) -> None:
-        self.game, self.end, self.options, self.confirmation = game, end, dict(options), confirmation
+    def __init__(self, tournament: Tournament, end: End, options: Mapping[str, Any], confirmation: bool) -> None:
+        self.tournament, self.end, self.options, self.confirmation = tournament, end, dict(options), confirmation
 
     @classmethod
     def of(cls, tournament: Tournament, options: Mapping[str, Any]) -> TableScorer:
         """A scorer of the tournament's parties with `options` (resolved)."""
-        game, end = partie.tournament_game(tournament), partie.tournament_end(tournament)
-        return cls(game, end, options, tournament.confirmation_required)
+        return cls(tournament, partie.tournament_end(tournament), options, tournament.confirmation_required)
 
     def score(self, work: TableWork) -> TableOutcome:
         if not work.hands:
             return TableOutcome(work, [], None, [])
-        game = partie.game_for_seats(self.game.code, work.seats)
-        result = play(game, [hand.raw for hand in work.hands], self.end, self.options)
+        # The table's game by its seats; a table with a mort plays a longer partie.
+        game = partie.game_for_seats(self.tournament, work.seats)
+        end = end_at_table(game, self.end)
+        result = play(game, [hand.raw for hand in work.hands], end, self.options)
         if result.errors:
             return TableOutcome(work, [], None, [self._describe(work, error) for error in result.errors])
         scored = list(zip(work.hands, partie.scored_fields(result), strict=True))

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import games
@@ -65,7 +66,7 @@ def _criteria_choices(current: Sequence[str] = ()) -> list[tuple[str, StrOrPromi
     return [("", _("The game's usual order"))] + [(",".join(order), games.criteria_label(order)) for order in presets]
 
 
-SEATING_FIELDS = ("table_preference", "allow_tables_of_three")
+SEATING_FIELDS = ("table_preference", "allow_tables_of_three", "table_de_cinq")
 
 
 class TournamentForm(forms.Form):
@@ -164,11 +165,81 @@ class TournamentForm(forms.Form):
             )
         if games.has_table_choice(game):
             self._add_seating_fields(game)
+        self._add_preset_fields(game)
         for name, reason in (frozen or {}).items():
             names = [f.name for f in self.option_bound_fields()] if name == "rule_options" else [name]
+            if name == "rule_options" and "preset" in self.fields:
+                names.append("preset")
             for bound in (self[n] for n in names if n in self.fields):
                 bound.field.disabled = True
                 bound.field.frozen_reason = reason  # type: ignore[attr-defined]  # shown beside it
+
+    def _add_preset_fields(self, game: str) -> None:
+        """The preset select: one step sets every option and the game's settings.
+
+        `preset_from` is the preset the options showed when the page was drawn ("" when
+        they were none). A form sent with another preset than that (a director without
+        JavaScript choosing one) takes the preset's values in place of the options sent;
+        otherwise the options sent stand, and the preset is only what they amount to. The
+        page's script (static/js/presets.js) keeps the select and the options in step.
+        """
+        self.presets = games.presets_for(game)
+        if not self.presets:
+            return
+        options = self._options_shown()
+        state = games.preset_state(game, options, self._settings_shown())
+        current = state.preset.code if state.preset is not None and not state.modified else ""
+        nearest = state.preset.name if state.preset is not None else ""
+        self.modified_template = str(_("%(preset)s (modified)"))
+        modified = self.modified_template % {"preset": nearest} if state.modified else str(_("Modified"))
+        self.fields["preset"] = forms.ChoiceField(
+            label=_("Preset"),
+            choices=[(p.code, p.name) for p in self.presets] + [("", modified)],
+            required=False,
+            initial=current,
+            help_text=_("Sets every option below at once; any option may then be changed."),
+        )
+        self.fields["preset_from"] = forms.CharField(widget=forms.HiddenInput, required=False, initial=current)
+        if not self.is_bound:
+            self.initial.setdefault("preset", current)
+            self.initial.setdefault("preset_from", current)
+            return
+        chosen = next((p for p in self.presets if p.code == self.data.get("preset")), None)
+        if chosen is None or self.data.get("preset") == self.data.get("preset_from"):
+            return
+        # A preset chosen without the page's script: its values replace the options sent.
+        data = self.data.copy() if isinstance(self.data, QueryDict) else QueryDict(mutable=True)
+        if not isinstance(self.data, QueryDict):
+            data.update(self.data)
+        for name, value in chosen.options.items():
+            data[f"option_{name}"] = str(value)
+        for name, value in chosen.settings.items():
+            if name in self.fields:
+                data[name] = str(value)
+        data["preset_from"] = chosen.code
+        self.data = data
+
+    def _options_shown(self) -> dict[str, Any]:
+        """The rule options as the page shows them (a value the game lacks: its default)."""
+        options = {}
+        for name, field in self.fields.items():
+            if name.startswith("option_"):
+                coerce = cast(forms.TypedChoiceField, field).coerce
+                try:
+                    options[name.removeprefix("option_")] = coerce(str(self[name].value()))
+                except KeyError:
+                    continue
+        return options
+
+    def _settings_shown(self) -> dict[str, Any]:
+        """The game's settings as the page shows them (tarot à 4's table de cinq)."""
+        if "table_de_cinq" not in self.fields:
+            return {}
+        return {"table_de_cinq": self["table_de_cinq"].value() or Tournament.TableDeCinq.MORT}
+
+    def preset_data(self) -> list[dict[str, Any]]:
+        """The presets as the page's script reads them (json_script)."""
+        return [{"code": p.code, "name": p.name, "options": p.options, "settings": p.settings} for p in self.presets]
 
     def _add_seating_fields(self, game: str) -> None:
         self.fields["table_preference"] = forms.ChoiceField(
@@ -181,6 +252,18 @@ class TournamentForm(forms.Form):
             required=False,
             help_text=_("Otherwise the players who fit no table of 4 or 5 sit out the round (exempt)."),
         )
+        if games.has_table_de_cinq(game):
+            self.fields["table_de_cinq"] = forms.ChoiceField(
+                label=_("A table of five plays"),
+                choices=Tournament.TableDeCinq.choices,
+                initial=Tournament.TableDeCinq.MORT,
+                # A browser always sends the select; a form sent without it keeps the setting.
+                required=False,
+                help_text=_(
+                    "The mort: each donne the dealer sits out and scores 0, the four others play tarot for four "
+                    "(the federation's way); the partie lasts a quarter longer so that each plays as many donnes."
+                ),
+            )
 
     def option_bound_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in self.fields if name.startswith("option_")]
@@ -215,6 +298,8 @@ class TournamentForm(forms.Form):
             "separate_clubs_rounds": data["separate_clubs_rounds"] or 0,
             "table_preference": data.get("table_preference", ""),
             "allow_tables_of_three": data.get("allow_tables_of_three", False),
+            # Tarot à 4 only: another game's form does not show it, and the tournament keeps its value.
+            **({"table_de_cinq": data["table_de_cinq"]} if data.get("table_de_cinq") else {}),
             "rule_options": {
                 name.removeprefix("option_"): value for name, value in data.items() if name.startswith("option_")
             },
@@ -231,6 +316,7 @@ class TournamentForm(forms.Form):
         initial.update({f"option_{name}": str(value) for name, value in tournament.rule_options.items()})
         initial["table_preference"] = tournament.table_preference or games.usual_table_preference(tournament.game)
         initial["allow_tables_of_three"] = tournament.allow_tables_of_three
+        initial["table_de_cinq"] = tournament.table_de_cinq
         return initial
 
 

@@ -20,7 +20,8 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 import engine
-from engine.match import DEFAULT_DONNES, default_end, default_target
+from engine.core import Preset
+from engine.match import DEFAULT_DONNES, End, default_end, default_target, end_at_table
 from tournaments.models import Tournament
 
 # Every ranking criterion of engine.standings, as the ranking's columns and the settings name it.
@@ -59,6 +60,8 @@ OPTION_LABELS: dict[str, Promise] = {
     "belote_multiplied": _("Belote under a coinche"),
     "max_bid": _("Highest bid"),
     "sans_atout_tout_atout": _("Sans atout and tout atout"),
+    "coinche_marque": _("A made coinché contract scores"),
+    "chute": _("A fall (chute) gives the defence"),
 }
 CHOICE_LABELS: dict[tuple[str, Any], Promise] = {
     ("threshold", "totals"): _("the defence's total, with belote and announcements"),
@@ -71,12 +74,16 @@ CHOICE_LABELS: dict[tuple[str, Any], Promise] = {
     ("capot_value", 162): _("162 (no bonus unless capot was bid)"),
     ("marque", "faits_et_contrat"): _("its points + the bid (points made and the contract)"),
     ("marque", "contrat_seul"): _("the bid only"),
-    ("marque", "faits_seuls"): _("the points made only"),
+    ("marque", "faits_seuls"): _("the points made only, no bid added anywhere"),
+    ("coinche_marque", "forfait"): _("the lump sum (160 + bid) × 2 or × 4, the defence nothing"),
+    ("coinche_marque", "points_faits"): _("the taker's points + the bid, × 2 or × 4, the defence its points"),
+    ("chute", 160): _("160 + the bid"),
+    ("chute", 162): _("162 + the bid"),
     ("belote_counts", "yes"): _("counts toward making it"),
     ("belote_counts", "no"): _("scored by its holders only"),
     ("capot_failed", 410): _("160 + 250"),
     ("capot_failed", 500): _("500"),
-    ("defence_capot", 160): _("160 + the bid"),
+    ("defence_capot", 160): _("the chute + the bid"),
     ("defence_capot", 250): _("250 + the bid"),
     ("belote_multiplied", "no"): _("added after the multiplier"),
     ("belote_multiplied", "yes"): _("multiplied with the rest"),
@@ -113,6 +120,45 @@ USUAL_TABLE_PREFERENCE: dict[str, str] = {
 PREFERENCE_SIZES: dict[str, tuple[int, ...]] = {Preference.FOUR_FIRST: (4, 5), Preference.FIVE_FIRST: (5, 4)}
 # A table of 3 plays tarot à 3 (scoring.partie): the last resort, when the director allows it.
 LAST_RESORT_SIZE = 3
+
+
+# The game a tarot tournament's table plays by its seat count (scoring.partie reads it):
+# tarot is played at three, four and five, and a table of five at a tarot à 4 tournament
+# plays tarot à 4 with a mort when the tournament's `table_de_cinq` says so.
+TAROT_BY_SEATS: dict[int, str] = {3: "tarot_a_trois", 4: "tarot_a_quatre", 5: "tarot_a_cinq"}
+MORT_TABLE_GAME = "tarot_a_quatre_mort"
+TABLE_DE_CINQ = "table_de_cinq"
+
+
+def table_game_code(game_code: str, seats: int, table_de_cinq: str) -> str:
+    """The engine game (or table game) a table of `seats` competitors plays."""
+    if game_code not in TAROT_BY_SEATS.values():
+        return game_code
+    if seats == 5 and has_table_de_cinq(game_code) and table_de_cinq == Tournament.TableDeCinq.MORT:
+        return MORT_TABLE_GAME
+    return TAROT_BY_SEATS.get(seats, game_code)
+
+
+def has_table_de_cinq(game_code: str) -> bool:
+    """Does the game let the tournament say what a table of five plays (tarot à 4)?"""
+    return game_code in engine.GAMES and TABLE_DE_CINQ in engine.get_game(game_code).setting_names
+
+
+def table_donnes(tournament: Tournament, seats: int) -> int | None:
+    """The donnes a partie lasts at a table of `seats` (None: to a target score): the
+    tournament's, or more where a mort sits out each donne (engine.match.end_at_table)."""
+    if tournament.end_rule != Tournament.EndRule.DONNES:
+        return None
+    game = engine.get_game(table_game_code(tournament.game, seats, tournament.table_de_cinq))
+    return end_at_table(game, End(donnes=tournament.end_value)).donnes
+
+
+def table_de_cinq_label(tournament: Tournament) -> str:
+    """What a table of five plays, as the dashboard and the rules sheet state it ("" when
+    the game does not ask)."""
+    if not has_table_de_cinq(tournament.game):
+        return ""
+    return str(dict(Tournament.TableDeCinq.choices).get(tournament.table_de_cinq, tournament.table_de_cinq))
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,3 +265,100 @@ def option_summary(game_code: str, options: dict[str, Any]) -> list[tuple[str, s
         (field.label, dict(field.choices).get(resolved[field.name], str(resolved[field.name])))
         for field in option_fields(game_code)
     ]
+
+
+# -- presets ------------------------------------------------------------------------------
+
+SETTING_LABELS: dict[str, Promise] = {TABLE_DE_CINQ: _("A table of five plays")}
+
+
+@dataclass(frozen=True, slots=True)
+class PresetView:
+    """A preset of the engine as a form and a rules sheet show it, in the reader's language:
+    its name, what it is for, and what it sets apart from the game's defaults."""
+
+    code: str
+    name: str
+    description: str
+    options: dict[str, Any]
+    settings: dict[str, Any]
+    changes: tuple[tuple[str, str], ...]
+
+
+def setting_label(name: str) -> str:
+    return str(SETTING_LABELS.get(name, name))
+
+
+def setting_choice_label(name: str, value: Any) -> str:
+    if name == TABLE_DE_CINQ:
+        return str(dict(Tournament.TableDeCinq.choices).get(value, value))
+    return str(value)
+
+
+def _preset_view(game_code: str, preset: Preset) -> PresetView:
+    game = engine.get_game(game_code)
+    defaults, fields = game.resolve_options({}), {f.name: f for f in option_fields(game_code)}
+    changes = [
+        (fields[name].label, dict(fields[name].choices).get(value, str(value)))
+        for name, value in preset.options.items()
+        if value != defaults[name]
+    ]
+    default_settings = game.resolve_settings({})
+    changes += [
+        (setting_label(name), setting_choice_label(name, value))
+        for name, value in preset.settings.items()
+        if value != default_settings[name]
+    ]
+    return PresetView(
+        preset.code,
+        str(_(preset.name)),
+        str(_(preset.description)),
+        dict(preset.options),
+        dict(preset.settings),
+        tuple(changes),
+    )
+
+
+def presets_for(game_code: str) -> list[PresetView]:
+    """The game's presets, the defaults first, each with what it changes."""
+    return [_preset_view(game_code, preset) for preset in engine.get_game(game_code).presets]
+
+
+def tournament_settings(tournament: Tournament) -> dict[str, Any]:
+    """The tournament's values of its game's settings (tarot à 4: `table_de_cinq`)."""
+    names = engine.get_game(tournament.game).setting_names
+    return {name: getattr(tournament, name) for name in sorted(names)}
+
+
+@dataclass(frozen=True, slots=True)
+class PresetState:
+    """Which preset a tournament's rules are: `preset` (the nearest when `modified`), None
+    for a game without presets."""
+
+    preset: PresetView | None
+    modified: bool
+
+    @property
+    def label(self) -> str:
+        if self.preset is None:
+            return ""
+        if self.modified:
+            return _("%(preset)s (modified)") % {"preset": self.preset.name}
+        return self.preset.name
+
+
+def preset_state(game_code: str, options: dict[str, Any], settings: dict[str, Any]) -> PresetState:
+    """The preset these options and settings are, or the one they differ least from."""
+    game = engine.get_game(game_code)
+    try:
+        nearest, apart = game.nearest_preset(options, settings)
+    except engine.OptionError:
+        # Stored options the engine no longer allows (see option_summary): no preset fits.
+        nearest, apart = game.presets[0] if game.presets else None, 1
+    if nearest is None:
+        return PresetState(None, False)
+    return PresetState(_preset_view(game_code, nearest), apart > 0)
+
+
+def tournament_preset(tournament: Tournament) -> PresetState:
+    return preset_state(tournament.game, tournament.rule_options or {}, tournament_settings(tournament))

@@ -245,6 +245,13 @@ class Tournament(models.Model):
         FOUR_FIRST = "four_first", _("Tables of 4, and of 5 where the count calls for it")
         FIVE_FIRST = "five_first", _("Tables of 5, and of 4 where the count calls for it")
 
+    class TableDeCinq(models.TextChoices):
+        # What a table of five plays at a tarot à 4 tournament: the engine's tarot à 4
+        # setting `table_de_cinq` (docs/rules.md, "The table of five"). Other games keep
+        # the default, which means nothing for them.
+        MORT = "mort", _("Tarot for four, the dealer sitting each donne out (the mort)")
+        TAROT_A_CINQ = "tarot_a_cinq", _("Tarot for five, with a called king")
+
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments", verbose_name=_("club"))
     name = models.CharField(_("name"), max_length=200)
     slug = models.SlugField(_("public address"), max_length=80, unique=True)
@@ -272,6 +279,12 @@ class Tournament(models.Model):
         _("seating"), max_length=12, choices=TablePreference.choices, blank=True, default=""
     )
     allow_tables_of_three = models.BooleanField(_("tables of 3 allowed"), default=False)
+    # Tarot à 4 only; fixed once the first round is drawn. Tournaments made before the
+    # setting existed played tarot à 5 at their tables of five and keep doing so (the
+    # migration gives them `tarot_a_cinq`).
+    table_de_cinq = models.CharField(
+        _("a table of five plays"), max_length=16, choices=TableDeCinq.choices, default=TableDeCinq.MORT
+    )
     rule_options = models.JSONField(_("rule options"), default=dict, blank=True)
     confirmation_required = models.BooleanField(_("hands confirmed by the other side"), default=False)
     is_public = models.BooleanField(_("public"), default=True)

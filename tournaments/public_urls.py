@@ -11,4 +11,5 @@ urlpatterns = [
     path("clock/", public_views.round_clock, name="clock"),
     path("seat/", public_views.seat_finder, name="seat"),
     path("seat/qr.svg", public_views.seat_finder_qr, name="seat_qr"),
+    path("rules/", public_views.rules_sheet, name="rules"),
 ]

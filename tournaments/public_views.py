@@ -1,5 +1,6 @@
 """Public pages of a tournament that need no login: the draw of a round for the projector,
-"where do I sit", a player's phone finding their table by name, and the round's clock.
+"where do I sit", a player's phone finding their table by name, the round's clock, and
+the printable rules sheet (« Règlement du concours »).
 
 A tournament is public when it is marked so and past its draft; its organisers also see
 it when it is not (to check the projector before opening the doors). Anything else is a 404,
@@ -16,6 +17,7 @@ from django.views.decorators.cache import never_cache
 from tournaments import access, selectors
 from tournaments.models import Round, Tournament
 from tournaments.qr import public_url, qr_svg_response
+from tournaments.rules_sheet import rules_sheet as build_rules_sheet
 from tournaments.text import matches
 
 
@@ -77,3 +79,11 @@ def seat_finder_qr(request: HttpRequest, slug: str) -> HttpResponse:
     """The QR code of "where do I sit", for the poster and the draw on the projector."""
     tournament = _visible_tournament(request, slug)
     return qr_svg_response(public_url(request, reverse("draw:seat", kwargs={"slug": tournament.slug})))
+
+
+def rules_sheet(request: HttpRequest, slug: str) -> HttpResponse:
+    """The « Règlement du concours »: the tournament's rules in sentences, to print on A4."""
+    tournament = _visible_tournament(request, slug)
+    return render(
+        request, "tournaments/rules_sheet.html", {"tournament": tournament, "sheet": build_rules_sheet(tournament)}
+    )

@@ -19,6 +19,7 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from tournaments import games
 from tournaments.models import Bye, Club, Competitor, Player, Prize, Round, Seat, Table, Tournament
 from tournaments.text import Fold, fold, matches, sort_key
 
@@ -328,30 +329,32 @@ class LateTable:
     donnes_to_play: int | None
 
 
-def donnes_to_play(tournament: Tournament) -> int | None:
-    return tournament.end_value if tournament.end_rule == Tournament.EndRule.DONNES else None
+def donnes_to_play(tournament: Tournament, seats: int) -> int | None:
+    """The donnes a table of `seats` plays (None: a partie to a target score); a table of
+    five with a mort plays more (games.table_donnes)."""
+    return games.table_donnes(tournament, seats)
 
 
 def late_tables(tournament: Tournament, tables: list[TableView], clock: RoundClock | None) -> list[LateTable]:
     """Once the round's time is up, the tables whose partie is not finished."""
     if clock is None or not clock.over:
         return []
-    to_play = donnes_to_play(tournament)
-    return [LateTable(t.number, t.donnes_played, to_play) for t in tables if not t.finished]
+    return [
+        LateTable(t.number, t.donnes_played, donnes_to_play(tournament, len(t.seats))) for t in tables if not t.finished
+    ]
 
 
 def tables_behind(tournament: Tournament, tables: list[TableView], clock: RoundClock | None) -> list[LateTable]:
     """Before the time is up, the tables a quarter of their partie or more behind the
     clock (a partie of a number of donnes only: a target score gives no pace)."""
-    to_play = donnes_to_play(tournament)
-    if clock is None or clock.over or not to_play:
+    if clock is None or clock.over or tournament.end_rule != Tournament.EndRule.DONNES:
         return []
-    expected = clock.elapsed * to_play
-    return [
-        LateTable(t.number, t.donnes_played, to_play)
-        for t in tables
-        if not t.finished and t.donnes_played + to_play / 4 <= expected
-    ]
+    behind = []
+    for t in tables:
+        to_play = donnes_to_play(tournament, len(t.seats)) or 0
+        if not t.finished and t.donnes_played + to_play / 4 <= clock.elapsed * to_play:
+            behind.append(LateTable(t.number, t.donnes_played, to_play))
+    return behind
 
 
 # -- entry fees and lots ------------------------------------------------------------------

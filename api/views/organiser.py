@@ -113,7 +113,19 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
         help_text="Tarot à 4 and à 5 only: allow a table of 3 as a last resort (false when omitted). "
         "Fixed once the first round is drawn.",
     )
+    table_de_cinq = serializers.ChoiceField(
+        choices=Tournament.TableDeCinq.choices,
+        required=False,
+        help_text="Tarot à 4 only: what a table of five plays, `mort` (the default: the dealer sits each donne "
+        "out) or `tarot_a_cinq`. Fixed once the first round is drawn.",
+    )
     rule_options = serializers.DictField(child=StorableJSONField(), required=False)
+    preset = serializers.CharField(
+        required=False,
+        max_length=32,
+        help_text="A preset of the game (GET /games/): every rule option and setting at once; the `rule_options` "
+        "and `table_de_cinq` given beside it override it.",
+    )
     is_public = serializers.BooleanField(default=True)
     confirmation_required = serializers.BooleanField(default=False)
     entry_fee = serializers.DecimalField(

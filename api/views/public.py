@@ -23,6 +23,7 @@ from api.etags import CONDITIONAL, ConditionalGetMixin, conditional_responses
 from api.serializers import (
     ClubSerializer,
     CompetitorSerializer,
+    GameSerializer,
     RoundDetailSerializer,
     RoundSummarySerializer,
     SeasonDetailSerializer,
@@ -287,3 +288,26 @@ class RoundListView(PublicView):
             lambda: Response(RoundSummarySerializer(tournament.rounds.order_by("number"), many=True).data),
             *selectors.tournament_version(tournament),
         )
+
+
+class GameQuerySerializer(serializers.Serializer[Any]):
+    game = serializers.ChoiceField(choices=Tournament.Game.choices, required=False, help_text="One game only.")
+
+
+class GamesView(PublicView):
+    @extend_schema(
+        operation_id="game_list",
+        summary="The games: their rule options, settings and presets, in the reader's language",
+        description="A tournament's `rule_options` take the options' names and values; `preset` (on create or "
+        "update) sets every option and setting of one of the game's presets at once, the options given beside it "
+        "overriding it. The first preset of each game is its defaults.",
+        parameters=[*CONDITIONAL, GameQuerySerializer],
+        responses=ok(GameSerializer(many=True), 400),
+        tags=["games"],
+    )
+    def get(self, request: Request) -> Response:
+        query = GameQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        found = selectors.games_list(query.validated_data.get("game"))
+        # Fixed by the code and the reader's language: the tag is the body's hash.
+        return self.hashed(request, Response(GameSerializer(found, many=True).data))

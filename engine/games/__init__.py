@@ -1,4 +1,9 @@
-"""The registry of games: one module per game, chosen by its code."""
+"""The registry of games: one module per game, chosen by its code.
+
+`GAMES` are the games a tournament plays. `TABLE_GAMES` are what a table of another size
+plays within one of them (tarot à 4 at a table of five with a mort sitting out): they
+score hands and parties like any game, but no tournament chooses them.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +13,7 @@ from engine.games.belote_classique import BeloteClassique
 from engine.games.belote_contree import BeloteContree
 from engine.games.belote_moderne import BeloteModerne
 from engine.games.tarot_a_cinq import TarotACinq
-from engine.games.tarot_a_quatre import TarotAQuatre
+from engine.games.tarot_a_quatre import TarotAQuatre, TarotAQuatreMort
 from engine.games.tarot_a_trois import TarotATrois
 
 GAMES: dict[str, Game] = {
@@ -23,3 +28,5 @@ GAMES: dict[str, Game] = {
         TarotACinq(),
     )
 }
+
+TABLE_GAMES: dict[str, Game] = {game.code: game for game in (TarotAQuatreMort(),)}

@@ -30,7 +30,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from engine.core import Game, HandScore, Number, OptionSpec, RuleError, gettext_noop, rule_error
+from engine.core import Game, HandScore, Number, OptionSpec, Preset, RuleError, gettext_noop, preset, rule_error
 from engine.games import announcements as ann
 from engine.games import hand_schema as js
 from engine.games.checks import (
@@ -69,24 +69,37 @@ POSSIBLE_POINTS = frozenset(range(MAX_TOTAL + 1)) - IMPOSSIBLE_POINTS
 CANCELLED = HandScore(scores=(0, 0, 0), outcome="cancelled", extra={"taker_points_to": ()})
 
 
+OPTION_SPECS: tuple[OptionSpec, ...] = (
+    OptionSpec(
+        "split_rounding",
+        ("down", "half_points"),
+        "Two opponents level share the taker's total: each gets half, rounded down or kept as a half point.",
+    ),
+    OptionSpec("announcements", ("on", "off"), "Announcements score (off: any given are ignored)."),
+    OptionSpec(
+        "announcement_tie",
+        ("nobody", "first_in_play"),
+        "Equal best announcements: nobody scores, or the player named by `order` (who announced first).",
+    ),
+    OptionSpec("rounding", ("none", "nearest_ten"), "Round each final score to the nearest ten, 5 up."),
+)
+# No federation plays belote for three: the rule text's reading is the only preset.
+PRESETS: tuple[Preset, ...] = (
+    preset(
+        "atout",
+        gettext_noop("Atout's default (the rule text)"),
+        gettext_noop("The rule text as written: announcements played, two level opponents share halves rounded down."),
+        OPTION_SPECS,
+    ),
+)
+
+
 class BeloteATrois(Game):
     code: ClassVar[str] = "belote_a_trois"
     players_per_table: ClassVar[int] = 3
     sides: ClassVar[tuple[int, ...]] = PLAYERS
-    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
-        OptionSpec(
-            "split_rounding",
-            ("down", "half_points"),
-            "Two opponents level share the taker's total: each gets half, rounded down or kept as a half point.",
-        ),
-        OptionSpec("announcements", ("on", "off"), "Announcements score (off: any given are ignored)."),
-        OptionSpec(
-            "announcement_tie",
-            ("nobody", "first_in_play"),
-            "Equal best announcements: nobody scores, or the player named by `order` (who announced first).",
-        ),
-        OptionSpec("rounding", ("none", "nearest_ten"), "Round each final score to the nearest ten, 5 up."),
-    )
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = OPTION_SPECS
+    presets: ClassVar[tuple[Preset, ...]] = PRESETS
     card_values: ClassVar[Mapping[str, Mapping[str, Number]]] = {"trump": TRUMP_VALUES, "plain": PLAIN_VALUES}
 
     # -- the hand's schema ----------------------------------------------------------------

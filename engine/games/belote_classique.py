@@ -13,7 +13,7 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from engine.core import HandScore, OptionSpec
+from engine.core import HandScore, OptionSpec, Preset, gettext_noop, preset
 from engine.games.belote_common import (
     OTHER,
     SUIT_CONTRACTS,
@@ -53,11 +53,38 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
 )
 
 
+# The rule text's reading first (the defaults), then the federation's: its capot of 252
+# (the dix de der of 100), its official rules played without announcements, and the
+# rest as the text (docs/rules.md).
+PRESETS: tuple[Preset, ...] = (
+    preset(
+        "atout",
+        gettext_noop("Atout's default (the rule text)"),
+        gettext_noop(
+            "The rule text as written: a tie opens a litige, a capot is worth 250, announcements played, "
+            "scores not rounded."
+        ),
+        OPTION_SPECS,
+    ),
+    preset(
+        "ffb",
+        gettext_noop("Federation (FFB)"),
+        gettext_noop(
+            "The Fédération Française de Belote's official rules: a capot is worth 252 (the dix de der of 100), "
+            "no announcements, a tie opens a litige, belote-rebelote stays with its team."
+        ),
+        OPTION_SPECS,
+        {"capot_value": 252, "announcements": "off"},
+    ),
+)
+
+
 class FourPlayerBelote(TeamBelote):
     """Belote classique and belote moderne: each team scores its own total, or the whole
     donne goes to the defence (dedans), or a tie opens a litige."""
 
     option_specs = OPTION_SPECS
+    presets: ClassVar[tuple[Preset, ...]] = PRESETS
 
     def score(self, hand: Mapping[str, Any], options: Mapping[str, Any], carry: int = 0) -> HandScore:
         reserve = carry or hand.get("reserve_in") or 0

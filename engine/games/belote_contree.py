@@ -14,15 +14,25 @@ Terms (the others are belote_common's):
   announcements.
 - *made*: the taker's total reaches the bid and is strictly more than the defence's (a
   capot bid: the takers took every trick). Rounding never decides it.
-- *chute* (`dedans`): the contract failed; the defence scores 160 + the bid.
-- *lump sum*: under a coinche the winner of the contract scores (160 + bid) × 2 or × 4,
-  the loser only its belote.
+- *chute* (`dedans`): the contract failed; the defence scores 160 + the bid (`chute`:
+  162 for the counters that count the whole deck).
+- *lump sum* (*forfait*): under a coinche the winner of the contract scores (160 + bid)
+  × 2 or × 4, the loser only its belote. The bracket of a made contract holds the
+  federation's fixed 160, or 250 for a capot, whatever `capot_value` says an unbid capot
+  counts. `coinche_marque: points_faits` instead multiplies the taker's ordinary made
+  score (its own total + the bid) and leaves the defence its own.
 - *belote imprenable*: belote-rebelote always stays with the team that held it.
 
 Cards and totals are belote classique's, 162 with the dix de der. With the option
 `sans_atout_tout_atout` the federation's two extra contracts are played with card values
 rescaled so that they total 162 too (sans atout: A 19, 10 10, K 4, Q 3, J 2; tout
 atout: J 13, 9 9, A 6, 10 5, K 3, Q 2), with no multiplier.
+
+`marque: faits_seuls` is a whole reading, a score counter's: no number bid is added
+anywhere. Made, each side scores its own total; coinché, the winner 160 × k (or its own
+total × k with `coinche_marque: points_faits`); failed, the defence the chute alone (250
+with `defence_capot: 250` when it took every trick). A capot bid keeps its 250, as those
+counters give it: 500 made, `capot_failed` failed.
 
 Litige (`tie: litige`), which the federation leaves to each tournament and no source
 details further: as the federation's own rule says, the defence scores its total and the
@@ -40,7 +50,7 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from engine.core import HandScore, OptionSpec, RuleError, gettext_noop, rule_error
+from engine.core import HandScore, OptionSpec, Preset, RuleError, gettext_noop, preset, rule_error
 from engine.games import hand_schema as js
 from engine.games.belote_common import (
     HAND_FIELDS,
@@ -91,7 +101,19 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
         "marque",
         ("faits_et_contrat", "contrat_seul", "faits_seuls"),
         "A made contract, not coinché: the taker scores its total + the bid, the defence its total; "
-        "or the taker the bid and each side only its belote and announcements; or each side its total.",
+        "or the taker the bid and each side only its belote and announcements; or each side its total, "
+        "and no number bid is added anywhere (a fall gives the defence the chute alone, a coinche 160 x k).",
+    ),
+    OptionSpec(
+        "coinche_marque",
+        ("forfait", "points_faits"),
+        "A made coinché contract: the taker scores the lump sum (160 + bid) x 2 or x 4 (250 when capot), the "
+        "defence nothing but its belote; or the taker its ordinary made score x 2 or x 4, the defence its own.",
+    ),
+    OptionSpec(
+        "chute",
+        (160, 162),
+        "The base a defence scores when the contract fails (then + the bid, x 2 or x 4 under a coinche): 160 or 162.",
     ),
     OptionSpec(
         "capot_value",
@@ -138,6 +160,77 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
 
 OPTION_SPECS_BY_NAME: Mapping[str, OptionSpec] = {spec.name: spec for spec in OPTION_SPECS}
 
+# Concours practice first (the defaults), then the federation's text, then one preset
+# for each reading other scorers use (docs/rules.md, "Options, and who plays each way").
+PRESETS: tuple[Preset, ...] = (
+    preset(
+        "concours",
+        gettext_noop("Competition (Atout's default)"),
+        gettext_noop(
+            "Concours practice: points made + the bid, a fall worth 160 + the bid, a coinche paid as a lump sum "
+            "(160 + bid) x 2 or x 4, no announcements, scores rounded to the ten, bids up to 160."
+        ),
+        OPTION_SPECS,
+    ),
+    preset(
+        "ffb",
+        gettext_noop("Federation (FFB)"),
+        gettext_noop(
+            "The Fédération Française de Belote's coinche: announcements played, sans atout and tout atout, no "
+            "bid ceiling, the winner's belote inside the coinche's bracket, and its capot: 252 + the bid made "
+            "without a coinche (its dix de der of 100), (250 + bid) x 2 or x 4 coinché."
+        ),
+        OPTION_SPECS,
+        {
+            "capot_value": 252,
+            "announcements": "on",
+            "belote_multiplied": "yes",
+            "max_bid": "none",
+            "sans_atout_tout_atout": "on",
+        },
+    ),
+    preset(
+        "chute_162",
+        gettext_noop("Fall of 162"),
+        gettext_noop(
+            "As the counters that count the whole deck: a fall gives the defence 162 + the bid (x 2 or x 4 "
+            "coinché), scores not rounded."
+        ),
+        OPTION_SPECS,
+        {"chute": 162, "rounding": "none"},
+    ),
+    preset(
+        "points_faits",
+        gettext_noop("Coinche on points made"),
+        gettext_noop(
+            "A made coinché contract scores the taker's own total + the bid, x 2 or x 4, and the defence keeps "
+            "its own points; a fall is paid as usual."
+        ),
+        OPTION_SPECS,
+        {"coinche_marque": "points_faits"},
+    ),
+    preset(
+        "faits_seuls",
+        gettext_noop("Points made only"),
+        gettext_noop(
+            "No bid is ever added: made, each side scores its points; coinché, 160 x 2 or x 4; a fall gives the "
+            "defence 160, or 250 when it took every trick; a capot bid is worth 500 made or failed."
+        ),
+        OPTION_SPECS,
+        {"marque": "faits_seuls", "defence_capot": 250, "capot_failed": 500},
+    ),
+    preset(
+        "contrat_seul",
+        gettext_noop("Bid only (points annoncés)"),
+        gettext_noop(
+            "A made contract scores the bid alone (and the belote and announcements), the defence nothing but "
+            "its own bonuses; falls and coinches as in a concours."
+        ),
+        OPTION_SPECS,
+        {"marque": "contrat_seul"},
+    ),
+)
+
 # Bids as a concours sees them: mostly low, capot rare (random hands only).
 _BIDS: tuple[int | str, ...] = (80, 90, 100, 110, 120, 130, 140, 150, 160, CAPOT)
 _BID_WEIGHTS: tuple[int, ...] = (24, 20, 17, 12, 9, 6, 4, 3, 3, 2)
@@ -147,6 +240,7 @@ class BeloteContree(TeamBelote):
     code = "belote_contree"
     contracts: ClassVar[Mapping[str, Contract]] = ALL_CONTRACTS
     option_specs = OPTION_SPECS
+    presets: ClassVar[tuple[Preset, ...]] = PRESETS
     card_values: ClassVar[Mapping[str, Mapping[str, int]]] = {
         "trump": TRUMP_VALUES,
         "plain": PLAIN_VALUES,
@@ -324,18 +418,30 @@ class BeloteContree(TeamBelote):
         """The taker's score, the defence's, and what a litige holds, before rounding."""
         t_card, t_belote, t_ann = taker
         d_card, d_belote, d_ann = defence
-        bid_value = CAPOT_BID if isinstance(bid, str) else bid
+        marque = options["marque"]
+        # What the contract adds: the bid; under `faits_seuls` no number bid is added
+        # anywhere, only a capot bid's 250 (so a capot bid made is worth 500 there too).
+        contract = CAPOT_BID if isinstance(bid, str) else 0 if marque == "faits_seuls" else bid
         # Belote is imprenable: it stays with its team, multiplied only with `belote_multiplied`.
         belote_factor = factor if options["belote_multiplied"] == "yes" else 1
         if outcome == "made":
             if factor == 1:
-                return (*self._made(options["marque"], bid_value, taker, defence), 0)
-            # The lump sum, with a capot's value in place of the 160 (none when an unbid
-            # capot earns no bonus).
-            base = capot_value if capot == "taker" and capot_value > CARD_TOTAL else FALL
-            return (base + bid_value + t_ann + d_ann) * factor + t_belote * belote_factor, d_belote, 0
+                return (*self._made(marque, contract, taker, defence), 0)
+            if options["coinche_marque"] == "points_faits":
+                # The taker's ordinary made score (its capot value, when capot) multiplied,
+                # its belote as `belote_multiplied` says; the defence keeps its own score.
+                t_made, d_made = self._made(marque, contract, (t_card, 0, t_ann), defence)
+                return t_made * factor + t_belote * belote_factor, d_made, 0
+            # The lump sum holds the federation's fixed 160, or 250 for a capot that earns
+            # a bonus, whatever `capot_value` gives an unbid capot's card points.
+            base = CAPOT_BID if capot == "taker" and capot_value > CARD_TOTAL else FALL
+            return (base + contract + t_ann + d_ann) * factor + t_belote * belote_factor, d_belote, 0
         if outcome == "dedans":
-            stake = (options["defence_capot"] if capot == "defence" else FALL) + bid_value
+            fall: int = options["chute"]
+            # `defence_capot: 160` leaves a capoted taker's fall at the chute.
+            if capot == "defence" and options["defence_capot"] > fall:
+                fall = options["defence_capot"]
+            stake = fall + contract
             if isinstance(bid, str) and stake < options["capot_failed"]:
                 stake = options["capot_failed"]
             return t_belote, (stake + t_ann + d_ann) * factor + d_belote * belote_factor, 0
@@ -345,14 +451,17 @@ class BeloteContree(TeamBelote):
         return 0 if counted else t_belote, (d_card + d_ann) * factor + d_belote * belote_factor, held
 
     @staticmethod
-    def _made(marque: str, bid: int, taker: tuple[int, int, int], defence: tuple[int, int, int]) -> tuple[int, int]:
-        """A made contract, not coinché, as `marque` counts it: (taker, defence)."""
-        if marque == "faits_et_contrat":
-            return sum(taker) + bid, sum(defence)
+    def _made(
+        marque: str, contract: int, taker: tuple[int, int, int], defence: tuple[int, int, int]
+    ) -> tuple[int, int]:
+        """A made contract as `marque` counts it, not multiplied: (taker, defence).
+
+        `contract` is what the bid adds (0 for a number bid under `faits_seuls`).
+        """
         if marque == "contrat_seul":
             # The bid stands for the card points: each side keeps only its bonuses.
-            return bid + taker[1] + taker[2], defence[1] + defence[2]
-        return sum(taker), sum(defence)
+            return contract + taker[1] + taker[2], defence[1] + defence[2]
+        return sum(taker) + contract, sum(defence)
 
     # -- random hands -----------------------------------------------------------------
 

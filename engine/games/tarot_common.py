@@ -43,7 +43,7 @@ from abc import abstractmethod
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from engine.core import Game, HandScore, Number, OptionSpec, RuleError, gettext_noop, rule_error
+from engine.core import Game, HandScore, Number, OptionSpec, Preset, RuleError, gettext_noop, preset, rule_error
 from engine.games import hand_schema as js
 from engine.games.checks import (
     check_bool,
@@ -95,6 +95,29 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
         "primes",
         ("multiplied", "fft"),
         "Poignée and petit au bout both multiplied (the rule text), or the poignée added after (the FFT).",
+    ),
+)
+
+
+PRESETS: tuple[Preset, ...] = (
+    preset(
+        "club",
+        gettext_noop("Club (Atout's default)"),
+        gettext_noop(
+            "The rule text's scoring: the poignée and the petit au bout both multiplied with the contract; "
+            "the half point to the side that wins the donne."
+        ),
+        OPTION_SPECS,
+    ),
+    preset(
+        "fft",
+        gettext_noop("Federation (FFT)"),
+        gettext_noop(
+            "The Fédération Française de Tarot's scoring: the poignée added after the multiplier, the petit au "
+            "bout multiplied; the half point to the side that wins the donne."
+        ),
+        OPTION_SPECS,
+        {"primes": "fft"},
     ),
 )
 
@@ -192,6 +215,11 @@ class TarotGame(Game):
     seats: ClassVar[tuple[str, ...]] = ("taker",)
     fields: ClassVar[frozenset[str]] = FIELDS
     option_specs: ClassVar[tuple[OptionSpec, ...]] = OPTION_SPECS
+    presets: ClassVar[tuple[Preset, ...]] = PRESETS
+    # At four the taker's cards are always an even number (tricks of four, a chien or an
+    # écart of six, the Excuse exchanged card for card), so its points are whole: a half
+    # point is refused. At three and five the federation's half point exists.
+    whole_points: ClassVar[bool] = False
     card_values: ClassVar[Mapping[str, Mapping[str, Number]]] = {"all": CARD_VALUES}
 
     @property
@@ -207,6 +235,9 @@ class TarotGame(Game):
             "taker": js.integer(0, last, "The taking player."),
             "partner": js.integer(
                 0, last, "The player holding the called king; the taker's own number when it plays alone."
+            ),
+            "mort": js.integer(
+                0, last, "The player sitting this donne out (le mort, the dealer at a table of five), who scores 0."
             ),
         }
         sizes = ", ".join(f"{size} {self.poignee_trumps[size]}" for size in POIGNEE_SIZES)
@@ -228,7 +259,11 @@ class TarotGame(Game):
             **{seat: seats[seat] for seat in self.seats},
             "contract": js.choice(CONTRACTS, "petite x 1, garde x 2, garde_sans x 4, garde_contre x 6."),
             "oudlers": js.integer(0, 3, "The attack's oudlers (the petit, the 21, the Excuse)."),
-            "points": js.number(0, TOTAL, "The attack's card points, by halves.", multiple_of=0.5),
+            "points": (
+                js.number(0, TOTAL, "The attack's card points, whole at four players.", multiple_of=1)
+                if self.whole_points
+                else js.number(0, TOTAL, "The attack's card points, by halves.", multiple_of=0.5)
+            ),
             "petit_au_bout": js.nullable(js.choice(CAMPS, "The side that took the petit in the last trick.")),
             "poignee": js.nullable(poignee),
             "chelem": js.nullable(
@@ -266,6 +301,19 @@ class TarotGame(Game):
             else:
                 oudlers = check_int(errors, "oudlers", oudlers, 0, 3)
         points = _points(errors, hand.get("points"))
+        if points is not None and self.whole_points and points % 1:
+            errors.append(
+                rule_error(
+                    "points",
+                    "half_point_at_four",
+                    gettext_noop(
+                        "At four players the taker's card points are a whole number (its cards are an even "
+                        "number): {value} has a half point."
+                    ),
+                    value=whole(points),
+                )
+            )
+            points = None
         petit = _choice(errors, hand, "petit_au_bout", CAMPS, needed=False)
         poignee = hand.get("poignee")
         if poignee is not None:
@@ -275,6 +323,8 @@ class TarotGame(Game):
         if oudlers is not None:
             if points is not None:
                 low, high = POINTS_RANGE[oudlers]
+                if self.whole_points:
+                    low, high = float(math.ceil(low)), float(math.floor(high))
                 if not low <= points <= high:
                     errors.append(
                         rule_error(
@@ -420,6 +470,10 @@ class TarotGame(Game):
             points = min(high, max(low, points))
             if rng.random() < 0.005:
                 hand["chelem"] = {"announced": True, "made_by": None}
+        if self.whole_points:
+            # Whole points only: the half, where one was drawn, goes down, within the bounds.
+            low, high = points_range(oudlers)
+            points = min(max(float(math.floor(points)), math.ceil(low)), math.floor(high))
         hand["points"] = whole(points)
 
         roll = rng.random()

@@ -14,6 +14,8 @@ HAND_FORMS: dict[str, type[HandForm]] = {
     "belote_a_trois": BeloteATroisForm,
     "tarot_a_trois": TarotForm,
     "tarot_a_quatre": TarotForm,
+    # Tarot à 4 at a table of five, the mort sitting out (the tournament's table_de_cinq).
+    "tarot_a_quatre_mort": TarotForm,
     "tarot_a_cinq": TarotForm,
 }
 

@@ -45,9 +45,26 @@ class TarotForm(HandForm):
     def calls_partner(self) -> bool:
         return self.game.code == "tarot_a_cinq"
 
+    @property
+    def has_mort(self) -> bool:
+        """Tarot à 4 at a table of five: each donne the dealer sits out (engine's `mort`)."""
+        return "mort" in getattr(self.game, "seats", ())
+
+    @property
+    def mort_label(self) -> str:
+        """The name of the player who is mort for the donne on the form ("" when none is)."""
+        value = self["mort"].value() if self.has_mort else None
+        for side in self.sides:
+            if str(side.code) == str(value):
+                return side.label
+        return ""
+
     def build_fields(self) -> None:
         f = self.fields
         camps = [("", str(_("nobody")))] + [(camp, str(label)) for camp, label in CAMP_LABELS.items()]
+        if self.has_mort:
+            f["mort"] = radio(self.side_choices(), _("Mort (the dealer, who sits this donne out)"))
+            f["mort"].help_text = _("The deal turns each donne; choose another player if the table dealt otherwise.")
         f["taker"] = radio(self.side_choices(), _("Taker"))
         if self.calls_partner:
             # Called alone: the called king was in the chien or the taker's own hand.
@@ -59,7 +76,11 @@ class TarotForm(HandForm):
         )
         f["oudlers"] = radio(((str(n), str(n)) for n in range(4)), _("Taker's oudlers (bouts)"))
         f["points"] = HalfPointsField(required=False, label=_("Taker's card points"), widget=number_input(decimal=True))
-        f["points"].help_text = _("Out of 91; halves allowed (45.5).")
+        whole = bool(getattr(self.game, "whole_points", False))
+        # At four the taker's points are whole (engine: half_point_at_four).
+        f["points"].help_text = (
+            _("Out of 91; whole points at four players.") if whole else _("Out of 91; halves allowed (45.5).")
+        )
         f["petit_au_bout"] = radio(camps, _("Petit au bout"))
         f["poignee_by"] = radio(camps, _("Poignée shown by"))
         f["poignee_size"] = radio(
@@ -76,6 +97,8 @@ class TarotForm(HandForm):
 
     def hand(self, data: dict[str, Any]) -> dict[str, Any]:
         hand: dict[str, Any] = {}
+        if data.get("mort") not in (None, ""):
+            hand["mort"] = int(data["mort"])
         if data.get("taker") not in (None, ""):
             hand["taker"] = int(data["taker"])
         partner = data.get("partner")
@@ -105,7 +128,7 @@ class TarotForm(HandForm):
 
     def initial_from_raw(self, raw: dict[str, Any]) -> dict[str, Any]:
         initial: dict[str, Any] = {}
-        for name in ("taker", "contract", "oudlers"):
+        for name in ("mort", "taker", "contract", "oudlers"):
             if raw.get(name) is not None:
                 initial[name] = str(raw[name])
         if self.calls_partner and raw.get("partner") is not None:

@@ -258,7 +258,7 @@ def table_sheet_public(tournament: Tournament, round_number: int, table_number: 
     )
     # As the table result counts them (scoring.partie): the engine's partie of the counted hands.
     counted = counted_count(tournament.confirmation_required, (row[4] for row in rows))
-    game = game_for_seats(tournament.game, sum(len(seated) for seated in sides.values()))
+    game = game_for_seats(tournament, sum(len(seated) for seated in sides.values()))
     played = partie_or_none(tournament, [row[1] for row in rows[:counted]], game)
     running: list[Any] = [0] * len(game.sides)
     hands = []

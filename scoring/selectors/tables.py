@@ -71,7 +71,7 @@ def table_sides(table: Table) -> list[SideInfo]:
         if first is not None or last is not None:
             players[competitor_id].append(f"{first or ''} {last or ''}".strip())
     # The game by the seats just read (as table_game counts them, without its query).
-    game = game_for_seats(table.round.tournament.game, len(seats))
+    game = game_for_seats(table.round.tournament, len(seats))
     sides: list[SideInfo] = []
     for index, code in enumerate(game.sides):
         own = [seat for seat in seats if seat[0] == index]
@@ -95,6 +95,8 @@ class SheetRow:
     outcome: str
     pending: bool
     reserve_out: int
+    # Tarot à 4 at a table of five: who sat this donne out ("" elsewhere).
+    mort: str = ""
 
     @property
     def cells(self) -> list[tuple[Number, Number | None]]:
@@ -142,10 +144,11 @@ class TableSheet:
         return list(zip(self.sides, self.points_to_target or [], strict=False))
 
 
-def _taker_label(raw: Any, sides: list[SideInfo]) -> str:
+def _taker_label(raw: Any, sides: list[SideInfo], field: str = "taker") -> str:
+    """The name of the side a hand's `field` names (the taker, or the mort)."""
     if not isinstance(raw, dict):
         return ""
-    taker = raw.get("taker")
+    taker = raw.get(field)
     for side in sides:
         if side.code == taker and type(side.code) is type(taker):
             return side.label
@@ -184,6 +187,7 @@ def table_sheet(
                 outcome=outcome_label(hand.outcome),
                 pending=hand.status == Hand.Status.PENDING,
                 reserve_out=hand.reserve_out,
+                mort=_taker_label(raw, sides, "mort"),
             )
         )
     zeros: list[Number] = [0] * len(sides)

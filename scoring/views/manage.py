@@ -28,6 +28,7 @@ from scoring.models import Hand, HandRevision
 from scoring.partie import table_game, tournament_options_or_defaults
 from scoring.selectors.tables import hand_check_replacing, round_tables_with_counts, table_sheet, table_sides
 from scoring.services import HandRefused, hand_correct, hand_delete, table_token_renew, table_token_revoke
+from tournaments import games
 from tournaments.models import Round, Table, Tournament
 from tournaments.qr import only_this_computer, public_url
 
@@ -197,15 +198,20 @@ def sheets(request: UserRequest, tournament: Tournament) -> HttpResponse:
     if rnd is not None:
         for table in Table.objects.filter(round=rnd).order_by("number"):
             url = public_url(request, reverse("referee:table", args=[table.token]))
+            sides = table_sides(table)
+            # A row per donne the table plays (more at a table of five with a mort).
+            donnes = games.table_donnes(tournament, len(sides))
             printable.append(
                 {
                     "table": table,
-                    "sides": table_sides(table),
+                    "sides": sides,
                     "url": url,
                     # segno's own output: no user text reaches the SVG but the URL's QR matrix.
                     "qr": "" if unreachable else mark_safe(qr_svg(url)),
+                    "blank_rows": range(donnes or 16),
+                    "mort": games.table_game_code(tournament.game, len(sides), tournament.table_de_cinq)
+                    == games.MORT_TABLE_GAME,
                 }
             )
-    blank_rows = range(tournament.end_value if tournament.end_rule == Tournament.EndRule.DONNES else 16)
-    context = _base(tournament, round=rnd, sheets=printable, blank_rows=blank_rows, only_this_computer=unreachable)
+    context = _base(tournament, round=rnd, sheets=printable, only_this_computer=unreachable)
     return render(request, "scoring/hands_sheets.html", context)

@@ -63,7 +63,13 @@ def _form(table: Table, sides: list[SideInfo], data: QueryDict | None = None, **
 def _new_form(table: Table, sheet: TableSheet) -> HandForm:
     # A fresh key per entry: a resend of this entry (dropped connection, offline queue)
     # carries it and gets the stored hand back instead of a second one.
-    initial = {"idempotency_key": uuid.uuid4().hex, "expected_number": sheet.next_number}
+    initial: dict[str, Any] = {"idempotency_key": uuid.uuid4().hex, "expected_number": sheet.next_number}
+    game = table_game(table)
+    mort_after = getattr(game, "mort_after", None)
+    if mort_after is not None:
+        # A table of five with a mort: the deal turns from the last donne's mort.
+        last = sheet.last.hand.raw if sheet.last is not None else None
+        initial["mort"] = str(mort_after(last.get("mort") if isinstance(last, dict) else None))
     return _form(table, sheet.sides, initial=initial)
 
 

@@ -117,6 +117,13 @@
     // a mistake in them is the taker's points', and is shown there alone.
     var auto = f.elements.namedItem("defence_auto");
     if (auto && defence) { auto.value = defence.dataset.auto === "1" ? "1" : ""; }
+    // Tarot à 4 at a table of five: the note names the mort the chips now say.
+    var mort = f.querySelector('input[name="mort"]:checked');
+    var note = f.querySelector("#mort-note strong");
+    if (mort && note) {
+      var chip = f.querySelector('label[for="' + mort.id + '"]') || mort.closest("label");
+      if (chip) { note.textContent = chip.textContent.trim(); }
+    }
     var line = f.querySelector(".defence-points");
     var taken = f.elements.namedItem("points");
     if (line && taken && f.dataset.tarotTotal) {

@@ -1,6 +1,7 @@
-"""A tarot à 4 evening in the browser: the director creates it for nine players, checks
-everyone in and draws a table of 4 and one of 5; a referee on a phone enters a donne at
-the table of 5 with the called partner, after a refused hand, and the ranking moves."""
+"""A tarot à 4 evening in the browser: the director creates it for nine players, its
+table of five playing tarot à 5, checks everyone in and draws a table of 4 and one of 5;
+a referee on a phone enters a donne at the table of 5 with the called partner, after a
+refused hand, and the ranking moves (the mort: tests/e2e/test_mort_and_rules_sheet.py)."""
 
 from __future__ import annotations
 
@@ -35,6 +36,9 @@ def test_a_tarot_a_quatre_evening_with_a_table_of_five_and_a_called_partner(brow
     # The game's options come with its seating: tables of 4 first, no table of 3.
     assert page.locator("select[name=table_preference]").input_value() == "four_first"
     assert not page.get_by_label("Autoriser une table de 3 (tarot à trois) en dernier recours").is_checked()
+    # A table of five plays with a mort unless the director chooses tarot à 5, as here.
+    assert page.locator("select[name=table_de_cinq]").input_value() == "mort"
+    page.select_option("select[name=table_de_cinq]", "tarot_a_cinq")
     screenshot(page, "tarot-new-tournament-seating")
     page.get_by_role("button", name="Créer le tournoi").click()
     page.get_by_role("button", name="Ouvrir les inscriptions").click()

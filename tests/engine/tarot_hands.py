@@ -89,8 +89,13 @@ def tarot_hands(draw: st.DrawFn, players: int) -> dict[str, Any]:
     oudlers = draw(st.integers(0, 3))
     contract = draw(st.sampled_from(list(CONTRACTS)))
     low, high = points_range(oudlers)
-    halves = draw(st.integers(int(low * 2), int(high * 2)))
-    points: float | int = halves // 2 if halves % 2 == 0 else halves / 2
+    points: float | int
+    if players == 4:
+        # At four the taker's cards are an even number: its points are whole.
+        points = draw(st.integers(math.ceil(low), math.floor(high)))
+    else:
+        halves = draw(st.integers(int(low * 2), int(high * 2)))
+        points = halves // 2 if halves % 2 == 0 else halves / 2
     hand: dict[str, Any] = {"taker": draw(st.integers(0, players - 1))}
     if players == 5:
         # Any player, the taker included (alone), holds the called king.

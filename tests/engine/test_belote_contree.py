@@ -79,6 +79,8 @@ def test_the_game_is_registered_and_played_at_four_in_teams_a_and_b() -> None:
 def test_options_have_their_default_first() -> None:
     assert {spec.name: spec.choices for spec in GAME.option_specs} == {
         "marque": ("faits_et_contrat", "contrat_seul", "faits_seuls"),
+        "coinche_marque": ("forfait", "points_faits"),
+        "chute": (160, 162),
         "capot_value": (250, 252, 162),
         "belote_counts": ("yes", "no"),
         "announcements": ("off", "on"),
@@ -211,10 +213,9 @@ def test_marque_faits_seuls_scores_each_side_its_own_total() -> None:
     assert scores(hand(), marque="faits_seuls", rounding="none") == (113, 49)
 
 
-def test_marque_does_not_change_a_failed_or_coinched_contract() -> None:
-    for marque in ("contrat_seul", "faits_seuls"):
-        assert scores(hand(bid=120, points=pts(110, 52)), marque=marque) == (0, 280)
-        assert scores(hand(bid=120, points=pts(130, 32), coinche=1), marque=marque) == (560, 0)
+def test_marque_contrat_seul_does_not_change_a_failed_or_coinched_contract() -> None:
+    assert scores(hand(bid=120, points=pts(110, 52)), marque="contrat_seul") == (0, 280)
+    assert scores(hand(bid=120, points=pts(130, 32), coinche=1), marque="contrat_seul") == (560, 0)
 
 
 # -- failed ---------------------------------------------------------------------------
@@ -285,7 +286,8 @@ def test_a_failed_coinche_doubles_the_defences_own_belote_only_with_belote_multi
 def test_a_capot_made_under_a_coinche_puts_its_value_in_place_of_the_160() -> None:
     h = hand(bid=80, points=pts(162, 0), capot="A", coinche=1)
     assert scores(h) == (660, 0)
-    assert scores(h, capot_value=252, rounding="none") == (664, 0)
+    # The bracket holds the federation's fixed 250, whatever capot_value gives the cards.
+    assert scores(h, capot_value=252, rounding="none") == (660, 0)
     assert scores(h, capot_value=252) == (660, 0)
     # No capot bonus: the lump sum stays (160 + 80) x 2.
     assert scores(h, capot_value=162) == (480, 0)
@@ -826,23 +828,27 @@ def expected(h: dict[str, Any], opts: dict[str, Any]) -> dict[str, Any]:
     announced = parts["A"]["announcements"] + parts["B"]["announcements"]
     held = 0
     score: dict[str, int] = {}
-    if outcome == "made" and k == 1:
+    # What the bid adds: nothing under faits_seuls, except a capot bid's 250.
+    contract = bid if opts["marque"] != "faits_seuls" or h["bid"] == "capot" else 0
+    if outcome == "made" and (k == 1 or opts["coinche_marque"] == "points_faits"):
+        # Not coinché; or coinché with points_faits: the taker's made score (its belote
+        # apart) multiplied, the defence's as it is.
         own = {team: sum(p.values()) for team, p in parts.items()}
-        if opts["marque"] == "faits_et_contrat":
-            score = {taker: own[taker] + bid, defence: own[defence]}
-        elif opts["marque"] == "faits_seuls":
-            score = own
-        else:
+        if opts["marque"] == "contrat_seul":
             score = {team: p["belote"] + p["announcements"] for team, p in parts.items()}
-            score[taker] += bid
+            score[taker] += contract
+        else:
+            score = {taker: own[taker] + contract, defence: own[defence]}
+        belote = parts[taker]["belote"]
+        score[taker] = (score[taker] - belote) * k + belote * belote_k
     elif outcome == "made":
-        capot_cards = parts[taker]["cards"] if capot == taker else 0
-        base = capot_cards if capot_cards > 162 else 160
-        score[taker] = (base + bid + announced) * k + parts[taker]["belote"] * belote_k
+        # The lump sum: the federation's fixed 160, 250 for a capot with a bonus.
+        base = 250 if capot == taker and parts[taker]["cards"] > 162 else 160
+        score[taker] = (base + contract + announced) * k + parts[taker]["belote"] * belote_k
         score[defence] = parts[defence]["belote"]
     elif outcome == "dedans":
-        base = opts["defence_capot"] if capot == defence else 160
-        stake = max(base + bid, opts["capot_failed"]) if h["bid"] == "capot" else base + bid
+        base = max(opts["chute"], opts["defence_capot"]) if capot == defence else opts["chute"]
+        stake = max(base + contract, opts["capot_failed"]) if h["bid"] == "capot" else base + contract
         score[defence] = (stake + announced) * k + parts[defence]["belote"] * belote_k
         score[taker] = parts[taker]["belote"]
     else:
@@ -872,7 +878,7 @@ def test_every_valid_hand_scores_as_the_rules_work_it_out(data: st.DataObject) -
 
 @SETTINGS
 @given(data=st.data())
-def test_a_made_contract_scores_the_defence_at_most_its_own_total_and_under_a_coinche_only_its_belote(
+def test_a_made_contract_scores_the_defence_at_most_its_own_total_and_under_a_lump_sum_only_its_belote(
     data: st.DataObject,
 ) -> None:
     opts = data.draw(any_options())
@@ -883,7 +889,7 @@ def test_a_made_contract_scores_the_defence_at_most_its_own_total_and_under_a_co
     own = sides(h, opts)[defence]
     rounded = opts["rounding"] == "nearest_ten"
     ceiling = sum(own.values())
-    if h.get("coinche"):
+    if h.get("coinche") and opts["coinche_marque"] == "forfait":
         ceiling = own["belote"]
     assert out["scores"][defence] <= ((ceiling + 5) // 10 * 10 if rounded else ceiling)
     if opts["marque"] == "faits_et_contrat" and opts["belote_counts"] == "yes":

@@ -121,13 +121,27 @@ def test_score_every_game() -> None:
     assert lines(run("score", "belote_moderne", stdin=sa).stdout)[0]["scores"] == {"A": 260, "B": 0}
 
 
-TAROT_EXAMPLE = {"taker": 2, "contract": "garde", "oudlers": 2, "points": 45.5, "petit_au_bout": None, "poignee": None}
+# Made by 5 with 2 oudlers: D = (25 + 5) x 2 = 60 (whole points, as tarot at four has).
+TAROT_EXAMPLE = {"taker": 2, "contract": "garde", "oudlers": 2, "points": 46, "petit_au_bout": None, "poignee": None}
 
 
 def test_score_tarot_a_quatre_prints_the_issue_example() -> None:
     done = run("score", "tarot_a_quatre", stdin=json.dumps(TAROT_EXAMPLE))
     assert done.returncode == 0, done.stderr
     assert done.stdout == '{"scores": [-60, -60, 180, -60], "outcome": "made", "base": 60}\n'
+
+
+def test_score_tarot_a_quatre_refuses_a_half_point_with_exit_1() -> None:
+    done = run("score", "tarot_a_quatre", stdin=json.dumps({**TAROT_EXAMPLE, "points": 45.5}))
+    assert done.returncode == 1
+    (error,) = lines(done.stdout)[0]["errors"]
+    assert (error["field"], error["code"]) == ("points", "half_point_at_four")
+
+
+def test_score_tarot_a_quatre_mort_scores_the_mort_0() -> None:
+    done = run("score", "tarot_a_quatre_mort", stdin=json.dumps({**TAROT_EXAMPLE, "mort": 0}))
+    assert done.returncode == 0, done.stderr
+    assert lines(done.stdout) == [{"scores": [0, -60, 180, -60, -60], "outcome": "made", "base": 60}]
 
 
 def test_score_tarot_a_cinq_prints_the_issue_example_and_refuses_a_partner_off_the_table() -> None:

@@ -53,12 +53,12 @@ def codes(h: Any, **options: Any) -> list[tuple[str, str]]:
 # -- the examples -----------------------------------------------------------------------------
 
 
-def test_the_issue_example_a_garde_made_by_4_5_pays_60_by_each_defender() -> None:
+def test_the_example_a_garde_made_by_5_pays_60_by_each_defender() -> None:
     h = {
         "taker": 2,
         "contract": "garde",
         "oudlers": 2,
-        "points": 45.5,
+        "points": 46,
         "petit_au_bout": None,
         "poignee": None,
         "chelem": None,
@@ -132,7 +132,7 @@ def test_a_failed_contract_costs_the_taker_three_times_d() -> None:
 @pytest.mark.parametrize(("oudlers", "needed"), [(0, 56), (1, 51), (2, 41), (3, 36)])
 def test_the_points_needed_depend_on_the_takers_oudlers(oudlers: int, needed: int) -> None:
     assert result(hand(oudlers=oudlers, points=needed))["outcome"] == "made"
-    assert result(hand(oudlers=oudlers, points=needed - 0.5))["outcome"] == "failed"
+    assert result(hand(oudlers=oudlers, points=needed - 1))["outcome"] == "failed"
 
 
 @pytest.mark.parametrize(
@@ -166,21 +166,30 @@ def test_other_options_are_refused_as_unknown(option: str) -> None:
         GAME.resolve_options({option: "on"})
 
 
-def test_half_points_to_the_winner_count_the_half_for_the_side_that_wins() -> None:
-    assert result(hand(contract="petite", points=41.5)) == {
-        "scores": [-26, 78, -26, -26],
-        "outcome": "made",
-        "base": 26,
-    }
-    assert result(hand(contract="petite", points=40.5))["scores"] == [26, -78, 26, 26]
+@pytest.mark.parametrize("points", [41.5, 40.5, 45.5, 0.5, 90.5])
+def test_a_half_point_is_refused_at_four_players(points: float) -> None:
+    (error,) = GAME.validate(hand(contract="petite", points=points), GAME.resolve_options({}))
+    assert (error.field, error.code) == ("points", "half_point_at_four")
+    assert error.message == (
+        f"At four players the taker's card points are a whole number (its cards are an even number): "
+        f"{points} has a half point."
+    )
 
 
-def test_half_points_exact_keep_the_half_so_the_takers_score_can_end_in_a_half() -> None:
-    out = result(hand(contract="petite", points=41.5), half_points="exact")
-    assert out == {"scores": [-25.5, 76.5, -25.5, -25.5], "outcome": "made", "base": 25.5}
-    whole = result(hand(points=45.0), half_points="exact")["scores"]
-    assert whole == [-58, 174, -58, -58]
-    assert all(type(s) is int for s in whole)
+def test_whole_points_never_score_a_half_whatever_half_points_says() -> None:
+    for half_points in ("to_winner", "exact"):
+        out = result(hand(contract="petite", points=42), half_points=half_points)
+        assert out == {"scores": [-26, 78, -26, -26], "outcome": "made", "base": 26}
+        whole = result(hand(points=45), half_points=half_points)["scores"]
+        assert whole == [-58, 174, -58, -58]
+        assert all(type(s) is int for s in whole)
+
+
+def test_the_bounds_of_the_takers_points_are_whole_at_four() -> None:
+    (error,) = GAME.validate(hand(oudlers=2, points=8), GAME.resolve_options({}))
+    assert error.code == "points_for_oudlers"
+    assert error.message == "With 2 oudlers the taker has between 9 and 87 points."
+    assert codes(hand(oudlers=2, points=9)) == []
 
 
 def test_primes_multiplied_or_added_after_the_multiplier() -> None:
@@ -236,7 +245,7 @@ def test_a_poignee_is_an_object_or_a_list() -> None:
 def test_a_chelem_made_by_the_taker_needs_87_points() -> None:
     chelem = {"announced": False, "made_by": "taker"}
     assert codes(hand(oudlers=2, points=87, chelem=chelem)) == []
-    assert codes(hand(oudlers=2, points=86.5, chelem=chelem)) == [("chelem.made_by", "chelem_points_too_low")]
+    assert codes(hand(oudlers=2, points=86, chelem=chelem)) == [("chelem.made_by", "chelem_points_too_low")]
 
 
 def test_a_chelem_in_a_garde_contre_needs_60_points_the_chien_of_6_and_the_excuse_going_to_the_defence() -> None:
@@ -244,10 +253,10 @@ def test_a_chelem_in_a_garde_contre_needs_60_points_the_chien_of_6_and_the_excus
     chelem = {"announced": True, "made_by": "taker"}
     assert codes(hand(contract="garde_contre", oudlers=0, points=60, chelem=chelem)) == []
     (error,) = GAME.validate(
-        hand(contract="garde_contre", oudlers=0, points=59.5, chelem=chelem), GAME.resolve_options({})
+        hand(contract="garde_contre", oudlers=0, points=59, chelem=chelem), GAME.resolve_options({})
     )
     assert (error.field, error.code) == ("chelem.made_by", "chelem_points_too_low")
-    assert error.message == "A chelem made by the taker needs at least 60 points, not 59.5."
+    assert error.message == "A chelem made by the taker needs at least 60 points, not 59."
 
 
 def test_a_chelem_made_by_the_defence_means_the_contract_failed() -> None:
@@ -307,7 +316,7 @@ def test_errors_carry_an_english_message_with_their_parameters() -> None:
 
 
 def test_a_partie_of_two_donnes_keeps_four_running_totals() -> None:
-    out = play(GAME, [hand(taker=0, points=45.5), hand(taker=3, points=31)], {"donnes": 2})
+    out = play(GAME, [hand(taker=0, points=46), hand(taker=3, points=31)], {"donnes": 2})
     assert out.errors == ()
     assert out.running == ((180, -60, -60, -60), (250, 10, 10, -270))
     assert (out.finished, out.winner) == (True, 0)
@@ -389,7 +398,8 @@ BREAKS = [
     lambda h: h.update(oudlers=4),
     lambda h: h.update(points=h["points"] + 0.25),
     lambda h: h.update(poignee=[{"by": "taker", "size": "triple"}, {"by": "defence", "size": "simple"}]),
-    lambda h: h.update(chelem={"made_by": "taker"}, points=min(h["points"], 59.5)),
+    lambda h: h.update(chelem={"made_by": "taker"}, points=min(h["points"], 59)),
+    lambda h: h.update(points=h["points"] + 0.5 if h["points"] < 91 else 90.5),
     lambda h: h.update(oudlers=0, petit_au_bout="taker"),
 ]
 

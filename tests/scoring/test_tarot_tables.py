@@ -18,9 +18,19 @@ from tournaments.models import Round, Seat, Table
 pytestmark = pytest.mark.django_db
 
 
-def tarot_evening(game: str = "tarot_a_quatre", sizes: tuple[int, ...] = (4, 5)) -> list[Table]:
-    """Round 1 of a tarot evening drawn into tables of `sizes`, seated in order."""
-    tournament = TournamentFactory(game=game, format="individual", end_rule="donnes", end_value=5, status="running")
+def tarot_evening(
+    game: str = "tarot_a_quatre", sizes: tuple[int, ...] = (4, 5), table_de_cinq: str = "tarot_a_cinq"
+) -> list[Table]:
+    """Round 1 of a tarot evening drawn into tables of `sizes`, seated in order; a table of
+    five plays tarot à 5 unless `table_de_cinq` is `mort` (tests/scoring/test_mort_tables.py)."""
+    tournament = TournamentFactory(
+        game=game,
+        format="individual",
+        end_rule="donnes",
+        end_value=5,
+        status="running",
+        table_de_cinq=table_de_cinq,
+    )
     rnd = Round.objects.create(tournament=tournament, number=1, method="random", seed=1)
     tables, number = [], 0
     for index, size in enumerate(sizes):
@@ -43,7 +53,7 @@ def test_a_table_plays_the_tarot_of_its_seat_count() -> None:
 
 def test_a_donne_at_four_and_one_at_five_with_a_partner_score_as_the_engine_says() -> None:
     four, five = tarot_evening()
-    garde = {"contract": "garde", "oudlers": 2, "points": 45.5}
+    garde = {"contract": "garde", "oudlers": 2, "points": 46}
     hand_submit(table=four, raw={"taker": 1, **garde})
     hand_submit(table=five, raw={"taker": 2, "partner": 4, **garde})
     assert TableResult.objects.get(table=four).totals == [-60, 180, -60, -60]

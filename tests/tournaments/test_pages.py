@@ -266,7 +266,8 @@ def test_the_seating_is_shown_disabled_with_its_reason_once_the_first_round_is_d
     response = organiser_client.get(url)
     form = response.context["form"]
     assert form.fields["table_preference"].disabled and form.fields["allow_tables_of_three"].disabled
-    assert page(response).count("Figé une fois la première ronde tirée.") == 2
+    assert form.fields["table_de_cinq"].disabled
+    assert page(response).count("Figé une fois la première ronde tirée.") == 3
     assert re.search(r'<select name="table_preference"[^>]* disabled', page(response))
     assert re.search(r'<input type="checkbox" name="allow_tables_of_three"[^>]* disabled', page(response))
     # A forged change is not taken: the disabled fields keep the tournament's seating.

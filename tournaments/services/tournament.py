@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+import engine
 from tournaments import games
 from tournaments.access import require_organiser
 from tournaments.models import Club, Competitor, Round, Tournament
@@ -31,7 +32,7 @@ from tournaments.signals import tournament_finished
 # The late policy too: a late arrival's missed rounds are scored as it said when they came.
 LOCKED_WHEN_RUNNING = ("game", "format", "end_rule", "end_value", "rule_options", "criteria", "late_policy")
 # Fixed once the first round is drawn: the rounds of one tournament seat alike.
-FIXED_ONCE_DRAWN = ("table_preference", "allow_tables_of_three")
+FIXED_ONCE_DRAWN = ("table_preference", "allow_tables_of_three", "table_de_cinq")
 # Fixed once round 1 is drawn: it says how round 1 was drawn (only a running tournament
 # has rounds).
 FIXED_ONCE_ROUND_1_DRAWN = ("first_round_order",)
@@ -53,6 +54,7 @@ TOURNAMENT_FIELDS = (
     "separate_clubs_rounds",
     "table_preference",
     "allow_tables_of_three",
+    "table_de_cinq",
     "rule_options",
     "is_public",
     "confirmation_required",
@@ -89,9 +91,37 @@ def _seating_frozen(tournament: Tournament) -> dict[str, str]:
     return dict.fromkeys(FIXED_ONCE_DRAWN, str(_("Fixed once the first round is drawn.")))
 
 
-def _clean_tournament(values: dict[str, Any]) -> dict[str, Any]:
-    """Fill the game's defaults in `values` and check every field; raises ValidationError."""
-    errors: Errors = {}
+def _apply_preset(values: dict[str, Any], preset: str | None, given: frozenset[str]) -> Errors:
+    """Set every option (and the game's settings) of the preset named `preset`, except
+    those the caller gave itself (`given`: the option names, and the settings' fields),
+    which stay as given; an error when the game has no such preset."""
+    if not preset:
+        return {}
+    game_code = str(values.get("game") or "")
+    if game_code not in engine.GAMES:
+        return {}
+    game = engine.get_game(game_code)
+    try:
+        chosen = game.get_preset(preset)
+    except engine.OptionError:
+        names = ", ".join(p.code for p in game.presets)
+        message = _("This game has no preset “%(preset)s” (its presets: %(names)s).")
+        return {"preset": [message % {"preset": preset, "names": names}]}
+    options = dict(values.get("rule_options") or {})
+    values["rule_options"] = {**chosen.options, **{k: v for k, v in options.items() if k in given}}
+    for name, value in chosen.settings.items():
+        if name not in given:
+            values[name] = value
+    return {}
+
+
+def _clean_tournament(
+    values: dict[str, Any], *, preset: str | None = None, given: frozenset[str] = frozenset()
+) -> dict[str, Any]:
+    """Fill the game's defaults in `values` and check every field; raises ValidationError.
+
+    `preset`: a preset of the game to apply first (`_apply_preset`)."""
+    errors: Errors = _apply_preset(values, preset, given)
     if not str(values.get("name") or "").strip():
         errors["name"] = [_("Give the tournament a name.")]
     values["name"] = str(values.get("name") or "").strip()[:200]
@@ -160,7 +190,17 @@ def _end_errors(values: dict[str, Any], game: str) -> Errors:
 
 def _seating_errors(values: dict[str, Any], game: str) -> Errors:
     """Tarot à 4 and à 5: the seating, the game's own when none is given. Other games seat
-    one table size: they take no seating."""
+    one table size: they take no seating. Tarot à 4: what a table of five plays."""
+    errors: Errors = {}
+    values["table_de_cinq"] = values.get("table_de_cinq") or Tournament.TableDeCinq.MORT
+    if values["table_de_cinq"] not in Tournament.TableDeCinq.values:
+        errors["table_de_cinq"] = [
+            _("Choose what a table of five plays: tarot for four with a mort, or tarot for five.")
+        ]
+    return errors | _seating_size_errors(values, game)
+
+
+def _seating_size_errors(values: dict[str, Any], game: str) -> Errors:
     preference = values.get("table_preference") or ""
     allow_three = values.get("allow_tables_of_three") or False
     if not games.has_table_choice(game):
@@ -207,13 +247,20 @@ def tournament_create(
     separate_clubs_rounds: int = 0,
     table_preference: str = "",
     allow_tables_of_three: bool = False,
+    table_de_cinq: str = "",
     rule_options: Mapping[str, Any] | None = None,
+    preset: str | None = None,
     is_public: bool = True,
     confirmation_required: bool = False,
     entry_fee: Decimal | int | str = 0,
 ) -> Tournament:
-    """A new tournament in draft, the game's defaults filled in where nothing was given."""
+    """A new tournament in draft, the game's defaults filled in where nothing was given.
+
+    `preset` (a code of the game's presets) sets every rule option and the game's
+    settings at once; options in `rule_options`, and a `table_de_cinq` given, override it.
+    """
     require_organiser(by, club)
+    given = frozenset(rule_options or {}) | ({"table_de_cinq"} if table_de_cinq else frozenset())
     values = _clean_tournament(
         {
             "name": name,
@@ -232,21 +279,29 @@ def tournament_create(
             "separate_clubs_rounds": separate_clubs_rounds,
             "table_preference": table_preference,
             "allow_tables_of_three": allow_tables_of_three,
+            "table_de_cinq": table_de_cinq,
             "rule_options": dict(rule_options or {}),
             "is_public": is_public,
             "confirmation_required": confirmation_required,
             "entry_fee": entry_fee,
-        }
+        },
+        preset=preset,
+        given=given,
     )
     slug = _unique_slug(values["name"], values["date"])
     return Tournament.objects.create(club=club, slug=slug, created_by=by, status=Status.DRAFT, **values)
 
 
 @transaction.atomic
-def tournament_update(*, by: User, tournament: Tournament, **changes: Any) -> Tournament:
-    """Change the fields given; what the tournament's status fixes cannot change (see module doc)."""
+def tournament_update(*, by: User, tournament: Tournament, preset: str | None = None, **changes: Any) -> Tournament:
+    """Change the fields given; what the tournament's status fixes cannot change (see module doc).
+
+    `preset` sets every rule option and the game's settings at once, as at creation; the
+    options given in `rule_options`, and a `table_de_cinq` given, override it.
+    """
     require_organiser(by, tournament.club)
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    given = frozenset(changes.get("rule_options") or {}) | ({"table_de_cinq"} & set(changes))
     unknown = set(changes) - set(TOURNAMENT_FIELDS)
     if unknown:
         raise TypeError(f"tournament_update: unknown fields {sorted(unknown)}")
@@ -255,9 +310,14 @@ def tournament_update(*, by: User, tournament: Tournament, **changes: Any) -> To
     current["table_preference"] = current["table_preference"] or games.usual_table_preference(tournament.game)
     if "game" in changes and changes["game"] != tournament.game:
         # Options and seating belong to a game: another game starts from its own defaults.
-        for field, default in (("rule_options", {}), ("table_preference", ""), ("allow_tables_of_three", False)):
+        for field, default in (
+            ("rule_options", {}),
+            ("table_preference", ""),
+            ("allow_tables_of_three", False),
+            ("table_de_cinq", Tournament.TableDeCinq.MORT),
+        ):
             changes.setdefault(field, default)
-    values = _clean_tournament({**current, **changes})
+    values = _clean_tournament({**current, **changes}, preset=preset, given=given)
     changed = [field for field in TOURNAMENT_FIELDS if values[field] != current[field]]
     frozen = tournament_frozen_fields(tournament=tournament)
     errors: Errors = {field: [frozen[field]] for field in changed if field in frozen}

@@ -23,7 +23,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from engine.match import DEFAULT_DONNES
 from scoring.models import Hand
-from scoring.partie import partie_play, table_game, tournament_end
+from scoring.partie import partie_play, table_end, table_game
 from scoring.services import HandRefused, hand_submit
 from tournaments.models import Round, Table, Tournament
 
@@ -108,8 +108,9 @@ class Command(BaseCommand):
             return 0
         if roll < 0.4:
             return None
-        # A partie to a target: as many donnes as a partie of the usual length.
-        donnes = tournament_end(tournament).donnes or DEFAULT_DONNES
+        # A partie to a target: as many donnes as a partie of the usual length. A table with
+        # a mort sitting out plays longer (scoring.partie.table_end).
+        donnes = table_end(tournament, table_game(table)).donnes or DEFAULT_DONNES
         return rng.randint(1, max(1, donnes - 1))
 
     @staticmethod
