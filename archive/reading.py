@@ -22,7 +22,7 @@ from typing import Any
 
 from django.db import models
 
-from archive.exporting import COMPETITOR_PAIR_FIELDS, FORMAT, VERSION, checksum
+from archive.exporting import COMPETITOR_PAIR_FIELDS, FORMAT, PLAYER_PRIVATE_FIELDS, VERSION, checksum
 from archive.fields import ArchiveError, load
 from engine.core import OptionError, RuleError
 from scoring.models import Hand, HandRevision, TableResult
@@ -130,7 +130,7 @@ def _players(content: dict[str, Any], clubs: dict[str, Any]) -> dict[int, tuple[
         if not isinstance(ref, int) or isinstance(ref, bool) or ref in players:
             raise ArchiveError(f"{path}.ref: {ref!r} is not a new whole number")
         club = _reference(data, "club", lambda slug: slug in clubs, path, "club slug")
-        players[ref] = (club, load(Player, data, path, references=("ref", "club")))
+        players[ref] = (club, load(Player, data, path, skip=PLAYER_PRIVATE_FIELDS, references=("ref", "club")))
     return players
 
 

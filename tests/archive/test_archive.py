@@ -268,7 +268,7 @@ def test_a_hand_corrected_here_since_is_not_overwritten_by_an_older_archive(arch
     archive_import(text=json.dumps(archive))
     Hand.objects.filter(number=2, table__number=1, table__round__number=1).update(version=3, scores=[0, 162])
     report = archive_import(text=json.dumps(archive))
-    assert report.counts["hands kept (newer here)"] == 1
+    assert report.counts["hands kept as here"] == 1
     assert Hand.objects.get(number=2, table__number=1, table__round__number=1).scores == [0, 162]
 
 
