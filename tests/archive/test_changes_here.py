@@ -14,10 +14,6 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from archive.exporting import archive_dumps, archive_export
-from archive.importing import archive_parts
-from archive.ledger import content_parts
-from archive.reading import read_archive
 from scoring.models import Hand, HandRevision, TableResult
 from scoring.services import hand_correct, hand_delete
 from tests.archive.test_archive import RAWS, _hand, _revision, build_night, wipe
@@ -204,6 +200,11 @@ def test_an_older_archive_imported_after_a_later_one_undoes_nothing(
 
 def test_an_export_and_the_same_file_read_back_cut_into_the_same_parts(night: tuple[Tournament, User]) -> None:
     """What the ledger compares: the parts of this Atout's state and of an archive it wrote are one."""
+    from archive.exporting import archive_dumps, archive_export
+    from archive.importing import archive_parts
+    from archive.ledger import content_parts
+    from archive.reading import read_archive
+
     tournament, director = night
     hand_delete(hand=Hand.objects.get(table=table(1, 1), number=2), reason="donne annulée", by=director)
     Tournament.objects.filter(pk=tournament.pk).update(entry_fee="7.50", late_policy="bye")

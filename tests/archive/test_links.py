@@ -13,7 +13,6 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from archive.models import SeenVersion
 from scoring.services import table_token_renew, table_token_revoke
 from tests.archive.test_archive import build_night, wipe
 from tests.archive.test_erasure import export, import_file
@@ -46,6 +45,8 @@ def test_links_revoked_or_renewed_here_stay_dead_after_importing_an_earlier_expo
     path = export(night.slug, tmp_path / "noel.json")
     if ledger == "without":
         # As for a tournament exchanged before the ledger: the rule for links stands alone.
+        from archive.models import SeenVersion
+
         SeenVersion.objects.all().delete()
     table_token_revoke(table=revoked)
     fresh = table_token_renew(table=renewed).token
