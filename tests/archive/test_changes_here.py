@@ -49,9 +49,9 @@ def test_a_donne_the_director_deleted_does_not_come_back(night: tuple[Tournament
 
     lines = import_file(path)
 
-    assert "hands: 0 created, 0 updated, 3 unchanged, 1 left out" in lines
     assert sheet(1, 1) == before and len(before) == 2
     assert TableResult.objects.get(table=table(1, 1)).totals == result
+    assert "hands: 0 created, 0 updated, 3 unchanged, 1 left out" in lines
     assert (
         "  rounds[0].tables[0].hands (round 1, table 1, the archive's donne 3): changed here since this archive "
         "was made (donne 3 deleted): this table's donnes here are kept"
@@ -73,8 +73,8 @@ def test_a_donne_deleted_in_the_middle_leaves_the_sheet_as_the_director_made_it(
 
     lines = import_file(path)
 
-    assert "hands: 0 created, 0 updated, 2 unchanged, 1 kept as here, 1 left out" in lines
     assert sheet(1, 1) == before
+    assert "hands: 0 created, 0 updated, 2 unchanged, 1 kept as here, 1 left out" in lines
 
 
 def test_a_correction_made_here_wins(night: tuple[Tournament, User], tmp_path: Path) -> None:
@@ -85,8 +85,8 @@ def test_a_correction_made_here_wins(night: tuple[Tournament, User], tmp_path: P
 
     lines = import_file(path)
 
-    assert "hands: 0 created, 0 updated, 3 unchanged, 1 kept as here" in lines
     assert sheet(2, 2) == [(1, corrected)]
+    assert "hands: 0 created, 0 updated, 3 unchanged, 1 kept as here" in lines
 
 
 def test_what_the_director_changed_or_removed_here_stays_so(night: tuple[Tournament, User], tmp_path: Path) -> None:
