@@ -590,7 +590,7 @@ def test_a_hand_the_engine_refuses_is_refused_with_its_place_and_the_engines_mes
         ("reserve", "rounds[0].tables[0].hands[2].reserve_in (round 1, table 1, donne 3): the file says 40"),
         ("options", "rounds[0].tables[0].hands[0].options (round 1, table 1, donne 1): scored with other rule "
                     "options than the tournament's"),
-        ("bad-options", "tournament.rule_options: unknown option 'belote_rebelote'"),
+        ("bad-options", "tournament.rule_options: The game belote_classique has no option “belote_rebelote”."),
         ("gap", "rounds[0].tables[0].hands[2].number (round 1, table 1): donne 4 found where donne 3 should be"),
         ("after-the-end", "rounds[0].tables[0].hands[2].raw (round 1, table 1, donne 3): The partie is over"),
     ],

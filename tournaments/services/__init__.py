@@ -59,6 +59,7 @@ from tournaments.services.tournament import (
     tournament_create,
     tournament_frozen_fields,
     tournament_set_status,
+    tournament_settings_errors,
     tournament_update,
 )
 
@@ -100,5 +101,6 @@ __all__ = [
     "tournament_create",
     "tournament_frozen_fields",
     "tournament_set_status",
+    "tournament_settings_errors",
     "tournament_update",
 ]
