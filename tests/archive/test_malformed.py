@@ -19,7 +19,6 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from archive.exporting import checksum
-from archive.parsing import MAX_BYTES
 from tests.archive.test_archive import build_night, counts, wipe
 from tests.archive.test_erasure import export
 from tests.conftest import ROOT, _database_url_for_tests
@@ -150,6 +149,8 @@ def test_a_file_that_is_no_archive_is_refused_in_one_line(tmp_path: Path, data: 
 
 
 def test_a_file_larger_than_any_archive_is_refused_unread(tmp_path: Path) -> None:
+    from archive.parsing import MAX_BYTES
+
     path = tmp_path / "huge.json"
     with path.open("wb") as handle:
         # Sparse: the size says it all, and the command reads nothing of it.
