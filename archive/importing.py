@@ -197,7 +197,8 @@ class _Importer:
         for slug, fields in self.archive.clubs.items():
             club = Club.objects.filter(slug=slug).first() or Club.objects.filter(name=fields["name"]).first()
             if club is None:
-                club = Club.objects.create(**fields)
+                # The logo does not travel: a club made here has none until one is uploaded.
+                club = Club.objects.create(**{**fields, "logo_version": ""})
                 _restore_times(Club, [(club, fields)])
                 self.counts["clubs created"] += 1
             else:
@@ -410,7 +411,7 @@ class _Importer:
             self._leave("rounds", place, what, Decision(Verdict.LEAVE_OUT, f"{decision.why}, tables and all"))
             return
         # Drawn as the archive has it (created, taken or the same), or kept as it is here.
-        redraw = decision.verdict is not Verdict.KEEP
+        as_archive = decision.verdict is not Verdict.KEEP
         if rnd is not None and decision.verdict is Verdict.KEEP:
             self._leave("rounds", place, what, decision)
         else:
@@ -427,7 +428,7 @@ class _Importer:
                 self.counts["rounds updated"] += 1
             else:
                 self.unchanged["rounds"] += 1
-        if redraw:
+        if as_archive:
             self.written.add(("round", number))
         tables = {table.number: table for table in Table.objects.filter(round=rnd)}
         for j, table_plan in enumerate(plan.tables):
@@ -436,16 +437,12 @@ class _Importer:
             table = tables.get(table_number)
             if table is not None:
                 self.import_table(table, table_plan, where)
-            elif redraw:
+            elif as_archive:
                 tables[table_number] = self.create_table(rnd, table_plan, where[2])
             else:
                 self.counts["tables left out"] += 1
-                self.tally.leave(
-                    where[0],
-                    where[1],
-                    "not in this round's draw here (drawn again here since): left out, donnes and all",
-                )
-        if redraw:
+                self.tally.leave(where[0], where[1], WHY_NOT_DRAWN_HERE)
+        if as_archive:
             self.import_seating(rnd, plan, tables)
 
     def _free_token(self, token: str) -> bool:

@@ -8,7 +8,9 @@ id travels between Atouts). Each is matched in this order:
    identity they had (`tournaments.services.ErasedPlayers`: licence, e-mail, or name);
    the archive's player becomes that erased player, and nothing the archive says of them
    is written (reported as left out). Erasure is for good: an archive exported before it
-   never brings the name, licence or contact data back;
+   never brings the name, licence or contact data back. One exception: a person who
+   came back and is registered here again (rule 2 finds them) keeps, for a tournament
+   played after their erasure, their new record;
 2. known here: by (club, licence) when the archive gives a licence, else by (club, last
    name, first name) ignoring case, among players not anonymised; the player here only
    gains the details it lacked;
@@ -77,6 +79,13 @@ class PlayersImport:
             self._erased[club.pk] = services.ErasedPlayers(club)
         return self._erased[club.pk]
 
+    def _after(self, erased: Player) -> bool:
+        """Was the archive's tournament played after `erased` was anonymised? A player who
+        came back and was registered here again plays under their new record from then on;
+        what they played before stays the erased player's."""
+        date = self.archive.tournament.get("date")
+        return erased.anonymised_at is not None and date is not None and date > erased.anonymised_at.date()
+
     def _kept_erased(self, ref: int, player: Player) -> None:
         self.found[ref] = player
         self.tally.counts["players kept erased"] += 1
@@ -115,10 +124,10 @@ class PlayersImport:
                 licence=fields.get("licence", ""),
                 email=fields.get("email", ""),
             )
-            if erased is not None:
+            known = _find_live(club, fields)
+            if erased is not None and not (known is not None and self._after(erased)):
                 self._kept_erased(ref, erased)
                 continue
-            known = _find_live(club, fields)
             if known is not None:
                 self._complete(ref, known, fields)
                 continue

@@ -6,6 +6,7 @@ and reads the file back with `import_tournament`, as a club would.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from io import StringIO
 from pathlib import Path
@@ -165,3 +166,28 @@ def test_a_player_erased_before_digests_were_kept_is_known_by_their_team(
 
     nowhere_named()
     assert "players: 0 created, 0 completed, 9 unchanged, 1 kept erased" in lines
+
+
+def test_a_player_who_came_back_keeps_their_new_record_for_nights_after_the_erasure_only(
+    night: tuple[Tournament, User, Player], tmp_path: Path
+) -> None:
+    tournament, admin, jeanne = night
+    Tournament.objects.filter(pk=tournament.pk).update(date=dt.date(2026, 11, 1))
+    before = export(tournament.slug, tmp_path / "before.json")
+    services.player_anonymise(by=admin, player=jeanne)
+    # She came back, and the club registered her again.
+    back = Player.objects.create(club=tournament.club, **JEANNE)
+    # A night after her erasure (the same file, dated so), imported as a tournament of its own.
+    archive = json.loads(before.read_text())
+    archive["content"]["tournament"]["date"] = (dt.date.today() + dt.timedelta(days=30)).isoformat()
+    archive["checksum"] = checksum(archive["content"])
+    after = tmp_path / "after.json"
+    after.write_text(json.dumps(archive))
+
+    import_file(before)
+    import_file(after, "--slug", "concours-de-janvier")
+
+    assert jeanne in Competitor.objects.get(tournament=tournament, number=1).players.all()
+    assert back not in Competitor.objects.get(tournament=tournament, number=1).players.all()
+    later = Competitor.objects.get(tournament__slug="concours-de-janvier", number=1)
+    assert back in later.players.all() and jeanne not in later.players.all()
