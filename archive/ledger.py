@@ -36,7 +36,9 @@ import hashlib
 import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from enum import Enum
+from functools import cache
 from typing import Any
 
 from django.db import models
@@ -95,14 +97,26 @@ def data_digest(part: Part, data: Any) -> str:
     return _digest(["data", list(part), data])
 
 
+@cache
+def _compared(model: type[models.Model]) -> tuple[tuple[str, models.Field[Any, Any]], ...]:
+    """The fields of `model` a part compares (looked up once: a night holds thousands of hands)."""
+    skipped = TIMES | _NOT_DATA[model]
+    return tuple((name, field) for name, field in data_fields(model).items() if name not in skipped)
+
+
+def _value(field: models.Field[Any, Any], value: Any) -> Any:
+    """A value as the database gives it back: an amount with its field's decimal places
+    (0 and 0.00 are one amount, whichever a row held in memory when it was exported)."""
+    if isinstance(field, models.DecimalField) and value is not None:
+        return to_json(Decimal(str(value)).quantize(Decimal(1).scaleb(-(field.decimal_places or 0))))
+    return to_json(value)
+
+
 def _normal(model: type[models.Model], values: Mapping[str, Any]) -> dict[str, Any]:
     """A row's data as an export writes it: every field the archive carries, a field an
     older archive lacks at its default, times and references aside."""
-    skipped = TIMES | _NOT_DATA[model]
     return {
-        name: to_json(values[name] if name in values else field.get_default())
-        for name, field in data_fields(model).items()
-        if name not in skipped
+        name: _value(field, values[name] if name in values else field.get_default()) for name, field in _compared(model)
     }
 
 

@@ -8,6 +8,7 @@ another Atout would. Every file is a real one, written by `export_tournament`.
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -213,3 +214,20 @@ def test_an_export_and_the_same_file_read_back_cut_into_the_same_parts(night: tu
     parts = content_parts(json.loads(text)["content"])
     assert archive_parts(read_archive(text)) == parts
     assert {part[0] for part in parts} == {"tournament", "competitor", "forbidden pair", "prize", "round", "partie"}
+
+
+def test_an_amount_written_otherwise_is_the_same_amount(night: tuple[Tournament, User]) -> None:
+    """8 and 8.00 are one entry fee: the same archive imported back changes and leaves out nothing."""
+    from archive.exporting import archive_dumps, archive_export
+    from archive.importing import archive_import
+
+    tournament, _director = night
+    Tournament.objects.filter(pk=tournament.pk).update(entry_fee=Decimal("8"))
+    # In memory as a form leaves it; the database gives 8.00 back.
+    tournament.entry_fee = Decimal("8")
+    text = archive_dumps(archive_export(tournament=tournament))
+    assert json.loads(text)["content"]["tournament"]["entry_fee"] == "8"
+
+    report = archive_import(text=text)
+
+    assert report.left_out == [] and not report.wrote
