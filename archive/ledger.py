@@ -36,6 +36,7 @@ import hashlib
 import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from decimal import Decimal
 from enum import Enum
 from functools import cache
@@ -106,9 +107,13 @@ def _compared(model: type[models.Model]) -> tuple[tuple[str, models.Field[Any, A
 
 def _value(field: models.Field[Any, Any], value: Any) -> Any:
     """A value as the database gives it back: an amount with its field's decimal places
-    (0 and 0.00 are one amount, whichever a row held in memory when it was exported)."""
+    (0 and 0.00 are one amount, whichever a row held in memory when it was exported), a
+    time in UTC."""
     if isinstance(field, models.DecimalField) and value is not None:
         return to_json(Decimal(str(value)).quantize(Decimal(1).scaleb(-(field.decimal_places or 0))))
+    if isinstance(value, datetime):
+        # Stored and read back in UTC, whatever offset the file wrote it with.
+        return to_json(value.astimezone(UTC))
     return to_json(value)
 
 

@@ -7,6 +7,7 @@ another Atout would. Every file is a real one, written by `export_tournament`.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from decimal import Decimal
 from pathlib import Path
@@ -231,3 +232,19 @@ def test_an_amount_written_otherwise_is_the_same_amount(night: tuple[Tournament,
     report = archive_import(text=text)
 
     assert report.left_out == [] and not report.wrote
+
+
+def test_a_time_written_with_another_offset_is_the_same_time(night: tuple[Tournament, User]) -> None:
+    from archive.exporting import archive_dumps, archive_export, checksum
+    from archive.importing import archive_import
+
+    tournament, _director = night
+    archive = json.loads(archive_dumps(archive_export(tournament=tournament)))
+    closed = dt.datetime.fromisoformat(archive["content"]["rounds"][0]["closed_at"])
+    paris = closed.astimezone(dt.timezone(dt.timedelta(hours=1))).isoformat()
+    archive["content"]["rounds"][0]["closed_at"] = paris
+    archive["checksum"] = checksum(archive["content"])
+
+    first, again = archive_import(text=json.dumps(archive)), archive_import(text=json.dumps(archive))
+
+    assert first.left_out == again.left_out == [] and not first.wrote and not again.wrote
