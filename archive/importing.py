@@ -144,12 +144,20 @@ def _revisions_said(revisions: Counter[tuple[int, str, datetime]]) -> str:
     )
 
 
+def _club_here(slug: str, fields: dict[str, Any]) -> Club | None:
+    """The club here an archive's club is: by its slug, else by its name (unique too)."""
+    return Club.objects.filter(slug=slug).first() or Club.objects.filter(name=fields["name"]).first()
+
+
 def archive_parts(archive: Archive) -> dict[Part, Any]:
-    """The ledger's parts of an archive as read (its values checked and converted)."""
+    """The ledger's parts of an archive as read (its values checked and converted), its
+    clubs named by their slugs here (a club found by its name may have another one)."""
+    here = {slug: _club_here(slug, fields) for slug, fields in archive.clubs.items()}
+    slug_here = {slug: club.slug if club is not None else slug for slug, club in here.items()}
     return ledger.parts_of(
         archive.tournament,
-        archive.tournament_club,
-        ((plan.fields, plan.club) for plan in archive.competitors.values()),
+        slug_here[archive.tournament_club],
+        ((plan.fields, slug_here[plan.club] if plan.club else None) for plan in archive.competitors.values()),
         archive.forbidden_pairs,
         archive.prizes,
         (
@@ -195,7 +203,7 @@ class _Importer:
 
     def import_clubs(self) -> None:
         for slug, fields in self.archive.clubs.items():
-            club = Club.objects.filter(slug=slug).first() or Club.objects.filter(name=fields["name"]).first()
+            club = _club_here(slug, fields)
             if club is None:
                 # The logo does not travel: a club made here has none until one is uploaded.
                 club = Club.objects.create(**{**fields, "logo_version": ""})

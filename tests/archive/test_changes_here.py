@@ -20,7 +20,7 @@ from scoring.models import Hand, HandRevision, TableResult
 from scoring.services import hand_correct, hand_delete
 from tests.archive.test_archive import RAWS, _hand, _revision, build_night, wipe
 from tests.archive.test_erasure import export, import_file
-from tests.factories import UserFactory
+from tests.factories import ClubFactory, UserFactory
 from tournaments import services
 from tournaments.models import Competitor, ForbiddenPair, Prize, Round, Seat, Table, Tournament
 
@@ -248,3 +248,17 @@ def test_a_time_written_with_another_offset_is_the_same_time(night: tuple[Tourna
     first, again = archive_import(text=json.dumps(archive)), archive_import(text=json.dumps(archive))
 
     assert first.left_out == again.left_out == [] and not first.wrote and not again.wrote
+
+
+def test_a_club_found_here_by_its_name_is_the_same_club(night: tuple[Tournament, User], tmp_path: Path) -> None:
+    tournament, _director = night
+    path = export(tournament.slug, tmp_path / "noel.json")
+    wipe()
+    # Here, the club has another address.
+    ClubFactory(name="Belote Club de Rodez", slug="belote-rodez")
+
+    first, again = import_file(path), import_file(path)
+
+    assert Tournament.objects.get().club.slug == "belote-rodez"
+    assert not any(line.startswith("Left out") for line in first + again)
+    assert again[0] == "Tournament concours-de-noel unchanged: nothing written, the archive holds nothing new."
