@@ -1,10 +1,11 @@
 """Reading an archive: every check made before anything is written.
 
-`read_archive` turns the archive's text into an `Archive` whose every value has been
-converted and validated against the models, whose references all resolve (a player's
-ref, a competitor's number, a club's slug), and whose checksum matches its content. An
-archive that fails any check raises `ArchiveError` with the path of the faulty value;
-the database has not been touched at that point.
+`read_archive` turns the archive's text into an `Archive`: the file first read as JSON
+that can be walked without harm (`parsing`), then every value converted and checked as
+the site's forms and models check it (`fields`, `identifiers`), every reference resolved
+(a player's ref, a competitor's number, a club's slug), and the checksum matched to the
+content. An archive that fails any check raises `ArchiveError`, one line with the path
+of the faulty value; the database has not been touched at that point.
 
 A checksum only proves the file is whole, not that it is right: anyone can edit a hand
 and compute the checksum again. So every table's hands then go through the engine as
