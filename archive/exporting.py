@@ -21,7 +21,9 @@ Layout (version 1):
 
 Players travel with their private contact data (email, phone): the archive is the
 organiser moving their own club's records between their own Atouts, and a player is
-matched on import by licence or name. Keep archives as private as the site itself.
+matched on import by licence or name. Keep archives as private as the site itself. An
+anonymised player travels anonymised (`anonymised_at` set, their name this Atout's
+anonymous one); the digests this Atout keeps to recognise them stay here.
 
 User accounts do not travel (they hold passwords, and belong to a site): who entered a
 hand or made a revision is kept by name in `author_label`. Standings snapshots and jobs
@@ -39,6 +41,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from archive import ledger
 from archive.fields import ArchiveError, dump
 from archive.models import ArchiveIdentity
 from scoring.models import Hand, HandRevision, TableResult
@@ -49,6 +52,9 @@ VERSION = 1
 # Round fields that hold pairs of competitor ids: ids mean nothing in another database,
 # so the archive holds the competitors' numbers instead.
 COMPETITOR_PAIR_FIELDS = ("repeats", "conflicts")
+# Player fields that never leave this Atout: the keyed digests of an erased player's
+# identity mean nothing under another site's key (tournaments/services/privacy.py).
+PLAYER_PRIVATE_FIELDS = ("erased_identity",)
 
 
 def checksum(content: Any) -> str:
@@ -136,7 +142,8 @@ def archive_content(tournament: Tournament) -> dict[str, Any]:
     return {
         "clubs": [dump(club) for club in sorted(clubs.values(), key=lambda club: club.slug)],
         "players": [
-            {"ref": ref_of[player.pk], "club": clubs[player.club_id].slug, **dump(player)} for player in ordered_players
+            {"ref": ref_of[player.pk], "club": clubs[player.club_id].slug, **dump(player, skip=PLAYER_PRIVATE_FIELDS)}
+            for player in ordered_players
         ],
         "tournament": {"club": clubs[tournament.club_id].slug, **dump(tournament)},
         "competitors": [
@@ -161,11 +168,14 @@ def archive_export(*, tournament: Tournament) -> dict[str, Any]:
     """The whole archive of `tournament`, giving it an archive id the first time.
 
     One transaction, so the archive is a consistent picture even while referees type.
+    Every part of it is recorded as a version seen (archive/ledger.py): imported here
+    again later, it never undoes what this Atout changed since.
     """
     identity, _ = ArchiveIdentity.objects.get_or_create(tournament=tournament)
     now = timezone.now()
     ArchiveIdentity.objects.filter(pk=identity.pk).update(last_exported_at=now)
     content = archive_content(tournament)
+    ledger.record(identity, ledger.content_parts(content))
     return {
         "format": FORMAT,
         "version": VERSION,

@@ -1,9 +1,12 @@
-"""Importing an archive: nothing lost, nothing doubled, all or nothing.
+"""Importing an archive: nothing lost, nothing doubled, all or nothing, nothing undone.
 
-Each row is matched to what the database already holds by a natural key, never by id:
+An archive is a copy of the past: importing one never undoes what this Atout did after
+the copy was made. Each row is matched to what the database already holds by a natural
+key, never by id:
 - a club by its slug (else by its name, which is unique too), created if missing;
-- a player by (club, licence) when the archive gives a licence, else by (club, last
-  name, first name), ignoring case; a matched player only gains the details it lacked;
+- a player as archive/players.py says: a player erased here stays erased (recognised by
+  the keyed digests of the identity they had), a known player only gains the details it
+  lacked;
 - the tournament by the archive id recorded at its first import (or export). An import
   never changes the address (slug) of a tournament already here. Without `slug`, the
   tournament found is updated, or else created at the archive's address (a different
@@ -16,20 +19,28 @@ Each row is matched to what the database already holds by a natural key, never b
   (round, competitor), a forbidden pair by its two competitors, a lot (prize) by its
   first rank (a lot here that would share a rank with the archive's is an error).
 
-Rows found are brought up to the archive's state, with one exception: a hand already
-here with a higher version (corrected here after an earlier import) is kept as it is.
-A row whose data already is the archive's is not written at all (its times included).
-Nothing the archive lacks is deleted, except the seating of a round, which is the
-archive's as a whole (seats carry no data of their own).
+What is found here is weighed against the archive's (archive/ledger.py): the archive's
+version is taken when it is news and the row here unchanged since the two Atouts last
+exchanged it; a row changed or deleted here since wins, and the archive's is left out.
+A table's donnes are weighed by their revisions first, which order them exactly: when
+this Atout holds revisions the archive lacks (a donne deleted or corrected here), the
+table's donnes here are kept whole; when the archive holds revisions this one lacks,
+and this one none the archive lacks, the archive's donnes are taken whole (a donne
+deleted there is deleted here). A tournament exchanged before the ledger existed keeps
+the older rule for its first import: rows are brought up to the archive's state, except
+a hand already here with a higher version, and nothing the archive lacks is deleted.
 
-The report counts, kind by kind, what was created, updated and found already here as the
-archive has it (read, not written): nothing is counted as written that was not. Two
-writes go uncounted: the time of this import, kept with the archive id, and the table
-results, written from the archive every time.
+A table keeps its referee link here, whatever the archive says: an import never brings
+back a link this Atout renewed or revoked (nor takes one from another Atout), and never
+lifts a revocation; it revokes a link here only when the archive revokes that very link.
+A new table takes the archive's link unless another table here uses it (then a new one,
+counted in the report).
 
-A table keeps its referee token, so the links and QR codes printed for the room still
-work, unless another table here already uses it: then it gets a new one (counted in the
-report). Everything runs in one transaction: on any error, nothing is written.
+The report (archive/report.py) counts, kind by kind, what was created, updated, and found
+already here as the archive has it (read, not written), then lists what was left out and
+why, with its place in the file. Two writes go uncounted: the time of this import and the
+versions seen, kept with the archive id. Everything runs in one transaction: on any
+error, nothing is written.
 """
 
 from __future__ import annotations
@@ -37,7 +48,6 @@ from __future__ import annotations
 import uuid
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
 from typing import Any
@@ -45,12 +55,17 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
 from django.db import IntegrityError, models, transaction
-from django.db.models.functions import Lower
+from django.db.models import Q
 from django.utils import timezone
 
+from archive import ledger
+from archive.exporting import archive_content
 from archive.fields import ArchiveError
+from archive.ledger import Decision, Ledger, Part, RoundParts, Verdict
 from archive.models import ArchiveIdentity
+from archive.players import PlayersImport
 from archive.reading import Archive, RoundPlan, TablePlan, read_archive
+from archive.report import ImportReport, Tally
 from scoring.models import Hand, HandRevision
 from scoring.partie import table_result_restore
 from scoring.standings import standings_schedule_refresh
@@ -67,83 +82,26 @@ from tournaments.models import (
     Tournament,
     new_table_token,
 )
+from tournaments.services.registration import competitor_default_name
+
+__all__ = ["ImportReport", "archive_import"]
 
 # Fields Django sets itself on save (auto_now, auto_now_add): written back after the
 # rows exist, so that an imported hand keeps the time it was really entered.
 _AUTO_TIME_FIELDS = ("created_at", "updated_at", "drawn_at", "at")
-
-
-# The report's lines, kind by kind: the kind, its outcomes (every one shown, a 0 included),
-# then extras shown only when they happened. The first kinds are in every archive and
-# always listed; the others only when the archive holds some.
-_REPORT_KINDS: tuple[tuple[str, tuple[str, ...], tuple[str, ...], bool], ...] = (
-    ("competitors", ("created", "updated", "unchanged"), (), True),
-    ("rounds", ("created", "updated", "unchanged"), ("seated",), True),
-    ("tables", ("created", "updated", "unchanged"), ("tokens replaced",), True),
-    ("hands", ("created", "updated", "unchanged"), ("kept (newer here)",), True),
-    ("revisions", ("created", "unchanged"), (), True),
-    ("clubs", ("created", "unchanged"), (), False),
-    ("players", ("created", "completed", "unchanged"), (), False),
-    ("forbidden pairs", ("created", "updated", "unchanged"), (), False),
-    ("prizes", ("created", "updated", "unchanged"), (), False),
-    ("table results", ("created",), (), False),
+_ACTION_WORDS: dict[str, str] = {
+    HandRevision.Action.CREATE: "entered",
+    HandRevision.Action.UPDATE: "corrected",
+    HandRevision.Action.DELETE: "deleted",
+    HandRevision.Action.CONFIRM: "confirmed",
+    HandRevision.Action.RESCORE: "re-scored",
+}
+WHY_LINK_RENEWED = (
+    "the table's referee link here is not the archive's (renewed here, or in the other Atout): "
+    "the link here is kept; an import never brings back a link this Atout replaced"
 )
-# Counted under another name than "<kind> <outcome>" (kept: callers read them).
-_COUNT_NAMES = {("tables", "tokens replaced"): "table tokens replaced"}
-
-
-@dataclass
-class ImportReport:
-    """What an import did, for the command's output and the tests."""
-
-    tournament: Tournament
-    created: bool
-    # What was written, as "<kind> <outcome>": "hands created", "rounds seated"...
-    counts: Counter[str] = field(default_factory=Counter)
-    # What the archive holds that was already here as it has it, by kind: read, not written.
-    unchanged: Counter[str] = field(default_factory=Counter)
-    # The tournament already here that the archive came from, when `slug` made a new copy of it.
-    copy_of: Tournament | None = None
-
-    def count(self, kind: str, outcome: str) -> int:
-        if outcome == "unchanged":
-            return self.unchanged[kind]
-        return self.counts[_COUNT_NAMES.get((kind, outcome), f"{kind} {outcome}")]
-
-    @property
-    def wrote(self) -> bool:
-        """Was anything created or changed (the import's own time and table results aside)?"""
-        return self.created or any(self.counts.values())
-
-    def headline(self) -> str:
-        slug = self.tournament.slug
-        if self.copy_of is not None:
-            return (
-                f"Tournament {slug} created, a new copy: {self.copy_of.slug}, the tournament "
-                "this archive came from, is left as it was."
-            )
-        if self.created:
-            return f"Tournament {slug} created."
-        if self.counts["tournament settings updated"]:
-            return f"Tournament {slug} updated, its settings included."
-        if self.wrote:
-            return f"Tournament {slug} updated, its settings unchanged."
-        return f"Tournament {slug} unchanged: nothing written, the archive holds nothing new."
-
-    def kind_lines(self) -> list[str]:
-        """One line per kind: "hands: 2 created, 1 updated, 40 unchanged"."""
-        lines = []
-        for kind, outcomes, extras, always in _REPORT_KINDS:
-            figures = {outcome: self.count(kind, outcome) for outcome in (*outcomes, *extras)}
-            if not always and not any(figures.values()):
-                continue
-            shown = [f"{count} {outcome}" for outcome, count in figures.items() if outcome in outcomes or count]
-            lines.append(f"{kind}: {', '.join(shown)}")
-        return lines
-
-    def lines(self) -> list[str]:
-        """The command's output: the headline, then the figures kind by kind."""
-        return [self.headline(), *self.kind_lines()]
+WHY_NOT_DRAWN_HERE = "not in this round's draw here (drawn again here since): left out, donnes and all"
+WHY_LINK_REVOKED = "the table's referee link was revoked here: it stays revoked; an import never revives a link"
 
 
 def _auto_times(fields: dict[str, Any]) -> dict[str, Any]:
@@ -171,61 +129,89 @@ def _differs(obj: models.Model, fields: dict[str, Any]) -> bool:
     return any(getattr(obj, name) != value for name, value in fields.items() if name not in _AUTO_TIME_FIELDS)
 
 
+def _numbers(numbers: Iterable[int]) -> str:
+    ordered = sorted(set(numbers))
+    return f"{'donne' if len(ordered) == 1 else 'donnes'} {', '.join(str(n) for n in ordered)}"
+
+
+def _revisions_said(revisions: Counter[tuple[int, str, datetime]]) -> str:
+    """What revisions did, for the reader: "donne 2 deleted, donnes 3, 4 re-scored"."""
+    by_action: dict[str, set[int]] = {}
+    for number, action, _at in revisions:
+        by_action.setdefault(action, set()).add(number)
+    return ", ".join(
+        f"{_numbers(numbers)} {_ACTION_WORDS.get(action, action)}" for action, numbers in by_action.items()
+    )
+
+
+def _club_here(slug: str, fields: dict[str, Any]) -> Club | None:
+    """The club here an archive's club is: by its slug, else by its name (unique too)."""
+    return Club.objects.filter(slug=slug).first() or Club.objects.filter(name=fields["name"]).first()
+
+
+def archive_parts(archive: Archive) -> dict[Part, Any]:
+    """The ledger's parts of an archive as read (its values checked and converted), its
+    clubs named by their slugs here (a club found by its name may have another one)."""
+    here = {slug: _club_here(slug, fields) for slug, fields in archive.clubs.items()}
+    slug_here = {slug: club.slug if club is not None else slug for slug, club in here.items()}
+    return ledger.parts_of(
+        archive.tournament,
+        slug_here[archive.tournament_club],
+        ((plan.fields, slug_here[plan.club] if plan.club else None) for plan in archive.competitors.values()),
+        archive.forbidden_pairs,
+        archive.prizes,
+        (
+            RoundParts(
+                plan.fields,
+                plan.pairs,
+                ((number, bye["reason"]) for number, bye in plan.byes),
+                (
+                    (
+                        table.fields["number"],
+                        ((number, seat["side"], seat["position"]) for number, seat in table.seats),
+                        table.hands,
+                        table.result,
+                    )
+                    for table in plan.tables
+                ),
+            )
+            for plan in archive.rounds
+        ),
+    )
+
+
 class _Importer:
     def __init__(self, archive: Archive, slug: str | None) -> None:
         self.archive = archive
         self.slug = slug
-        self.counts: Counter[str] = Counter()
-        self.unchanged: Counter[str] = Counter()
+        self.tally = Tally()
+        self.counts = self.tally.counts
+        self.unchanged = self.tally.unchanged
         self.clubs: dict[str, Club] = {}
         self.players: dict[int, Player] = {}
         self.competitors: dict[int, Competitor] = {}
+        self.identity = self._identity()
+        # The tournament this archive updates (None: the import makes a new one), read as
+        # an export would write it, before anything is written: the parts here.
+        self.target = self.identity.tournament if self.identity is not None and slug is None else None
+        here = ledger.content_parts(archive_content(self.target)) if self.target is not None else {}
+        self.ledger = Ledger.of(self.identity if self.target is not None else None, archive_parts(archive), here)
+        # Parts written as the archive has them: their new state here is a version seen too.
+        self.written: set[Part] = set()
 
     # -- clubs, players, the tournament -------------------------------------------------
 
     def import_clubs(self) -> None:
         for slug, fields in self.archive.clubs.items():
-            club = Club.objects.filter(slug=slug).first() or Club.objects.filter(name=fields["name"]).first()
+            club = _club_here(slug, fields)
             if club is None:
-                club = Club.objects.create(**fields)
+                # The logo does not travel: a club made here has none until one is uploaded.
+                club = Club.objects.create(**{**fields, "logo_version": ""})
                 _restore_times(Club, [(club, fields)])
                 self.counts["clubs created"] += 1
             else:
                 self.unchanged["clubs"] += 1
             self.clubs[slug] = club
-
-    def _find_player(self, club: Club, fields: dict[str, Any]) -> Player | None:
-        players = Player.objects.filter(club=club)
-        if fields.get("licence"):
-            return players.filter(licence=fields["licence"]).order_by("pk").first()
-        return (
-            players.annotate(last=Lower("last_name"), first=Lower("first_name"))
-            .filter(last=fields["last_name"].lower(), first=fields["first_name"].lower())
-            .order_by("pk")
-            .first()
-        )
-
-    def import_players(self) -> None:
-        for ref, (club_slug, fields) in self.archive.players.items():
-            club = self.clubs[club_slug]
-            player = self._find_player(club, fields)
-            if player is None:
-                player = Player.objects.create(club=club, **fields)
-                _restore_times(Player, [(player, fields)])
-                self.counts["players created"] += 1
-            else:
-                # Fill in what this Atout lacks; never blank out or overwrite what it knows.
-                missing = {
-                    name: value
-                    for name, value in fields.items()
-                    if name not in _AUTO_TIME_FIELDS and value not in ("", None) and getattr(player, name) in ("", None)
-                }
-                if missing:
-                    Player.objects.filter(pk=player.pk).update(**missing)
-                    self.counts["players completed"] += 1
-                else:
-                    self.unchanged["players"] += 1
-            self.players[ref] = player
 
     def _identity(self) -> ArchiveIdentity | None:
         """The tournament already here that this archive came from (or was imported into)."""
@@ -238,7 +224,7 @@ class _Importer:
         and free. Without, the tournament found by its archive id keeps its own address;
         a new one takes the archive's, which no other tournament here may hold.
         """
-        identity = self._identity()
+        identity = self.identity
         if self.slug is not None:
             try:
                 validate_slug(self.slug)
@@ -271,8 +257,8 @@ class _Importer:
         """The tournament to import into, whether it was created, and what it is a copy of."""
         fields = dict(self.archive.tournament)
         club = self.clubs[self.archive.tournament_club]
-        identity = self._identity()
-        if self.slug is not None or identity is None:
+        identity = self.identity
+        if self.target is None:
             # A new tournament. Its archive id is the archive's, unless the tournament that
             # holds that id is here: the copy is then a tournament of its own, with its own id.
             copy_of = identity.tournament if identity is not None else None
@@ -284,9 +270,16 @@ class _Importer:
                 last_imported_at=timezone.now(),
             )
             _restore_times(Tournament, [(tournament, fields)])
+            self.written.add(("tournament",))
             return tournament, True, copy_of
-        tournament = identity.tournament
+        assert identity is not None  # the target is its tournament
+        tournament = self.target
         ArchiveIdentity.objects.filter(pk=identity.pk).update(last_imported_at=timezone.now())
+        decision = self.ledger.decide(("tournament",))
+        if decision.verdict is Verdict.KEEP:
+            self.counts["tournament settings kept as here"] += 1
+            self.tally.leave("tournament", "the tournament's settings", decision.why)
+            return tournament, False, None
         # Its address here stays: links, QR codes and posters printed for it point there.
         fields["slug"] = tournament.slug
         if _differs(tournament, fields) or tournament.club_id != club.pk:
@@ -296,39 +289,77 @@ class _Importer:
             tournament.save()
             _restore_times(Tournament, [(tournament, fields)])
             self.counts["tournament settings updated"] += 1
+        self.written.add(("tournament",))
         return tournament, False, None
 
-    # -- competitors and forbidden pairs ----------------------------------------------
+    # -- competitors, forbidden pairs, lots ---------------------------------------------
+
+    def _leave(self, kind: str, place: str, what: str, decision: Decision) -> None:
+        outcome = "kept as here" if decision.verdict is Verdict.KEEP else "left out"
+        self.counts[f"{kind} {outcome}"] += 1
+        self.tally.leave(place, what, decision.why)
 
     def import_competitors(self, tournament: Tournament) -> None:
         existing = {c.number: c for c in Competitor.objects.filter(tournament=tournament)}
-        for number, plan in self.archive.competitors.items():
+        for i, (number, plan) in enumerate(self.archive.competitors.items()):
+            place, what, part = f"competitors[{i}]", f"competitor {number}", ("competitor", number)
             club = self.clubs[plan.club] if plan.club else None
+            members = [self.players[ref] for ref in plan.players]
+            fields = dict(plan.fields)
+            if any(player.anonymised_at is not None for player in members):
+                # A team's own name may name its erased player: rebuilt as the erasure did
+                # (its players in their usual order).
+                ordered = list(Player.objects.filter(pk__in=[player.pk for player in members]))
+                fields["name"] = competitor_default_name(ordered)[:200]
+            decision = self.ledger.decide(part)
             competitor = existing.get(number)
+            if decision.verdict in (Verdict.KEEP, Verdict.LEAVE_OUT):
+                self._leave("competitors", place, what, decision)
+                if competitor is not None:
+                    self.competitors[number] = competitor
+                continue
+            self.written.add(part)
             if competitor is None:
-                competitor = Competitor.objects.create(tournament=tournament, club=club, **plan.fields)
-                _restore_times(Competitor, [(competitor, plan.fields)])
+                competitor = Competitor.objects.create(tournament=tournament, club=club, **fields)
+                _restore_times(Competitor, [(competitor, fields)])
                 self.counts["competitors created"] += 1
-                competitor.players.set({self.players[ref].pk for ref in plan.players})
+                competitor.players.set({player.pk for player in members})
             else:
-                update = {k: v for k, v in plan.fields.items() if k not in _AUTO_TIME_FIELDS}
-                wanted = {self.players[ref].pk for ref in plan.players}
-                members = set(competitor.players.values_list("pk", flat=True)) != wanted
-                if _differs(competitor, update) or competitor.club_id != (club.pk if club else None) or members:
+                update = {k: v for k, v in fields.items() if k not in _AUTO_TIME_FIELDS}
+                wanted = {player.pk for player in members}
+                other_members = set(competitor.players.values_list("pk", flat=True)) != wanted
+                if _differs(competitor, update) or competitor.club_id != (club.pk if club else None) or other_members:
                     Competitor.objects.filter(pk=competitor.pk).update(club=club, **update)
-                    if members:
+                    if other_members:
                         competitor.players.set(wanted)
                     self.counts["competitors updated"] += 1
                 else:
                     self.unchanged["competitors"] += 1
             self.competitors[number] = competitor
 
+    def _absent(self, numbers: Iterable[int]) -> list[int]:
+        """The competitors among `numbers` that are not here (left out): what names them cannot be written."""
+        return sorted({number for number in numbers if number not in self.competitors})
+
     def import_forbidden_pairs(self, tournament: Tournament) -> None:
-        for first, second, fields in self.archive.forbidden_pairs:
-            pair = {"tournament": tournament, "first": self.competitors[first], "second": self.competitors[second]}
-            here = ForbiddenPair.objects.filter(**pair).first()
+        for i, (first, second, fields) in enumerate(self.archive.forbidden_pairs):
+            place, what = f"forbidden_pairs[{i}]", f"competitors {first} and {second} kept apart"
+            part = ("forbidden pair", *sorted((first, second)))
+            decision = self.ledger.decide(part)
+            absent = self._absent((first, second))
+            if absent and decision.verdict is not Verdict.LEAVE_OUT:
+                decision = Decision(Verdict.LEAVE_OUT, f"names competitor {absent[0]}, which is not here")
+            if decision.verdict in (Verdict.KEEP, Verdict.LEAVE_OUT):
+                self._leave("forbidden pairs", place, what, decision)
+                continue
+            self.written.add(part)
+            a, b = self.competitors[first], self.competitors[second]
+            # Stored in either order (the lower id first where it was made).
+            here = ForbiddenPair.objects.filter(
+                Q(first=a, second=b) | Q(first=b, second=a), tournament=tournament
+            ).first()
             if here is None:
-                ForbiddenPair.objects.create(**pair, **fields)
+                ForbiddenPair.objects.create(tournament=tournament, first=a, second=b, **fields)
                 self.counts["forbidden pairs created"] += 1
             elif _differs(here, fields):
                 ForbiddenPair.objects.filter(pk=here.pk).update(**fields)
@@ -338,8 +369,17 @@ class _Importer:
 
     def import_prizes(self, tournament: Tournament) -> None:
         existing = {prize.rank_from: prize for prize in Prize.objects.filter(tournament=tournament)}
-        incoming = {fields["rank_from"] for fields in self.archive.prizes}
+        taken = []
         for i, fields in enumerate(self.archive.prizes):
+            part = ("prize", fields["rank_from"])
+            decision = self.ledger.decide(part)
+            if decision.verdict in (Verdict.KEEP, Verdict.LEAVE_OUT):
+                what = f"the lot of ranks {fields['rank_from']} to {fields['rank_to']}"
+                self._leave("prizes", f"prizes[{i}]", what, decision)
+                continue
+            taken.append((i, fields))
+        incoming = {fields["rank_from"] for _i, fields in taken}
+        for i, fields in taken:
             for other in existing.values():
                 overlaps = other.rank_from <= fields["rank_to"] and fields["rank_from"] <= other.rank_to
                 if overlaps and other.rank_from not in incoming:
@@ -347,6 +387,7 @@ class _Importer:
                         f"prizes[{i}]: ranks {fields['rank_from']} to {fields['rank_to']} overlap the lot of "
                         f"ranks {other.rank_from} to {other.rank_to} already here"
                     )
+            self.written.add(("prize", fields["rank_from"]))
             here = existing.get(fields["rank_from"])
             if here is None:
                 Prize.objects.create(tournament=tournament, **fields)
@@ -359,57 +400,94 @@ class _Importer:
 
     # -- rounds, tables, seats, byes --------------------------------------------------
 
-    def import_round(self, tournament: Tournament, plan: RoundPlan) -> None:
-        fields = dict(plan.fields)
-        for name, pairs in plan.pairs.items():
-            fields[name] = [sorted((self.competitors[a].pk, self.competitors[b].pk)) for a, b in pairs]
-        rnd = Round.objects.filter(tournament=tournament, number=fields["number"]).first()
-        if rnd is None:
-            rnd = Round.objects.create(tournament=tournament, **fields)
-            _restore_times(Round, [(rnd, fields)])
-            self.counts["rounds created"] += 1
-        elif _differs(rnd, fields):
-            # The archive's times too (update() leaves auto_now alone).
-            Round.objects.filter(pk=rnd.pk).update(**fields)
-            self.counts["rounds updated"] += 1
-        else:
-            self.unchanged["rounds"] += 1
-        tables = {table.number: table for table in Table.objects.filter(round=rnd)}
-        for table_plan in plan.tables:
-            tables[table_plan.fields["number"]] = self.import_table(
-                rnd, tables.get(table_plan.fields["number"]), table_plan
+    def import_round(self, tournament: Tournament, index: int, plan: RoundPlan) -> None:
+        number = plan.fields["number"]
+        place, what = f"rounds[{index}]", f"round {number}"
+        decision = self.ledger.decide(("round", number))
+        rnd = Round.objects.filter(tournament=tournament, number=number).first()
+        seated = [n for pairs in plan.pairs.values() for pair in pairs for n in pair]
+        seated += [n for n, _bye in plan.byes] + [n for table in plan.tables for n, _seat in table.seats]
+        absent = self._absent(seated)
+        if absent and decision.verdict is not Verdict.LEAVE_OUT:
+            why = f"it seats competitor {absent[0]}, which is not here"
+            decision = (
+                Decision(Verdict.LEAVE_OUT, why)
+                if rnd is None
+                else Decision(Verdict.KEEP, f"{why}: the round here is kept as it is")
             )
-        self.import_seating(rnd, plan, tables)
+        if decision.verdict is Verdict.LEAVE_OUT:
+            self._leave("rounds", place, what, Decision(Verdict.LEAVE_OUT, f"{decision.why}, tables and all"))
+            return
+        # Drawn as the archive has it (created, taken or the same), or kept as it is here.
+        as_archive = decision.verdict is not Verdict.KEEP
+        if rnd is not None and decision.verdict is Verdict.KEEP:
+            self._leave("rounds", place, what, decision)
+        else:
+            fields = dict(plan.fields)
+            for name, pairs in plan.pairs.items():
+                fields[name] = [sorted((self.competitors[a].pk, self.competitors[b].pk)) for a, b in pairs]
+            if rnd is None:
+                rnd = Round.objects.create(tournament=tournament, **fields)
+                _restore_times(Round, [(rnd, fields)])
+                self.counts["rounds created"] += 1
+            elif _differs(rnd, fields):
+                # The archive's times too (update() leaves auto_now alone).
+                Round.objects.filter(pk=rnd.pk).update(**fields)
+                self.counts["rounds updated"] += 1
+            else:
+                self.unchanged["rounds"] += 1
+        if as_archive:
+            self.written.add(("round", number))
+        tables = {table.number: table for table in Table.objects.filter(round=rnd)}
+        for j, table_plan in enumerate(plan.tables):
+            table_number = table_plan.fields["number"]
+            where = (f"{place}.tables[{j}]", f"round {number}, table {table_number}", ("partie", number, table_number))
+            table = tables.get(table_number)
+            if table is not None:
+                self.import_table(table, table_plan, where)
+            elif as_archive:
+                tables[table_number] = self.create_table(rnd, table_plan, where[2])
+            else:
+                self.counts["tables left out"] += 1
+                self.tally.leave(where[0], where[1], WHY_NOT_DRAWN_HERE)
+        if as_archive:
+            self.import_seating(rnd, plan, tables)
 
-    def _free_token(self, token: str, table: Table | None) -> bool:
-        others = Table.objects.filter(token=token)
-        if table is not None:
-            others = others.exclude(pk=table.pk)
-        return not others.exists()
+    def _free_token(self, token: str) -> bool:
+        return not Table.objects.filter(token=token).exists()
 
-    def import_table(self, rnd: Round, table: Table | None, plan: TablePlan) -> Table:
+    def create_table(self, rnd: Round, plan: TablePlan, part: Part) -> Table:
         fields = dict(plan.fields)
         token = fields.get("token")
-        if token is None:
-            # An archive without tokens: keep this table's, or make a fresh one.
-            fields["token"] = table.token if table is not None else new_table_token()
-        elif not self._free_token(token, table):
-            # Another table here holds this token: the referee gets a new link for this one.
-            fields["token"] = table.token if table is not None else new_table_token()
-            self.counts["table tokens replaced"] += 1
-        if table is None:
-            table = Table.objects.create(round=rnd, **fields)
-            self.counts["tables created"] += 1
-        elif _differs(table, fields):
-            Table.objects.filter(pk=table.pk).update(**fields)
+        if token is None or not self._free_token(token):
+            # An archive without tokens, or another table here holds this one: a new link.
+            fields["token"] = new_table_token()
+            if token is not None:
+                self.counts["table tokens replaced"] += 1
+        table = Table.objects.create(round=rnd, **fields)
+        self.counts["tables created"] += 1
+        hands = self.write_hands(table, {}, plan.hands)
+        self.import_revisions(table, plan.revisions, hands)
+        self.restore_result(table, plan)
+        self.written.add(part)
+        return table
+
+    def import_table(self, table: Table, plan: TablePlan, where: tuple[str, str, Part]) -> None:
+        """A table already here: its link stays this Atout's; its donnes as weighed."""
+        token, revoked = plan.fields.get("token"), plan.fields.get("token_revoked", False)
+        if revoked and not table.token_revoked and token == table.token:
+            # The archive revokes this very link: a revocation only ever closes a door.
+            Table.objects.filter(pk=table.pk).update(token_revoked=True)
             self.counts["tables updated"] += 1
+        elif token is not None and token != table.token:
+            self.counts["tables links kept as here"] += 1
+            self.tally.leave(f"{where[0]}.token", where[1], WHY_LINK_RENEWED)
+        elif token is not None and table.token_revoked and not revoked:
+            self.counts["tables links kept as here"] += 1
+            self.tally.leave(f"{where[0]}.token", where[1], WHY_LINK_REVOKED)
         else:
             self.unchanged["tables"] += 1
-        hands = self.import_hands(table, plan.hands)
-        self.import_revisions(table, plan.revisions, hands)
-        if plan.result is not None:
-            self.counts["table results created"] += table_result_restore(table=table, fields=plan.result)
-        return table
+        self.import_partie(table, plan, where)
 
     def import_seating(self, rnd: Round, plan: RoundPlan, tables: dict[int, Table]) -> None:
         wanted_seats = {
@@ -434,19 +512,98 @@ class _Importer:
 
     # -- hands and their revisions ----------------------------------------------------
 
-    def import_hands(self, table: Table, plans: list[dict[str, Any]]) -> dict[int, Hand]:
+    def import_partie(self, table: Table, plan: TablePlan, where: tuple[str, str, Part]) -> None:
+        """A table's donnes: the same, taken whole, kept whole, or (no ledger yet) merged."""
+        place, what, part = where
         hands = {hand.number: hand for hand in Hand.objects.filter(table=table)}
+        if self.ledger.here.get(part) == self.ledger.archive[part]:
+            self._count(self.unchanged, "hands", len(plan.hands))
+            self.import_revisions(table, plan.revisions, hands)
+            return
+        here = Counter(HandRevision.objects.filter(table=table).values_list("number", "action", "at"))
+        there = Counter((fields["number"], fields["action"], fields["at"]) for _linked, fields in plan.revisions)
+        only_here, only_there = here - there, there - here
+        if only_here:
+            said = _revisions_said(only_here)
+            why = (
+                f"changed both here ({said}) and in the other Atout since they last exchanged it: "
+                "this table's donnes here are kept"
+                if only_there
+                else f"changed here since this archive was made ({said}): this table's donnes here are kept"
+            )
+            self.keep_hands(hands, plan, place, what, why)
+            return
+        if not only_there:
+            # The same history, other data (a change made without a revision): the ledger says.
+            decision = self.ledger.decide(part)
+            if decision.verdict is Verdict.KEEP:
+                self.keep_hands(hands, plan, place, what, decision.why)
+                return
+            if not self.ledger.active:
+                self.merge_hands(table, hands, plan)
+                return
+        # The archive holds the later history: its donnes, whole.
+        hands = self.write_hands(table, hands, plan.hands)
+        self.import_revisions(table, plan.revisions, hands)
+        self.restore_result(table, plan)
+        self.written.add(part)
+
+    @staticmethod
+    def _count(counter: Counter[str], name: str, number: int) -> None:
+        """Count `number` under `name`, leaving no 0 behind (a report lists what happened)."""
+        if number:
+            counter[name] += number
+
+    def keep_hands(self, hands: dict[int, Hand], plan: TablePlan, place: str, what: str, why: str) -> None:
+        differ, missing = [], []
+        for fields in plan.hands:
+            hand = hands.get(fields["number"])
+            if hand is None:
+                missing.append(fields["number"])
+            elif _differs(hand, fields):
+                differ.append(fields["number"])
+            else:
+                self.unchanged["hands"] += 1
+        self._count(self.counts, "hands kept as here", len(differ))
+        self._count(self.counts, "hands left out", len(missing))
+        if differ or missing:
+            self.tally.leave(f"{place}.hands", f"{what}, the archive's {_numbers(differ + missing)}", why)
+
+    def write_hands(self, table: Table, hands: dict[int, Hand], plans: list[dict[str, Any]]) -> dict[int, Hand]:
+        """Make the table's donnes the archive's: update, create, delete what it lacks."""
+        wanted = {fields["number"] for fields in plans}
+        gone = [hand.pk for number, hand in hands.items() if number not in wanted]
+        if gone:
+            Hand.objects.filter(pk__in=gone).delete()
+            self.counts["hands deleted as in the archive"] += len(gone)
+        hands = {number: hand for number, hand in hands.items() if number in wanted}
+        changed = [(hands[f["number"]], f) for f in plans if f["number"] in hands and _differs(hands[f["number"]], f)]
+        # Entry keys are unique per table and may move between donnes: cleared first.
+        moved = [hand.pk for hand, fields in changed if hand.idempotency_key != fields.get("idempotency_key")]
+        Hand.objects.filter(pk__in=moved).update(idempotency_key=None)
+        for hand, fields in changed:
+            # The archive's times too (update() leaves auto_now alone).
+            Hand.objects.filter(pk=hand.pk).update(**fields)
+        new = [(Hand(table=table, **fields), fields) for fields in plans if fields["number"] not in hands]
+        Hand.objects.bulk_create([hand for hand, _ in new], batch_size=500)
+        _restore_times(Hand, new)
+        self._count(self.counts, "hands updated", len(changed))
+        self._count(self.unchanged, "hands", len(plans) - len(new) - len(changed))
+        self._count(self.counts, "hands created", len(new))
+        return {**hands, **{hand.number: hand for hand, _ in new}}
+
+    def merge_hands(self, table: Table, hands: dict[int, Hand], plan: TablePlan) -> None:
+        """A tournament with no ledger yet: the archive's donnes, except one here at a higher version."""
         new: list[tuple[Hand, dict[str, Any]]] = []
-        for fields in plans:
+        for fields in plan.hands:
             hand = hands.get(fields["number"])
             if hand is None:
                 hand = Hand(table=table, **fields)
                 new.append((hand, fields))
                 hands[fields["number"]] = hand
             elif fields.get("version", 1) < hand.version:
-                self.counts["hands kept (newer here)"] += 1
+                self.counts["hands kept as here"] += 1
             elif _differs(hand, fields):
-                # The archive's times too (update() leaves auto_now alone).
                 Hand.objects.filter(pk=hand.pk).update(**fields)
                 self.counts["hands updated"] += 1
             else:
@@ -454,7 +611,12 @@ class _Importer:
         Hand.objects.bulk_create([hand for hand, _ in new], batch_size=500)
         _restore_times(Hand, new)
         self.counts["hands created"] += len(new)
-        return hands
+        self.import_revisions(table, plan.revisions, hands)
+        self.restore_result(table, plan)
+
+    def restore_result(self, table: Table, plan: TablePlan) -> None:
+        if plan.result is not None:
+            self.counts["table results created"] += table_result_restore(table=table, fields=plan.result)
 
     def import_revisions(self, table: Table, plans: list[tuple[bool, dict[str, Any]]], hands: dict[int, Hand]) -> None:
         def key(number: int, action: str, at: datetime) -> tuple[int, str, datetime]:
@@ -478,18 +640,30 @@ class _Importer:
         _restore_times(HandRevision, new)
         self.counts["revisions created"] += len(new)
 
+    # -- the whole --------------------------------------------------------------------
+
+    def remember(self, tournament: Tournament) -> None:
+        """Record the archive's parts, and what was written of them here, as versions seen."""
+        identity = ArchiveIdentity.objects.get(tournament=tournament)
+        ledger.record(identity, self.ledger.archive)
+        if self.written:
+            now = ledger.content_parts(archive_content(tournament))
+            ledger.record(identity, {part: now[part] for part in self.written if part in now})
+
     def run(self) -> ImportReport:
         self.check_address()
         self.import_clubs()
-        self.import_players()
+        context = self.identity.tournament if self.identity is not None else None
+        self.players = PlayersImport(self.archive, self.clubs, context, self.tally).run()
         tournament, created, copy_of = self.import_tournament()
         self.import_competitors(tournament)
         self.import_forbidden_pairs(tournament)
         self.import_prizes(tournament)
-        for plan in self.archive.rounds:
-            self.import_round(tournament, plan)
+        for index, plan in enumerate(self.archive.rounds):
+            self.import_round(tournament, index, plan)
         tournament.refresh_from_db()
-        return ImportReport(tournament, created, self.counts, self.unchanged, copy_of)
+        self.remember(tournament)
+        return ImportReport(tournament, created, self.counts, self.unchanged, copy_of, self.tally.left_out)
 
 
 def archive_import(*, text: str | bytes, slug: str | None = None) -> ImportReport:

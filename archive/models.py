@@ -32,3 +32,24 @@ class ArchiveIdentity(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament_id} = {self.archive_id}"
+
+
+class SeenVersion(models.Model):
+    """One version of one part of a tournament that this Atout has exported or imported.
+
+    The parts are its settings, each competitor, forbidden pair and lot, each round with
+    its seating, and each table's donnes with its result; `digest` is a SHA-256 of a
+    part's key and data (times aside), or of its key alone. An import tells this Atout's
+    own changes from an archive's news by them (archive/ledger.py).
+    """
+
+    identity = models.ForeignKey(ArchiveIdentity, on_delete=models.CASCADE, related_name="seen")
+    digest = models.CharField(max_length=32)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["identity", "digest"], name="archive_seen_version_unique")]
+        verbose_name = _("version seen in an archive")
+        verbose_name_plural = _("versions seen in archives")
+
+    def __str__(self) -> str:
+        return f"{self.identity_id}: {self.digest}"

@@ -1,10 +1,11 @@
 """Reading an archive: every check made before anything is written.
 
-`read_archive` turns the archive's text into an `Archive` whose every value has been
-converted and validated against the models, whose references all resolve (a player's
-ref, a competitor's number, a club's slug), and whose checksum matches its content. An
-archive that fails any check raises `ArchiveError` with the path of the faulty value;
-the database has not been touched at that point.
+`read_archive` turns the archive's text into an `Archive`: the file first read as JSON
+that can be walked without harm (`parsing`), then every value converted and checked as
+the site's forms and models check it (`fields`, `identifiers`), every reference resolved
+(a player's ref, a competitor's number, a club's slug), and the checksum matched to the
+content. An archive that fails any check raises `ArchiveError`, one line with the path
+of the faulty value; the database has not been touched at that point.
 
 A checksum only proves the file is whole, not that it is right: anyone can edit a hand
 and compute the checksum again. So every table's hands then go through the engine as
@@ -14,16 +15,18 @@ in that partie, and each stored score the one the engine gives for it.
 
 from __future__ import annotations
 
-import json
 import uuid
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import models
+from django.utils import translation
 
-from archive.exporting import COMPETITOR_PAIR_FIELDS, FORMAT, VERSION, checksum
-from archive.fields import ArchiveError, load
+from archive import identifiers
+from archive.exporting import COMPETITOR_PAIR_FIELDS, FORMAT, PLAYER_PRIVATE_FIELDS, VERSION, checksum
+from archive.fields import ArchiveError, json_type, load, shown
+from archive.parsing import parse
 from engine.core import OptionError, RuleError
 from scoring.models import Hand, HandRevision, TableResult
 from scoring.partie import SCORE_FIELDS, game_for_seats, partie_play, score_fields, tournament_options
@@ -72,13 +75,13 @@ class Archive:
 
 def _list(value: Any, path: str) -> list[Any]:
     if not isinstance(value, list):
-        raise ArchiveError(f"{path}: expected a list, found {type(value).__name__}")
+        raise ArchiveError(f"{path}: expected a list, found {json_type(value)}")
     return value
 
 
 def _object(value: Any, path: str) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise ArchiveError(f"{path}: expected an object, found {type(value).__name__}")
+        raise ArchiveError(f"{path}: expected an object, found {json_type(value)}")
     return value
 
 
@@ -86,33 +89,24 @@ def _unique(items: Iterable[Hashable], path: str, what: str, why: str = "") -> N
     seen: set[Hashable] = set()
     for item in items:
         if item in seen:
-            raise ArchiveError(f"{path}: {what} {item!r} appears twice{why}")
+            raise ArchiveError(f"{path}: {what} {shown(item)} appears twice{why}")
         seen.add(item)
 
 
 def _reference(data: dict[str, Any], key: str, known: Callable[[Any], bool], path: str, what: str) -> Any:
     value = data.get(key)
-    if isinstance(value, bool) or not known(value):
-        raise ArchiveError(f"{path}.{key}: {value!r} is not a {what} of this archive")
+    if not isinstance(value, str | int) or isinstance(value, bool) or not known(value):
+        raise ArchiveError(f"{path}.{key}: {shown(value)} is not a {what} of this archive")
     return value
 
 
 def _envelope(text: str | bytes) -> dict[str, Any]:
-    try:
-        archive = json.loads(text)
-    except UnicodeDecodeError:
-        raise ArchiveError("the file is not UTF-8 text: not an Atout archive") from None
-    except json.JSONDecodeError as exc:
-        raise ArchiveError(
-            f"the file is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); "
-            "it may be truncated or damaged"
-        ) from None
-    archive = _object(archive, "archive")
+    archive = parse(text)
     if archive.get("format") != FORMAT:
-        raise ArchiveError(f"not an Atout tournament archive (format {archive.get('format')!r})")
+        raise ArchiveError(f"not an Atout tournament archive (format {shown(archive.get('format'))})")
     version = archive.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise ArchiveError(f"archive version {version!r} is not valid")
+        raise ArchiveError(f"archive version {shown(version)} is not valid")
     if version > VERSION:
         raise ArchiveError(f"archive version {version} was made by a newer Atout (this one reads up to {VERSION})")
     content = _object(archive.get("content"), "content")
@@ -128,9 +122,12 @@ def _players(content: dict[str, Any], clubs: dict[str, Any]) -> dict[int, tuple[
         data = _object(data, path)
         ref = data.get("ref")
         if not isinstance(ref, int) or isinstance(ref, bool) or ref in players:
-            raise ArchiveError(f"{path}.ref: {ref!r} is not a new whole number")
+            raise ArchiveError(f"{path}.ref: {shown(ref)} is not a new whole number")
         club = _reference(data, "club", lambda slug: slug in clubs, path, "club slug")
-        players[ref] = (club, load(Player, data, path, references=("ref", "club")))
+        # An anonymised player has no first name: the site writes it so (imported erased anyway).
+        erased = ("first_name",) if data.get("anonymised_at") is not None else ()
+        fields = load(Player, data, path, skip=PLAYER_PRIVATE_FIELDS, references=("ref", "club"), blank_ok=erased)
+        players[ref] = (club, fields)
     return players
 
 
@@ -139,6 +136,7 @@ def _competitors(content: dict[str, Any], clubs: dict[str, Any], players: dict[i
     for i, data in enumerate(_list(content.get("competitors", []), "competitors")):
         path = f"competitors[{i}]"
         fields = load(Competitor, data, path, references=("club", "players"))
+        identifiers.from_one(fields, ("number", "joined_round"), path)
         if fields["number"] in competitors:
             raise ArchiveError(f"{path}.number: competitor number {fields['number']} appears twice")
         club = data.get("club")
@@ -146,7 +144,8 @@ def _competitors(content: dict[str, Any], clubs: dict[str, Any], players: dict[i
             _reference(data, "club", lambda slug: slug in clubs, path, "club slug")
         refs = _list(data.get("players", []), f"{path}.players")
         for j, ref in enumerate(refs):
-            _reference({"ref": ref}, "ref", lambda r: r in players, f"{path}.players[{j}]", "player ref")
+            if not isinstance(ref, int) or isinstance(ref, bool) or ref not in players:
+                raise ArchiveError(f"{path}.players[{j}]: {shown(ref)} is not a player ref of this archive")
         _unique(refs, f"{path}.players", "player ref")
         competitors[fields["number"]] = CompetitorPlan(fields, club, refs)
     return competitors
@@ -156,18 +155,24 @@ def _number(competitors: dict[int, Any]) -> Callable[[Any], bool]:
     return lambda value: isinstance(value, int) and value in competitors
 
 
-def _table(data: Any, path: str, competitors: dict[int, Any]) -> TablePlan:
+def _table(data: Any, path: str, competitors: dict[int, Any], format: str) -> TablePlan:
     data = _object(data, path)
     fields = load(Table, data, path, references=("seats", "hands", "revisions", "result"))
+    identifiers.from_one(fields, ("number",), path)
+    identifiers.token(fields.get("token"), path)
     seats = []
     for i, seat in enumerate(_list(data.get("seats", []), f"{path}.seats")):
         seat_path = f"{path}.seats[{i}]"
         number = _reference(_object(seat, seat_path), "competitor", _number(competitors), seat_path, "competitor")
-        seats.append((number, load(Seat, seat, seat_path, references=("competitor",))))
+        seat_fields = load(Seat, seat, seat_path, references=("competitor",))
+        identifiers.seat(seat_fields, format, seat_path)
+        seats.append((number, seat_fields))
     _unique((seat["position"] for _, seat in seats), f"{path}.seats", "position")
-    hands = [
-        load(Hand, hand, f"{path}.hands[{i}]") for i, hand in enumerate(_list(data.get("hands", []), f"{path}.hands"))
-    ]
+    hands = []
+    for i, hand in enumerate(_list(data.get("hands", []), f"{path}.hands")):
+        hand_fields = load(Hand, hand, f"{path}.hands[{i}]")
+        identifiers.shapes(hand_fields, identifiers.HAND_SHAPES, f"{path}.hands[{i}]")
+        hands.append(hand_fields)
     _unique((hand["number"] for hand in hands), f"{path}.hands", "donne")
     revisions = []
     for i, revision in enumerate(_list(data.get("revisions", []), f"{path}.revisions")):
@@ -175,17 +180,22 @@ def _table(data: Any, path: str, competitors: dict[int, Any]) -> TablePlan:
         linked = _object(revision, revision_path).get("hand", False)
         if not isinstance(linked, bool):
             raise ArchiveError(f"{revision_path}.hand: expected true or false")
-        revisions.append((linked, load(HandRevision, revision, revision_path, references=("hand",))))
+        revision_fields = load(HandRevision, revision, revision_path, references=("hand",))
+        identifiers.shapes(revision_fields, identifiers.REVISION_SHAPES, revision_path)
+        revisions.append((linked, revision_fields))
     result = data.get("result")
     result_fields = None if result is None else load(TableResult, result, f"{path}.result")
+    if result_fields is not None:
+        identifiers.shapes(result_fields, identifiers.RESULT_SHAPES, f"{path}.result")
     return TablePlan(fields, seats, hands, revisions, result_fields)
 
 
-def _round(data: Any, path: str, competitors: dict[int, Any]) -> RoundPlan:
+def _round(data: Any, path: str, competitors: dict[int, Any], format: str) -> RoundPlan:
     data = _object(data, path)
     fields = load(
         Round, data, path, skip=COMPETITOR_PAIR_FIELDS, references=(*COMPETITOR_PAIR_FIELDS, "byes", "tables")
     )
+    identifiers.from_one(fields, ("number",), path)
     pairs: dict[str, list[tuple[int, int]]] = {}
     for name in COMPETITOR_PAIR_FIELDS:
         pairs[name] = []
@@ -197,9 +207,11 @@ def _round(data: Any, path: str, competitors: dict[int, Any]) -> RoundPlan:
     for i, bye in enumerate(_list(data.get("byes", []), f"{path}.byes")):
         bye_path = f"{path}.byes[{i}]"
         number = _reference(_object(bye, bye_path), "competitor", _number(competitors), bye_path, "competitor")
-        byes.append((number, load(Bye, bye, bye_path, references=("competitor",))))
+        bye_fields = load(Bye, bye, bye_path, references=("competitor",))
+        identifiers.bye(bye_fields, bye_path)
+        byes.append((number, bye_fields))
     tables = [
-        _table(table, f"{path}.tables[{i}]", competitors)
+        _table(table, f"{path}.tables[{i}]", competitors, format)
         for i, table in enumerate(_list(data.get("tables", []), f"{path}.tables"))
     ]
     _unique((table.fields["number"] for table in tables), f"{path}.tables", "table number")
@@ -209,18 +221,27 @@ def _round(data: Any, path: str, competitors: dict[int, Any]) -> RoundPlan:
 
 
 def read_archive(text: str | bytes) -> Archive:
-    """Parse and check a whole archive; raise ArchiveError on the first problem found."""
+    """Parse and check a whole archive; raise ArchiveError on the first problem found.
+
+    Its messages are in English, as the rest of the import's report (the site's checks
+    and validators speak the active language otherwise).
+    """
+    with translation.override("en"):
+        return _read(text)
+
+
+def _read(text: str | bytes) -> Archive:
     envelope = _envelope(text)
     try:
         archive_id = uuid.UUID(str(envelope.get("archive_id")))
     except ValueError:
-        raise ArchiveError(f"archive_id: {envelope.get('archive_id')!r} is not a UUID") from None
+        raise ArchiveError(f"archive_id: {shown(envelope.get('archive_id'))} is not a UUID") from None
     content = envelope["content"]
     clubs: dict[str, dict[str, Any]] = {}
     for i, data in enumerate(_list(content.get("clubs"), "clubs")):
         fields = load(Club, data, f"clubs[{i}]")
         if fields["slug"] in clubs:
-            raise ArchiveError(f"clubs[{i}].slug: club {fields['slug']!r} appears twice")
+            raise ArchiveError(f"clubs[{i}].slug: club {shown(fields['slug'])} appears twice")
         clubs[fields["slug"]] = fields
     players = _players(content, clubs)
     tournament_data = _object(content.get("tournament"), "tournament")
@@ -232,16 +253,20 @@ def read_archive(text: str | bytes) -> Archive:
     if "table_de_cinq" not in tournament_data:
         # An archive from before the setting: its tables of five played tarot à 5.
         tournament["table_de_cinq"] = Tournament.TableDeCinq.TAROT_A_CINQ
+    identifiers.tournament(tournament)
     competitors = _competitors(content, clubs, players)
     forbidden = []
     for i, data in enumerate(_list(content.get("forbidden_pairs", []), "forbidden_pairs")):
         path = f"forbidden_pairs[{i}]"
         first = _reference(_object(data, path), "first", _number(competitors), path, "competitor")
         second = _reference(data, "second", _number(competitors), path, "competitor")
+        if first == second:
+            raise ArchiveError(f"{path}: competitor {first} kept apart from itself")
         forbidden.append((first, second, load(ForbiddenPair, data, path, references=("first", "second"))))
     prizes = _prizes(content)
     rounds = [
-        _round(data, f"rounds[{i}]", competitors) for i, data in enumerate(_list(content.get("rounds", []), "rounds"))
+        _round(data, f"rounds[{i}]", competitors, tournament["format"])
+        for i, data in enumerate(_list(content.get("rounds", []), "rounds"))
     ]
     _unique((rnd.fields["number"] for rnd in rounds), "rounds", "round number")
     _check_hands(tournament, rounds)
@@ -320,8 +345,8 @@ def _check_hands(tournament_fields: dict[str, Any], rounds: list[RoundPlan]) -> 
                     stored = hand.get(name, column.get_default())
                     if stored != engine_fields[name]:
                         raise ArchiveError(
-                            f"{place}.{name} ({donne}): the file says {stored!r}, "
-                            f"the engine gives {engine_fields[name]!r} for this entry"
+                            f"{place}.{name} ({donne}): the file says {shown(stored)}, "
+                            f"the engine gives {shown(engine_fields[name])} for this entry"
                         )
 
 

@@ -164,6 +164,10 @@ class Player(models.Model):
     # Set when a club administrator anonymised the player (their name replaced, their
     # licence and contact details erased, their results kept): docs/architecture.md.
     anonymised_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # What is kept to recognise an anonymised player in data that still names them (an
+    # archive exported before the erasure): keyed digests of their name, licence and
+    # e-mail, never the data itself (tournaments/services/privacy.py). Empty otherwise.
+    erased_identity = models.JSONField(default=dict, blank=True, editable=False)
     # Whether the player's public page lists their results (name and club only); off: 404.
     public_history = models.BooleanField(_("show their results on a public page"), default=True)
     created_at = models.DateTimeField(auto_now_add=True)

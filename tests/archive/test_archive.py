@@ -268,7 +268,7 @@ def test_a_hand_corrected_here_since_is_not_overwritten_by_an_older_archive(arch
     archive_import(text=json.dumps(archive))
     Hand.objects.filter(number=2, table__number=1, table__round__number=1).update(version=3, scores=[0, 162])
     report = archive_import(text=json.dumps(archive))
-    assert report.counts["hands kept (newer here)"] == 1
+    assert report.counts["hands kept as here"] == 1
     assert Hand.objects.get(number=2, table__number=1, table__round__number=1).scores == [0, 162]
 
 
@@ -590,7 +590,7 @@ def test_a_hand_the_engine_refuses_is_refused_with_its_place_and_the_engines_mes
         ("reserve", "rounds[0].tables[0].hands[2].reserve_in (round 1, table 1, donne 3): the file says 40"),
         ("options", "rounds[0].tables[0].hands[0].options (round 1, table 1, donne 1): scored with other rule "
                     "options than the tournament's"),
-        ("bad-options", "tournament.rule_options: unknown option 'belote_rebelote'"),
+        ("bad-options", "tournament.rule_options: The game belote_classique has no option “belote_rebelote”."),
         ("gap", "rounds[0].tables[0].hands[2].number (round 1, table 1): donne 4 found where donne 3 should be"),
         ("after-the-end", "rounds[0].tables[0].hands[2].raw (round 1, table 1, donne 3): The partie is over"),
     ],

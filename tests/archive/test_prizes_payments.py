@@ -121,8 +121,21 @@ def test_an_archive_whose_lots_cannot_stand_is_refused_and_nothing_is_written(
 
 def test_a_lot_here_that_would_share_a_rank_with_the_archives_is_an_error(night_with_money: Tournament) -> None:
     archive = exported(night_with_money)
+    # A lot added in the other Atout since; here, the lots were replaced by one of ranks 4 to 6.
+    archive["content"]["prizes"].append({"rank_from": 5, "rank_to": 5, "text": "Un jambon", "value": None})
     Prize.objects.filter(tournament=night_with_money).delete()
     Prize.objects.create(tournament=night_with_money, rank_from=4, rank_to=6, text="Un panier")
-    with pytest.raises(ArchiveError, match="overlap the lot of ranks 4 to 6 already here"):
-        archive_import(text=json.dumps(archive))
+    with pytest.raises(ArchiveError, match=re.escape("prizes[2]: ranks 5 to 5 overlap the lot of ranks 4 to 6")):
+        archive_import(text=reseal(archive))
     assert list(night_with_money.prizes.values_list("text", flat=True)) == ["Un panier"]
+
+
+def test_lots_deleted_here_since_the_archive_was_made_are_not_brought_back(night_with_money: Tournament) -> None:
+    archive = exported(night_with_money)
+    Prize.objects.filter(tournament=night_with_money).delete()
+    Prize.objects.create(tournament=night_with_money, rank_from=4, rank_to=6, text="Un panier")
+    report = archive_import(text=json.dumps(archive))
+    assert list(night_with_money.prizes.values_list("text", flat=True)) == ["Un panier"]
+    assert report.count("prizes", "left out") == 2
+    assert [entry.place for entry in report.left_out] == ["prizes[0]", "prizes[1]"]
+    assert report.left_out[0].why == "deleted here since this archive was made: not brought back"

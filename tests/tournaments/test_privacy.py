@@ -139,3 +139,45 @@ def test_an_anonymised_player_stays_anonymous(evening) -> None:
     with pytest.raises(ValidationError):
         services.player_update(by=admin, player=again, last_name="Bérard", first_name="Jeanne")
     assert Player.objects.get(pk=jeanne.pk).last_name == f"Joueur anonymisé {jeanne.pk}"
+
+
+def test_an_anonymised_player_keeps_keyed_digests_of_who_they_were_and_nothing_else(evening, settings) -> None:
+    club, admin, jeanne, _tournaments, _season = evening
+    services.player_anonymise(by=admin, player=jeanne)
+    jeanne.refresh_from_db()
+    assert set(jeanne.erased_identity) == {"name", "licence", "email"}
+    kept = json.dumps(jeanne.erased_identity).casefold()
+    assert not any(part in kept for part in ("bérard", "berard", "jeanne", "4242", "example.org"))
+    # Keyed with the site's secret: what is kept differs under another key.
+    before = jeanne.erased_identity
+    assert (
+        services.identity_digests(
+            last_name="Bérard", first_name="Jeanne", licence="L-4242", email="jeanne@example.org", secret="x" * 50
+        ).keys()
+        == before.keys()
+    )
+    assert (
+        services.identity_digests(
+            last_name="Bérard", first_name="Jeanne", licence="L-4242", email="jeanne@example.org", secret="x" * 50
+        )
+        != before
+    )
+
+    erased = services.ErasedPlayers(club)
+    # Accents, case and spaces aside, by name (no licence given), by licence or by e-mail.
+    assert erased.find(last_name=" BERARD", first_name="jeanne ", licence="", email="") == jeanne
+    assert erased.find(last_name="Autre", first_name="Nom", licence="l-4242", email="") == jeanne
+    assert erased.find(last_name="Autre", first_name="Nom", licence="", email="Jeanne@Example.org") == jeanne
+    # A namesake with another licence is someone else; another club's records are its own.
+    assert erased.find(last_name="Bérard", first_name="Jeanne", licence="L-7777", email="") is None
+    assert (
+        services.ErasedPlayers(ClubFactory()).find(last_name="Bérard", first_name="Jeanne", licence="L-4242", email="")
+        is None
+    )
+
+    # A new key with the old one among the fallbacks still recognises her; without it, no longer.
+    old = settings.SECRET_KEY
+    settings.SECRET_KEY, settings.SECRET_KEY_FALLBACKS = "n" * 50, [old]
+    assert services.ErasedPlayers(club).find(last_name="Bérard", first_name="Jeanne", licence="", email="") == jeanne
+    settings.SECRET_KEY_FALLBACKS = []
+    assert services.ErasedPlayers(club).find(last_name="Bérard", first_name="Jeanne", licence="", email="") is None

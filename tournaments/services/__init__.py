@@ -41,7 +41,7 @@ from tournaments.services.clubs import (
 )
 from tournaments.services.money import competitor_set_payment, prize_add, prize_delete, prize_update
 from tournaments.services.players import NewPlayer, player_create, player_update, players_import, players_import_preview
-from tournaments.services.privacy import anonymous_name, player_anonymise
+from tournaments.services.privacy import ErasedPlayers, anonymous_name, identity_digests, player_anonymise
 from tournaments.services.registration import (
     competitor_check_in,
     competitor_register,
@@ -59,6 +59,7 @@ from tournaments.services.tournament import (
     tournament_create,
     tournament_frozen_fields,
     tournament_set_status,
+    tournament_settings_errors,
     tournament_update,
 )
 
@@ -68,6 +69,7 @@ __all__ = [
     "INVITATION_LIFETIME",
     "LOCKED_WHEN_RUNNING",
     "TRANSITIONS",
+    "ErasedPlayers",
     "NewPlayer",
     "anonymous_name",
     "club_create",
@@ -80,6 +82,7 @@ __all__ = [
     "competitors_check_in_all",
     "forbidden_pair_add",
     "forbidden_pair_remove",
+    "identity_digests",
     "invitation_accept",
     "invitation_accept_new_account",
     "invitation_cancel",
@@ -98,5 +101,6 @@ __all__ = [
     "tournament_create",
     "tournament_frozen_fields",
     "tournament_set_status",
+    "tournament_settings_errors",
     "tournament_update",
 ]

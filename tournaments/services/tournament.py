@@ -8,6 +8,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -365,3 +366,16 @@ def tournament_set_status(*, by: User, tournament: Tournament, status: str) -> T
         finished = {"tournament_id": tournament.pk}
         transaction.on_commit(lambda: tournament_finished.send_robust(sender=Tournament, **finished))
     return tournament
+
+
+def tournament_settings_errors(values: Mapping[str, Any]) -> Errors:
+    """What `tournament_create` would refuse in these settings, by field ({} when they hold).
+
+    The same check, for settings that come from elsewhere than the form: a tournament
+    archive is checked with it before it is imported (archive/reading.py).
+    """
+    try:
+        _clean_tournament(dict(values))
+    except ValidationError as error:
+        return dict(error.message_dict)
+    return {}
