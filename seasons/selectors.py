@@ -55,11 +55,7 @@ def season_seen(slug: str, user: Visitor | None) -> SeasonSeen:
 
 def _rows_for_the_public(rows: list[SeasonRow], followed: set[str]) -> list[SeasonRow]:
     ids = [player for row in rows if isinstance(player := row.get("player"), int)]
-    hidden = set(
-        Player.objects.filter(pk__in=ids)
-        .filter(PUBLICLY_UNNAMED)
-        .values_list("pk", flat=True)
-    )
+    hidden = set(Player.objects.filter(pk__in=ids).filter(PUBLICLY_UNNAMED).values_list("pk", flat=True))
     unnamed = str(UNNAMED_LABEL)
     shown: list[SeasonRow] = []
     for row in rows:
