@@ -62,7 +62,7 @@ FastHttpUser); loopback has no
 latency or loss; partie length is `--donnes` donnes (a real concours often plays 12 or
 to a score); the director corrects a hand every REAL_CORRECTION_SECONDS / pace seconds;
 there is no proxy: the phones and projectors send their htmx polls to gunicorn's polls'
-address (GUNICORN_POLL_BIND) themselves, as the proxy of README.md ("Polls apart") would,
+address (GUNICORN_POLL_BIND) themselves, as the proxy of docs/operating.md ("Polls apart") would,
 unless `--polls-together` puts them in the site's queue with the hands; the Celery worker
 runs at `nice 10` (production's compose gives it a container of its own, at the same
 priority as the site), so that on these shared cores the refresh yields to the entries.
@@ -155,7 +155,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "--polls-together",
         action="store_true",
         help="polls on the site's address, in the same queue as the hands (default: apart, on GUNICORN_POLL_BIND, "
-        "as the proxy of README.md sends them)",
+        "as the proxy of docs/operating.md sends them)",
     )
     parser.add_argument("--database", default="atout_night_bench")
     parser.add_argument(
@@ -598,7 +598,7 @@ def user_classes(night: Night, tables: int) -> list[type]:
                 if self.etag:
                     headers["If-None-Match"] = self.etag
                 kind = "projector" if projector else "phone"
-                # The proxy sends the htmx polls to the polls' address (README.md, "Polls apart").
+                # The proxy sends the htmx polls to the polls' address (docs/operating.md, "Polls apart").
                 response = self.get(headers, f"{kind}: poll", night.poll_port)
                 if response.status_code == 200:
                     self.etag = response.headers.get("etag") or self.etag

@@ -26,7 +26,7 @@ from kit.logs import FILTERS, console_handler
 workers = env_int("WEB_CONCURRENCY", min(2 * (os.cpu_count() or 1) + 1, 8))
 threads = env_int("GUNICORN_THREADS", 1)
 bind = env_list("GUNICORN_BIND", [f"0.0.0.0:{env_int('PORT', 8000)}"])
-# Where the proxy sends the live ranking's polls (README.md, "Polls apart"): served by the
+# Where the proxy sends the live ranking's polls (docs/operating.md, "Polls apart"): served by the
 # same workers, but only when nobody waits on the addresses above (PollsLastWorker).
 poll_bind = env_list("GUNICORN_POLL_BIND", [])
 timeout = env_int("GUNICORN_TIMEOUT", 30)

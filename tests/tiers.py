@@ -1,6 +1,6 @@
 """The suite's tiers and Hypothesis's profiles, in one place.
 
-Tiers (pytest markers, README "Tests"):
+Tiers (pytest markers; the README says how to run each, "Tests"):
 - the **fast tier**: every test without one of the markers below (the engine, the
   services, the views through Django's test client, the API). `./test` runs it.
 - `browser`: drives Debian's Chromium (any test using the `browser` fixture).

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from tests.conftest import ROOT
 
-PAGES = ("README.md", "rules.md", "engine-cli.md", "architecture.md", "glossary.md")
+PAGES = ("README.md", "rules.md", "engine-cli.md", "architecture.md", "glossary.md", "operating.md")
 
 # Folders that are not the project's files: tools' caches, the virtualenv, build output.
 SKIPPED_DIRS = {
