@@ -15,6 +15,7 @@ from tests.factories import TournamentFactory
 BEFORE_THE_MOVE = [("atout", "0002_archive_identity"), ("archive", None)]
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_an_identity_stored_before_the_move_is_the_same_row_after_it() -> None:
     tournament = TournamentFactory()

@@ -43,6 +43,7 @@ def before_the_move() -> Iterator[object]:
         migrate()
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_seasons_their_rankings_tournaments_and_jobs_stored_before_the_move_are_read_after_it(
     before_the_move,
@@ -95,6 +96,7 @@ def test_seasons_their_rankings_tournaments_and_jobs_stored_before_the_move_are_
     assert Season.objects.create(club=club, name="Printemps", slug="printemps").pk > summer.pk
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_undoing_the_move_gives_each_season_job_its_season_column_back(before_the_move) -> None:
     migrate()

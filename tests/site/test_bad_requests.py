@@ -235,6 +235,7 @@ def test_the_catalogue_reaches_the_clubs_own_writes() -> None:
     } <= operations
 
 
+@pytest.mark.slow
 def test_no_bad_body_to_an_api_write_is_a_server_error_or_stores_anything(world: World) -> None:
     client = Client()
     failures = []
@@ -354,6 +355,7 @@ def test_the_catalogue_reaches_every_kind_of_form() -> None:
     assert len(FORM_ROUTES) >= 40
 
 
+@pytest.mark.slow
 def test_no_bad_body_to_a_form_is_a_server_error_or_stores_anything(world: World) -> None:
     # A browser's session: logged in, with the CSRF cookie and its token, as the forms send it.
     client = Client(enforce_csrf_checks=True)

@@ -15,6 +15,7 @@ from tournaments.models import Bye, Club, Competitor, Player, Round, Seat, Tourn
 pytestmark = pytest.mark.django_db
 
 
+@pytest.mark.slow
 def test_the_demo_club_has_its_concours_and_tarot_evenings_and_runs_twice(django_capture_on_commit_callbacks) -> None:
     # As at the end of the command's transaction: the ratings' rebuild it queued runs.
     with django_capture_on_commit_callbacks(execute=True):

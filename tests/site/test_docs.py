@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import ROOT
 
 PAGES = ("README.md", "rules.md", "engine-cli.md", "architecture.md", "glossary.md", "operating.md")
@@ -91,6 +93,7 @@ def test_docs_holds_the_index_and_the_four_pages() -> None:
         assert page.read_text(encoding="utf-8").startswith("# "), f"docs/{name} has no title"
 
 
+@pytest.mark.slow
 def test_no_file_cites_a_document_outside_the_repository() -> None:
     assert outside_citations(ROOT) == []
 

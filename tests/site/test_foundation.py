@@ -81,18 +81,21 @@ def _settings_subprocess(env: dict[str, str]) -> subprocess.CompletedProcess[str
     )  # fmt: skip
 
 
+@pytest.mark.slow
 def test_production_mode_refuses_to_start_without_a_real_secret_key() -> None:
     result = _settings_subprocess({"DEBUG": "false", "ALLOWED_HOSTS": "atout.example.org"})
     assert result.returncode != 0
     assert "SECRET_KEY" in result.stderr
 
 
+@pytest.mark.slow
 def test_production_mode_refuses_to_start_without_allowed_hosts() -> None:
     result = _settings_subprocess({"DEBUG": "false", "SECRET_KEY": "k" * 30 + "abcdefghijklmnopqrstuvwxyz"})
     assert result.returncode != 0
     assert "ALLOWED_HOSTS" in result.stderr
 
 
+@pytest.mark.slow
 def test_production_mode_passes_the_deploy_checks() -> None:
     result = _settings_subprocess(
         {"DEBUG": "false", "SECRET_KEY": "x9" * 20 + "abcdefghijklmnopqrstuvwxyz", "ALLOWED_HOSTS": "atout.example.org"}

@@ -13,6 +13,7 @@ from tournaments.models import Club, Membership
 BEFORE_ROLES = [("tournaments", "0007_tarot_seating")]
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_the_organisers_of_before_become_their_clubs_administrators() -> None:
     executor = MigrationExecutor(connection)
