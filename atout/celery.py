@@ -1,9 +1,10 @@
 """The Celery application, configured from Django's settings (the CELERY_ prefix).
 
 Each worker also runs the *sweep*, a thread that sends again now and then what lost
-messages left undone (scoring.jobs.owed_work_resend, ratings.services.ratings_owed_resend):
-a broker restarted empty, or away while the site sent, loses messages, never the work they
-stood for.
+messages left undone (scoring.jobs.owed_work_resend, seasons.ranking.season_jobs_resend,
+ratings.services.ratings_owed_resend): a broker restarted empty, or away while the site
+sent, loses messages, never the work they stood for. Each app sends its own tasks: the
+roof, which may import every app, asks each in turn.
 """
 
 from __future__ import annotations
@@ -67,6 +68,7 @@ def _sweep_forever() -> None:
 
     from ratings.services import ratings_owed_resend
     from scoring.jobs import owed_work_resend
+    from seasons.ranking import season_jobs_resend
 
     while True:
         time.sleep(SWEEP_EVERY)
@@ -74,6 +76,7 @@ def _sweep_forever() -> None:
             # This thread's connection, checked as around a task (it may have broken).
             close_old_connections()
             retried, refreshed = owed_work_resend()
+            retried += season_jobs_resend()
             if ratings_owed_resend():
                 log.info("sweep: the players' ratings owe a rebuild; sent")
         except Exception:  # the sweep must outlive any one failure

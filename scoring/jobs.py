@@ -6,19 +6,21 @@ configuration it installs (`rule_options`, `criteria`, `match_points`, `bye_poli
 `bye_points`). During the score phase only the job's progress is written (and committed).
 The swap phase also writes a `rescore` revision per changed hand and marks the job done;
 PostgreSQL rolls it back when the connection drops. A job is stale after `STALE_AFTER`
-without a heartbeat; a redelivered message, the director's button or the management
-command retries it.
+without a heartbeat; a redelivered message, the director's button, the workers' sweep or
+the management command retries it.
 
 Hands entered while a job scores are not lost: the swap locks every table of the
 tournament (as the referees' services do, one table each), re-reads which hands exist
 and at which version, and scores again the tables that moved meanwhile.
 
 A season's rebuild is a job too (kind `season`), but its work belongs to seasons/, an
-app above this one: seasons registers the function that runs that kind when it is ready
-(`job_kind_register`), and hears of every job that ends through
-`scoring.signals.job_finished` (a season job counts its tournaments' jobs). So the claim,
-the retries and the failures are the same for every job, and nothing here imports
-seasons.
+app above this one, and so does its task (`seasons.job_run`): that task uses this module
+as a library, calling down into `job_work` (the claim, the failures, the announcement of
+the end) with its own work, and `job_retry` with its own task's name. This app's task
+runs only its own kinds (`TOURNAMENT_KINDS`) and leaves any other alone, and its sweep
+(`owed_work_resend`) retries only those. The one thing that goes up is the signal
+`scoring.signals.job_finished`, sent when any job ends to whoever listens (a season job
+counts its tournaments' jobs): nothing here knows or imports seasons.
 """
 
 from __future__ import annotations
@@ -26,8 +28,8 @@ from __future__ import annotations
 import datetime
 import os
 import time
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from collections.abc import Collection, Iterable, Mapping
+from typing import Any, Protocol
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
@@ -66,18 +68,15 @@ class JobFailed(Exception):
     """The job cannot complete (a hand no longer valid, a bad option): nothing was swapped."""
 
 
-# The kinds of job an app above this one runs (Job.Kind.SEASON: seasons/), by kind.
-_runners: dict[str, Callable[[Job], None]] = {}
+# The kinds of job this app runs (its task, `scoring.job_run`); any other kind is an app
+# above's, run by that app's own task through `job_work` (a season's: seasons/tasks.py).
+TOURNAMENT_KINDS = (Job.Kind.RESCORE, Job.Kind.REBUILD)
 
 
-def job_kind_register(kind: str, run: Callable[[Job], None]) -> None:
-    """`run(job)` does the work of the jobs of `kind` once `job_run` has claimed one.
+class JobWork(Protocol):
+    """The work of one kind of job, done once `job_work` has claimed a job of that kind."""
 
-    Called by the owning app's `ready()`. It may raise `JobFailed` (the job fails with
-    that text) or a transient database error (the claim is given back for a retry);
-    the job ends as `run` leaves it (done, or waiting on jobs it queued).
-    """
-    _runners[kind] = run
+    def __call__(self, *, job: Job) -> None: ...
 
 
 # -- launching -------------------------------------------------------------------------
@@ -164,7 +163,7 @@ def _resolved(tournament: Tournament, options: Any) -> dict[str, Any] | None:
 
 
 @transaction.atomic
-def job_retry(*, job: Job) -> bool:
+def job_retry(*, job: Job, task: str = JOB_RUN) -> bool:
     """Queue a failed or stale job again; False when it is done, alive, or replaced.
 
     Stale is a running job whose heartbeat stopped, or a job queued for longer than
@@ -172,7 +171,14 @@ def job_retry(*, job: Job) -> bool:
     harmless, since the claim lets one run in. A job that a newer one of the same
     tournament replaced is never run again: the newer one carries the whole
     configuration, and running the older after it would undo it.
+
+    `task` is the name of the task that runs the job's kind: this app's own for its
+    kinds; an app above that runs a kind of its own names its task (a season's job:
+    seasons.ranking.season_job_retry). Scoring's task would leave any other kind alone,
+    so a job of another kind is not queued under it (False).
     """
+    if task == JOB_RUN and job.kind not in TOURNAMENT_KINDS:
+        return False
     if job.tournament_id is not None and _newer_jobs(job, job.tournament_id).exists():
         return False
     stale = timezone.now() - STALE_AFTER
@@ -187,7 +193,7 @@ def job_retry(*, job: Job) -> bool:
         .update(status=Job.Status.QUEUED, error="", phase="", progress=0)
     )
     if requeued:
-        enqueue_on_commit(JOB_RUN, job_id=job.pk)
+        enqueue_on_commit(task, job_id=job.pk)
     return bool(requeued)
 
 
@@ -205,20 +211,27 @@ def owed_work_resend() -> tuple[int, int]:
     message it held, and a broker away loses those sent meanwhile (scoring.tasks.OwedTask).
     A stale job is retried (`job_retry`: one claim lets one run in, however many messages
     arrive); a tournament whose standings tickets outrun what was built gets a refresh,
-    which does nothing if one already covered them. A season's job waits on its
-    tournaments' jobs and keeps no heartbeat meanwhile: it is left to the director.
+    which does nothing if one already covered them. Only the kinds this app runs are
+    retried here: the sweep calls the app that runs any other kind beside this
+    (seasons.ranking.season_jobs_resend for the season jobs).
     """
-    stale = timezone.now() - STALE_AFTER
-    candidates = Job.objects.filter(
-        Q(status=Job.Status.QUEUED, created_at__lt=stale)
-        | Q(status=Job.Status.RUNNING, heartbeat_at__lt=stale)
-        | Q(status=Job.Status.RUNNING, heartbeat_at__isnull=True, started_at__lt=stale)
-    ).exclude(kind=Job.Kind.SEASON)
+    candidates = stale_jobs().filter(kind__in=TOURNAMENT_KINDS)
     retried = sum(job_retry(job=job) for job in candidates.order_by("pk"))
     owed = list(StandingsRefresh.objects.filter(requested__gt=F("built")).values_list("tournament_id", flat=True))
     for tournament_id in owed:
         standings.standings_catch_up(tournament_id=tournament_id)
     return retried, len(owed)
+
+
+def stale_jobs() -> QuerySet[Job]:
+    """The jobs, of every kind, that lost their message (queued for longer than STALE_AFTER)
+    or their worker (running without a heartbeat for as long)."""
+    stale = timezone.now() - STALE_AFTER
+    return Job.objects.filter(
+        Q(status=Job.Status.QUEUED, created_at__lt=stale)
+        | Q(status=Job.Status.RUNNING, heartbeat_at__lt=stale)
+        | Q(status=Job.Status.RUNNING, heartbeat_at__isnull=True, started_at__lt=stale)
+    )
 
 
 def job_is_stale(job: Job) -> bool:
@@ -231,15 +244,16 @@ def job_is_stale(job: Job) -> bool:
 # -- running ---------------------------------------------------------------------------
 
 
-def job_claim(*, job_id: int) -> bool:
+def job_claim(*, job_id: int, kinds: Collection[str] = TOURNAMENT_KINDS) -> bool:
     """Take the job for this worker: one conditional UPDATE, so two workers never both do.
 
     A queued job is taken; so is a running one whose heartbeat stopped (its worker died:
-    this is the retry). A job done, failed, or alive elsewhere is not.
+    this is the retry). A job done, failed, or alive elsewhere is not, nor one of a kind
+    outside `kinds` (the kinds the caller runs: another task runs the others).
     """
     now = timezone.now()
     return bool(
-        Job.objects.filter(pk=job_id)
+        Job.objects.filter(pk=job_id, kind__in=list(kinds))
         .filter(Q(status=Job.Status.QUEUED) | Q(status=Job.Status.RUNNING, heartbeat_at__lt=now - STALE_AFTER))
         .update(
             status=Job.Status.RUNNING,
@@ -254,23 +268,35 @@ def job_claim(*, job_id: int) -> bool:
 
 
 def job_run(*, job_id: int) -> Job | None:
-    """Run one job to the end if this worker can claim it; returns it, None when not found.
+    """Run one re-scoring or rebuild job to the end if this worker can claim it (`job_work`).
+
+    A job of another kind (a season's) is left as it is, for the task that runs it: a
+    message sent under this task's name before that task existed is then answered by the
+    sweep, which queues the job again under the right name once it is stale.
+    """
+    return job_work(job_id=job_id, kinds=TOURNAMENT_KINDS, work=_tournament_job)
+
+
+def job_work(*, job_id: int, kinds: Collection[str], work: JobWork) -> Job | None:
+    """Claim the job if it is of `kinds` and free, do `work(job=...)` on it, announce its end.
+
+    Every task that runs jobs goes through here (`job_run` for this app's kinds, an app
+    above for its own): the claim, the failures and the announcement are the same for
+    all. `work` may raise `JobFailed` (the job fails with that text, and nothing else
+    happens) or a transient database error (the claim is given back and the error raised
+    again, for the task's retry); anything else fails the job and is raised again. The
+    job ends as `work` leaves it: done, or still running while it waits on jobs it queued.
+    Returns the job (as found when it could not be claimed), None when there is none.
 
     Safe to run twice or to kill: the claim lets one worker at a time in, and the only
-    write that matters is the swap, one transaction that checks the job again.
+    write of a tournament job that matters is the swap, one transaction that checks the
+    job again.
     """
-    if not job_claim(job_id=job_id):
+    if not job_claim(job_id=job_id, kinds=kinds):
         return Job.objects.filter(pk=job_id).first()
     job = Job.objects.select_related("tournament").get(pk=job_id)
     try:
-        run = _runners.get(job.kind)
-        if run is not None:
-            run(job)
-        elif job.kind not in (Job.Kind.RESCORE, Job.Kind.REBUILD):
-            raise JobFailed(gettext_noop("No installed app runs this kind of job."))
-        else:
-            with gc_paused():
-                _tournament_job(job)
+        work(job=job)
     except JobFailed as failure:
         _finish(job, status=Job.Status.FAILED, error=str(failure))
     except TRANSIENT:
@@ -282,7 +308,8 @@ def job_run(*, job_id: int) -> Job | None:
         raise
     job.refresh_from_db()
     if job.status in (Job.Status.DONE, Job.Status.FAILED):
-        # Whoever waits on this job hears of it: a season job counts its tournaments' (seasons/).
+        # Whoever waits on this job hears of it (a season job counts its tournaments'),
+        # without this app knowing who listens.
         job_finished.send(sender=Job, job=job)
     return job
 
@@ -293,7 +320,13 @@ def _finish(job: Job, *, status: str, error: str = "") -> None:
     )
 
 
-def _tournament_job(job: Job) -> None:
+def _tournament_job(*, job: Job) -> None:
+    """A re-scoring or a rebuild: the score phase, then the swap (module doc)."""
+    with gc_paused():
+        _tournament_job_phases(job)
+
+
+def _tournament_job_phases(job: Job) -> None:
     tournament = job.tournament
     if tournament is None:
         raise JobFailed(gettext_noop("The tournament is gone."))

@@ -163,9 +163,9 @@ class StandingsSnapshot(models.Model):
 class Job(models.Model):
     """A background job (re-scoring, rebuilding standings, a season) and its progress.
 
-    A season job's work and the season it rebuilds belong to seasons/, the app above this
-    one (its `SeasonJob` links the two; scoring/jobs.py runs the job through what that
-    app registers).
+    A season job's work, its task and the season it rebuilds belong to seasons/, the app
+    above this one (its `SeasonJob` links the two); that app's task claims and runs the
+    job through scoring/jobs.py, used as a library.
     """
 
     class Kind(models.TextChoices):

@@ -72,5 +72,9 @@ def standings_refresh(*, tournament_id: int, ticket: int = 0) -> None:
 
 @shared_task(base=OwedTask, name=JOB_RUN, **JOB_RETRIES)
 def job_run(*, job_id: int) -> None:
-    """Run a re-scoring, rebuild or season job (claimed first: at most one worker runs it)."""
+    """Run a re-scoring or rebuild job (claimed first: at most one worker runs it).
+
+    A job of another kind is left alone: its app runs it under a task of its own (a
+    season's: `seasons.job_run`), and the sweep sends a message it lost there.
+    """
     jobs.job_run(job_id=job_id)

@@ -4,12 +4,16 @@ Terms (season, its `placing` and `points` schemes, season job): docs/glossary.md
 placing table is `placing_points` (e.g. 25, 20, 16...); the engine
 (`engine.standings.season_ranking`) does the counting and the ranking.
 
-A season job is a `scoring.Job` of kind `season`, run by scoring's job runner, which
-calls `season_job_run` (registered in `SeasonsConfig.ready`): it queues one tournament
-job per tournament (scoring/jobs.py). Each of those, once through, is counted in the
-season job with one conditional UPDATE (`season_child_finished`, on scoring's
-`job_finished` signal), and the last one queues the season's aggregation, which writes
-a new SeasonSnapshot. Every step is idempotent: a redelivered message finds its work done.
+A season job is a `scoring.Job` of kind `season`, run by this app's task
+`seasons.job_run` (`season_job_work`), which claims it through scoring's job machinery,
+called downwards as a library (`scoring.jobs.job_work`: the same claim, failures and
+retries as every job), and does `season_job_run`: it queues one tournament job per
+tournament, under scoring's own task (scoring/jobs.py). Each of those, once through, is
+counted in the season job with one conditional UPDATE (`season_child_finished`, on
+scoring's `job_finished` signal), and the last one queues the season's aggregation, which
+writes a new SeasonSnapshot. Every step is idempotent: a redelivered message finds its
+work done. What lost messages leave undone, the workers' sweep sends again
+(`season_jobs_resend`, beside scoring's own).
 
 A season row: `player` (id), `name`, `rank` (shared), `points`, `played` (tournaments),
 `best` (best rank), `results`: one entry per tournament played (`tournament` slug,
@@ -29,7 +33,7 @@ from django.utils.translation import gettext_noop
 import engine.standings as engine_standings
 from scoring.enqueue import JOB_RUN, enqueue, enqueue_on_commit
 from scoring.job_config import pending_config
-from scoring.jobs import JobFailed
+from scoring.jobs import JobFailed, job_retry, job_work, stale_jobs
 from scoring.models import Job, StandingsSnapshot
 from scoring.rows import SnapshotRow
 from seasons.models import Season, SeasonJob, SeasonSnapshot
@@ -37,9 +41,13 @@ from seasons.rows import SeasonRow
 from tournaments.access import require_organiser
 from tournaments.models import Competitor
 
-# The aggregation's task (seasons/tasks.py) keeps the name it had when seasons lived in
-# scoring/: a message queued before the move still finds it.
+# The season job's task (seasons/tasks.py). Before it existed, a season job was queued
+# under scoring's `scoring.job_run`, which now leaves it alone: the sweep sends it here.
+SEASON_JOB_RUN = "seasons.job_run"
+# The aggregation's task keeps the name it had when seasons lived in scoring/: a message
+# queued before the move still finds it.
 SEASON_AGGREGATE = "scoring.season_aggregate"
+SEASON_KINDS = (Job.Kind.SEASON,)
 DEFAULT_PLACING_POINTS = [25, 20, 16, 13, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
 KEEP_SEASON_VERSIONS = 3
 
@@ -55,8 +63,39 @@ def season_rebuild_launch(*, season: Season, by: User | None = None, rescore: bo
         created_by=by if by is not None and by.is_authenticated else None,
     )
     SeasonJob.objects.create(job=job, season=season)
-    enqueue_on_commit(JOB_RUN, job_id=job.pk)
+    enqueue_on_commit(SEASON_JOB_RUN, job_id=job.pk)
     return job
+
+
+def season_job_work(*, job_id: int) -> Job | None:
+    """Run a season job if this worker can claim it (`seasons.job_run`'s work); None if none."""
+    return job_work(job_id=job_id, kinds=SEASON_KINDS, work=season_job_run)
+
+
+def season_job_retry(*, job: Job) -> bool:
+    """Queue a failed or stale season job again, under this app's task (`scoring.jobs.job_retry`)."""
+    return job_retry(job=job, task=SEASON_JOB_RUN)
+
+
+def season_jobs_resend() -> int:
+    """Queue again the season jobs that lost their message or their worker; how many.
+
+    The workers' sweep (atout.celery) calls it beside scoring's own, which leaves these
+    jobs to this app. A season job queued for longer than STALE_AFTER lost its message,
+    or was queued under `scoring.job_run` before this app had a task, and that task left
+    it alone. A running one without a heartbeat for as long lost its worker, unless it is
+    waiting on its tournaments' jobs, which gives it no heartbeat but each one's end: it is
+    retried only once none of them is queued or running any more (one ended uncounted,
+    replaced by a director's job, or the aggregation's message was lost), and the retry
+    counts them again and aggregates (`season_job_run`).
+    """
+    retried = 0
+    for job in stale_jobs().filter(kind=Job.Kind.SEASON).order_by("pk"):
+        waiting = Job.objects.filter(params__season_job=job.pk, status__in=(Job.Status.QUEUED, Job.Status.RUNNING))
+        if job.status == Job.Status.RUNNING and waiting.exists():
+            continue
+        retried += season_job_retry(job=job)
+    return retried
 
 
 def season_of(job: Job) -> Season | None:
@@ -66,7 +105,11 @@ def season_of(job: Job) -> Season | None:
 
 
 def season_job_run(*, job: Job) -> None:
-    """Queue the season's tournament jobs (once), or aggregate at once when there are none."""
+    """Queue the season's tournament jobs (once), or aggregate at once when there are none.
+
+    The work of a season job once claimed (`season_job_work`); it raises `JobFailed`
+    when the season is gone. The job stays running while its tournaments' jobs run.
+    """
     season = season_of(job)
     if season is None:
         raise JobFailed(gettext_noop("The season is gone."))

@@ -194,6 +194,26 @@ def test_a_transient_database_error_is_retried_and_the_job_completes(played: Tab
     assert (job.status, job.attempts, len(calls)) == ("done", 2, 2)
 
 
+def test_scorings_task_its_sweep_and_its_retry_leave_a_job_of_another_kind_alone(
+    monkeypatch, django_capture_on_commit_callbacks
+) -> None:
+    # A season's job: seasons/ runs it under a task of its own. A message sent under
+    # scoring's name before that task existed must neither run it nor fail it.
+    job = Job.objects.create(kind=Job.Kind.SEASON)
+    job_run_task.delay(job_id=job.pk)
+    assert jobs.job_run(job_id=job.pk) == job
+    job.refresh_from_db()
+    assert (job.status, job.attempts, job.error, job.started_at) == ("queued", 0, "", None)
+    # Stale at once: scoring's sweep and retry leave it to the app whose kind it is.
+    monkeypatch.setattr(jobs, "STALE_AFTER", jobs.datetime.timedelta(0))
+    with django_capture_on_commit_callbacks(execute=True) as sent:
+        assert jobs.owed_work_resend() == (0, 0)
+        assert jobs.job_retry(job=job) is False
+    assert sent == []
+    job.refresh_from_db()
+    assert (job.status, job.attempts, job.error) == ("queued", 0, "")
+
+
 def test_a_newer_job_replaces_a_queued_one(played: Table) -> None:
     tournament = played.round.tournament
     first = jobs.job_launch(tournament=tournament, config={"criteria": ["points"]}, enqueue=False)

@@ -122,13 +122,13 @@ def test_a_season_whose_tournament_messages_were_lost_completes_on_a_retry(
     # The season job ran and queued its tournament jobs, whose messages never arrived.
     with django_capture_on_commit_callbacks(execute=False):
         job = ranking.season_rebuild_launch(season=season)
-    jobs.job_claim(job_id=job.pk)
+    jobs.job_claim(job_id=job.pk, kinds=ranking.SEASON_KINDS)
     with django_capture_on_commit_callbacks(execute=False):
         ranking.season_job_run(job=Job.objects.get(pk=job.pk))
     assert Job.objects.filter(kind="rescore", status="queued").count() == 2
     monkeypatch.setattr(jobs, "STALE_AFTER", jobs.datetime.timedelta(0))
     with django_capture_on_commit_callbacks(execute=True):
-        assert jobs.job_retry(job=Job.objects.get(pk=job.pk)) is True
+        assert ranking.season_job_retry(job=Job.objects.get(pk=job.pk)) is True
     job.refresh_from_db()
     assert (job.status, job.progress, job.total) == ("done", 2, 2)
     assert SeasonSnapshot.objects.filter(season=season).exists()
