@@ -367,15 +367,13 @@ def bench_hand_to_snapshot(tournament: Any, repeat: int, broker: str, worker_env
 
 
 def forget_process_memos() -> None:
-    """Forget what this process keeps between refreshes: the rounds and tables built, the
-    stored totals decoded, the records summed (as a worker that has just started)."""
-    from scoring.standings import base, kept, reading
+    """Forget what this process keeps between refreshes: the live refresh's keeping (the
+    round in play's tables, the stored totals decoded, the records summed: kept.py) and
+    the closed rounds built (as a worker that has just started)."""
+    from scoring.standings import kept, reading
 
     with reading._round_cache_lock:
         reading._round_cache.clear()
-        reading._table_memo.clear()
-    with base._decoded_lock:
-        base._decoded.clear()
     kept.forget_kept()
 
 

@@ -6,9 +6,9 @@ One module per concern, every public name importable from here:
 - `records`: a competitor's partie results (`PartieResult`) and the totals summed from
   them (`Record`, `records_of`, `add_result`), a table's outcomes;
 - `criteria`: the ranking criteria (`CRITERIA`, `make_criteria`), which a game allows;
-- `ranking`: the standings best first with shared ranks (`rank`, `rank_order_values`);
-- `incremental`: a ranking kept from one call to the next (`rank_order_kept`), for the
-  live refresh;
+- `ranking`: the standings best first with shared ranks (`rank`, `rank_order_values`,
+  whose sort may start from the last ranking's order: the live refresh's,
+  docs/live-refresh.md);
 - `missed`: rounds spent away from a table, byes and late arrivals (docs/rules.md);
 - `seasons`: a season ranking from each tournament's final standings.
 
@@ -30,7 +30,6 @@ from engine.standings.criteria import (
     default_criteria,
     make_criteria,
 )
-from engine.standings.incremental import KeptOrder, rank_order_kept
 from engine.standings.missed import (
     BYE_POLICIES,
     LATE_POLICIES,
@@ -76,7 +75,6 @@ __all__ = [
     "Difference",
     "FieldPlacing",
     "HeadToHead",
-    "KeptOrder",
     "MatchPoints",
     "MissedRound",
     "Number",
@@ -100,7 +98,6 @@ __all__ = [
     "missed_round_result",
     "rank",
     "rank_order",
-    "rank_order_kept",
     "rank_order_values",
     "rank_records",
     "records_of",

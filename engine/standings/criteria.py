@@ -23,9 +23,6 @@ class Criterion(ABC):
     higher_is_better: ClassVar[bool] = True
     # Compared only among the competitors still tied when the criterion is reached.
     among_tied: ClassVar[bool] = False
-    # A competitor's value reads its own record only (not its opponents'): a ranking kept
-    # between hands (`rank_order_kept`) places again only the competitors whose record moved.
-    own_record: ClassVar[bool] = True
     allowed_params: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
@@ -115,7 +112,6 @@ class Buchholz(Criterion):
 
     key = "buchholz"
     allowed_params = frozenset({"of"})
-    own_record = False
 
     def values(self, records: Mapping[str, Record], among: Iterable[str]) -> dict[str, Number]:
         of = self.params.get("of", "wins")
@@ -136,7 +132,6 @@ class HeadToHead(Criterion):
 
     key = "head_to_head"
     among_tied = True
-    own_record = False
 
     def values(self, records: Mapping[str, Record], among: Iterable[str]) -> dict[str, Number]:
         tied = set(among)
