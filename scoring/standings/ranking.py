@@ -18,7 +18,7 @@ draw | pending | bye | absent), `points`, `against`, `opponents` and `partners`
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from itertools import compress
 from operator import ne
 from typing import Any
@@ -112,11 +112,12 @@ def ranked_rows(
     positions = [keys.index(key) for key in criteria]
     known = {str(competitor[0]): competitor for competitor in competitors}
     last = kept.rows if kept is not None and kept.rows_config == config else {}
+    # Shown and served by the API whatever the criteria: computed for each row built.
+    scheme = None if "match_points" in criteria else _match_points_criterion(match_points)
     withdrawn = Competitor.Status.WITHDRAWN
     rows: list[dict[str, Any]] = []
-    # Per row: what it was built from, and its kept text (None when built or copied now).
-    made: list[tuple[str, tuple[Any, ...], tuple[Any, ...], dict[str, Any] | None, str | None]] = []
-    fresh: list[tuple[str, dict[str, Any]]] = []
+    texts: list[str] = []
+    now: dict[str, BuiltRow] = {}
     for competitor, rank, values in order:
         record = records[competitor]
         who = known.get(competitor) or _unknown(competitor)
@@ -124,13 +125,13 @@ def ranked_rows(
         totals = row_totals(record)
         built = last.get(competitor)
         if built is not None and built.serves(totals, values, who, state):
-            if built.row["rank"] == rank:
-                rows.append(built.row)
-                made.append((competitor, totals, who, state, built.text))
-            else:
+            if built.row["rank"] != rank:
                 # A copy: the row kept stays as written (the copy keeps the keys' order).
-                rows.append({**built.row, "rank": rank})
-                made.append((competitor, totals, who, state, None))
+                row = {**built.row, "rank": rank}
+                built = BuiltRow(totals, values, who, state, row, fastjson.dumps(row))
+            rows.append(built.row)
+            texts.append(built.text)
+            now[competitor] = built
             continue
         pk, number, name, status, _joined, _withdrawn_after = who
         row = {
@@ -152,24 +153,14 @@ def ranked_rows(
             # A copy: the state is the table's, as the live refresh keeps it.
             "current_partie": dict(state) if state is not None else None,
         }
+        if scheme is not None:
+            row["match_points"] = scheme.values(records, (competitor,))[competitor]
         rows.append(row)
-        made.append((competitor, totals, who, state, None))
-        fresh.append((competitor, row))
-    if "match_points" not in criteria and fresh:
-        # Shown and served by the API whatever the criteria: computed for the rows built.
-        by_competitor = _match_points(records, match_points, [competitor for competitor, _row in fresh])
-        for competitor, row in fresh:
-            row["match_points"] = by_competitor[competitor]
-    texts: list[str] = []
+        if kept is not None:
+            built = BuiltRow(totals, values, who, state, row, fastjson.dumps(row))
+            texts.append(built.text)
+            now[competitor] = built
     if kept is not None:
-        now: dict[str, BuiltRow] = {}
-        for (competitor, totals, who, state, text), row, (_c, _rank, values) in zip(made, rows, order, strict=True):
-            if text is None:
-                text = fastjson.dumps(row)
-                now[competitor] = BuiltRow(totals, values, who, state, row, text)
-            else:
-                now[competitor] = last[competitor]
-            texts.append(text)
         kept.rows, kept.rows_config = now, config
     # Equal competitors share a rank; within it, they are listed by number as the room
     # knows them: each span of a shared rank (where a rank is not its position) is sorted.
@@ -202,11 +193,8 @@ def _unknown(competitor: str) -> tuple[Any, ...]:
     return (int(competitor), *UNKNOWN)
 
 
-def _match_points(
-    records: Mapping[str, engine_standings.Record], scheme: Mapping[str, Any], among: Iterable[str]
-) -> dict[str, Any]:
-    """The match points of the competitors `among` by the tournament's scheme (the engine's criterion)."""
-    criterion = engine_standings.MatchPoints(
+def _match_points_criterion(scheme: Mapping[str, Any]) -> engine_standings.MatchPoints:
+    """The engine's match points criterion by the tournament's scheme."""
+    return engine_standings.MatchPoints(
         {k: v for k, v in scheme.items() if k in engine_standings.MatchPoints.allowed_params}
     )
-    return criterion.values(records, among)

@@ -99,7 +99,7 @@ def test_two_processes_refreshing_one_tournament_in_turn_always_write_the_full_r
             ranked_as_rebuilt(tournament)
 
     night()
-    # Both processes refreshed, many times each, this one often from what it kept.
+    # Both processes refreshed, many times each; this one from what it kept, and in full.
     assert turns["here"] > 10 and turns["worker"] > 10
-    assert paths["incremental"] > 10 and paths["full"] > 0
+    assert paths["incremental"] > 0 and paths["full"] > 0
     assert "scoring.standings_refresh" in celery_worker.log_path.read_text()
