@@ -295,7 +295,9 @@ def _next_hand_table(tournament: Any) -> Any:
     return table
 
 
-def bench_hand_to_snapshot(tournament: Any, repeat: int, broker: str, worker_env: dict[str, str]) -> dict[str, Any]:
+def bench_hand_to_snapshot(
+    tournament: Any, repeat: int, broker: str, worker_env: dict[str, str], *, layers: bool = False
+) -> dict[str, Any]:
     from django.db import transaction
 
     from scoring.models import Hand, StandingsSnapshot
@@ -318,7 +320,9 @@ def bench_hand_to_snapshot(tournament: Any, repeat: int, broker: str, worker_env
             .values_list("version", flat=True)[0]
         )
 
-    def one(wait_for_worker: bool, cold: bool = False) -> tuple[float, float]:
+    def one(
+        wait_for_worker: bool, cold: bool = False, forget: Callable[[], None] | None = None
+    ) -> tuple[float, float, float]:
         # Back to eleven donnes through the live refresh, as a hand taken back would be:
         # what this process keeps is then the ranking before the hand.
         Hand.objects.filter(table=table, number=12).delete()
@@ -329,19 +333,21 @@ def bench_hand_to_snapshot(tournament: Any, repeat: int, broker: str, worker_env
         raw = raws[next(turn) % len(raws)]
         if cold:
             forget_process_memos()
+        if forget is not None:
+            forget()
         before = latest()
         marks: dict[str, float] = {}
         started = time.perf_counter()
         with transaction.atomic():
             # Registered first, so it runs at the commit, before the services' refresh.
-            transaction.on_commit(lambda: marks.setdefault("commit", time.perf_counter()))
+            transaction.on_commit(lambda: marks.update(commit=time.perf_counter(), commit_cpu=time.process_time()))
             hand_submit(table=table, raw=raw, via="director")
         if wait_for_worker:
             while latest() == before:
                 time.sleep(0.0005)
-        done = time.perf_counter()
+        done, done_cpu = time.perf_counter(), time.process_time()
         assert latest() > before, "the snapshot did not move"
-        return (done - marks["commit"]) * 1000, (done - started) * 1000
+        return (done - marks["commit"]) * 1000, (done - started) * 1000, (done_cpu - marks["commit_cpu"]) * 1000
 
     from scoring.standings import snapshots
 
@@ -362,12 +368,15 @@ def bench_hand_to_snapshot(tournament: Any, repeat: int, broker: str, worker_env
         snapshots.live_update = live_update
     out["incremental_refreshes"], out["full_refreshes"] = paths["incremental"], paths["full"]
     out["inprocess_commit_to_snapshot_ms"] = statistics.median(s[0] for s in samples)
+    out["inprocess_cpu_ms"] = statistics.median(s[2] for s in samples)
     # Cold: nothing kept in the process (the first hand after a worker's start).
     out["inprocess_cold_ms"] = statistics.median(one(False, cold=True)[0] for _ in range(5))
     out["inprocess_submit_to_snapshot_ms"] = statistics.median(s[1] for s in samples)
     live = StandingsSnapshot.objects.filter(tournament=tournament).order_by("-version").first()
     out["snapshot_kb"] = len(json.dumps(live.rows if live is not None else [])) / 1024
     out.update(budget(out["inprocess_commit_to_snapshot_ms"], tournament.competitors.count()))
+    if layers:
+        out["layers"] = layers_off(tournament.pk, lambda forget: [one(False, forget=forget) for _ in range(repeat)])
     if broker:
         with celery_workers(worker_env, 1, broker) as _workers:
             one(True)
@@ -375,6 +384,51 @@ def bench_hand_to_snapshot(tournament: Any, repeat: int, broker: str, worker_env
         out["worker_commit_to_snapshot_ms"] = statistics.median(s[0] for s in samples)
         out["worker_submit_to_snapshot_ms"] = statistics.median(s[1] for s in samples)
         out["worker_p90_commit_to_snapshot_ms"] = sorted(s[0] for s in samples)[int(0.9 * len(samples))]
+    return out
+
+
+# Each thing the live refresh keeps between hands (scoring/standings/kept.py), and how to
+# switch it off for one hand: what it earns is what the hand costs more without it.
+KEPT_LAYERS = ("tables", "records", "rows", "head", "stored")
+
+
+def layers_off(
+    tournament_id: int, hands: Callable[[Callable[[], None] | None], list[tuple[float, ...]]]
+) -> dict[str, Any]:
+    """(c) again with each layer the live refresh keeps switched off alone (forgotten before
+    each hand), and with the snapshot's rows bound into the INSERT's text as Django does
+    (`insert`): the median wall and CPU ms from the commit, beside all of them on, in turn."""
+    from scoring.standings import kept, snapshots
+
+    def forgetting(name: str) -> Callable[[], None]:
+        empty: dict[str, Any] = {"records": {}, "rows": {}}
+
+        def forget() -> None:
+            entry = kept._kept.get(tournament_id)
+            if entry is not None:
+                setattr(entry, name, empty.get(name))
+
+        return forget
+
+    def medians(samples: list[tuple[float, ...]]) -> dict[str, float]:
+        return {"ms": statistics.median(s[0] for s in samples), "cpu_ms": statistics.median(s[2] for s in samples)}
+
+    out: dict[str, Any] = {}
+    for name in (*KEPT_LAYERS, "insert"):
+        # All on just before, so that the machine's drift falls on both alike.
+        out.setdefault("all", []).append(medians(hands(None)))
+        if name == "insert":
+            insert = snapshots._insert
+            snapshots._insert = lambda snapshot, text=None: snapshot.save(force_insert=True)
+            try:
+                out[name] = medians(hands(None))
+            finally:
+                snapshots._insert = insert
+        else:
+            out[name] = medians(hands(forgetting(name)))
+        on = out["all"][-1]
+        out[name].update(added_ms=out[name]["ms"] - on["ms"], added_cpu_ms=out[name]["cpu_ms"] - on["cpu_ms"])
+        say("c_layer", {"layer": name, **out[name], "on_ms": on["ms"], "on_cpu_ms": on["cpu_ms"]})
     return out
 
 
@@ -768,10 +822,13 @@ LINES = {
     "b": "(b) re-score {hands:,} hands and rebuild: {median_s:.3f} s median, {best_s:.3f} s best; "
     "{hands_per_s:,.0f} hands/s (target >= 20,000)",
     "c": "(c) hand -> snapshot, in-process: {inprocess_commit_to_snapshot_ms:.1f} ms from the commit "
-    "({inprocess_submit_to_snapshot_ms:.1f} ms from the call; cold, nothing kept in the process: "
+    "({inprocess_cpu_ms:.1f} ms of this process's CPU; {inprocess_submit_to_snapshot_ms:.1f} ms from the call; "
+    "cold, nothing kept in the process: "
     "{inprocess_cold_ms:.1f} ms); the live version weighs "
     "{snapshot_kb:.0f} KB; refreshes from the closed rounds' stored totals: {incremental_refreshes}, "
     "full: {full_refreshes}",
+    "c_layer": "(c) without {layer:>7}: {ms:6.1f} ms from the commit, {cpu_ms:6.1f} ms CPU (all kept, just before: "
+    "{on_ms:6.1f} ms, {on_cpu_ms:6.1f} ms CPU): it earns {added_ms:+.1f} ms, {added_cpu_ms:+.1f} ms CPU",
     "c_budget": "(c) budget: a hand -> its snapshot <= {budget_ms:.0f} ms at {budget_teams:,} teams on a quiet core "
     "(docs/live-refresh.md); this run, {teams:,} teams: {inprocess_commit_to_snapshot_ms:.1f} ms, {verdict}",
     "m": "(m) what the refresh's memos hold in this process at {tournaments} live tournaments of {teams:,} teams "
@@ -856,6 +913,9 @@ def main() -> int:
     )
     parser.add_argument("--memo-tournaments", type=int, default=16, help="live tournaments in (m)")
     parser.add_argument(
+        "--layers", action="store_true", help="(c) again with each layer the live refresh keeps switched off alone"
+    )
+    parser.add_argument(
         "--cache", default="", help="CACHE_URL for (d) (redis://127.0.0.1:6379/N; default: local memory)"
     )
     parser.add_argument("--phones", type=int, default=40, help="phones polling in (d)'s stretch of night")
@@ -901,7 +961,9 @@ def main() -> int:
             say("b", report["b"])
         worker_env = production_env(url)
         if "c" in args.parts:
-            report["c"] = bench_hand_to_snapshot(tournament, max(10, args.repeat * 3), broker, worker_env)
+            report["c"] = bench_hand_to_snapshot(
+                tournament, max(10, args.repeat * 3), broker, worker_env, layers=args.layers
+            )
             say("c", report["c"])
             say("c_budget", {**report["c"], "verdict": verdict(report["c"])})
             if "worker_commit_to_snapshot_ms" in report["c"]:
