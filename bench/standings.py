@@ -24,7 +24,11 @@ Figures, each the median of several runs:
 (e) a season of `--season` such tournaments re-scored through Celery with `--workers`
     worker processes (one task at a time each), from the launch to the season's ranking.
 
-Targets: (a) within 5x of the plain SQL; (b) >= 20,000 hands/s; (c) < 30 ms; (d) <= 10
+(m) what the live refresh's per-process memos hold (tracemalloc) once `--memo-tournaments`
+    live tournaments of `--teams` teams were refreshed in this process.
+
+Targets: (a) within 5x of the plain SQL; (b) >= 20,000 hands/s; (c) the live refresh's
+budget, <= 100 ms at 3,000 teams on a quiet core (docs/live-refresh.md); (d) <= 10
 queries and 50 ms whatever the number of teams, under 30 KB per poll on average at 1,000
 teams during entry; (e) < 60 s.
 
@@ -77,6 +81,10 @@ from benchkit import (
 sys.path.insert(0, str(ROOT))
 
 GAME = "belote_classique"
+# The live refresh's budget (docs/live-refresh.md): a stored hand's new live snapshot, from
+# the hand's commit, within this many milliseconds at BUDGET_TEAMS teams on a quiet core.
+BUDGET_MS = 100.0
+BUDGET_TEAMS = 3000
 # A season whose progress stands still this long has lost messages: it is retried.
 STALL_SECONDS = 30
 
@@ -135,12 +143,14 @@ class Parties:
 
 
 def build_concours(
-    club: Any, index: int, teams: int, rounds: int, parties: Parties, *, seed: int, players: list[int] | None = None
-) -> Any:
+    club: Any, index: int, teams: int, rounds: int, parties: Parties, *, seed: int, players: list[int] | None = None,
+    hands: bool = True,
+) -> Any:  # fmt: skip
     """A finished concours: `teams` teams, `rounds` random rounds, every partie played.
 
     With `players` (ids, two a team), team i is players 2i and 2i+1: the same pairs
-    across a season's tournaments.
+    across a season's tournaments. Without `hands`, only the tables' results are stored
+    (what the standings read), not the hands they were summed from.
     """
     from django.db import connection
 
@@ -164,7 +174,7 @@ def build_concours(
             for i, competitor in enumerate(competitors)
             for k in (0, 1)
         )
-    hands: list[tuple[Any, ...]] = []
+    rows: list[tuple[Any, ...]] = []
     results: list[TableResult] = []
     now = datetime.datetime.now(datetime.UTC)
     for number in range(1, rounds + 1):
@@ -181,7 +191,7 @@ def build_concours(
             raws, match = parties.parties[rng.randrange(len(parties.parties))]
             reserve = 0
             for n, (raw, score) in enumerate(zip(raws, match.scores, strict=True), start=1):
-                hands.append(
+                rows.append(
                     (table.pk, n, json.dumps(raw), json.dumps(parties.options), json.dumps(list(score.scores)),
                      score.outcome, reserve, score.reserve_out, "{}", "confirmed", "simulation", 1, now, now)
                 )  # fmt: skip
@@ -193,12 +203,13 @@ def build_concours(
             )  # fmt: skip
     columns = ("table_id", "number", "raw", "options", "scores", "outcome", "reserve_in", "reserve_out", "extra",
                "status", "entered_via", "version", "created_at", "updated_at")  # fmt: skip
-    with (
-        connection.cursor() as cursor,
-        cursor.cursor.copy(f"COPY scoring_hand ({', '.join(columns)}) FROM STDIN") as copy,
-    ):
-        for row in hands:
-            copy.write_row(row)
+    if hands:
+        with (
+            connection.cursor() as cursor,
+            cursor.cursor.copy(f"COPY scoring_hand ({', '.join(columns)}) FROM STDIN") as copy,
+        ):
+            for row in rows:
+                copy.write_row(row)
     TableResult.objects.bulk_create(results)
     return tournament
 
@@ -284,7 +295,9 @@ def _next_hand_table(tournament: Any) -> Any:
     return table
 
 
-def bench_hand_to_snapshot(tournament: Any, repeat: int, broker: str, worker_env: dict[str, str]) -> dict[str, Any]:
+def bench_hand_to_snapshot(
+    tournament: Any, repeat: int, broker: str, worker_env: dict[str, str], *, layers: bool = False
+) -> dict[str, Any]:
     from django.db import transaction
 
     from scoring.models import Hand, StandingsSnapshot
@@ -307,7 +320,9 @@ def bench_hand_to_snapshot(tournament: Any, repeat: int, broker: str, worker_env
             .values_list("version", flat=True)[0]
         )
 
-    def one(wait_for_worker: bool, cold: bool = False) -> tuple[float, float]:
+    def one(
+        wait_for_worker: bool, cold: bool = False, forget: Callable[[], None] | None = None
+    ) -> tuple[float, float, float]:
         # Back to eleven donnes through the live refresh, as a hand taken back would be:
         # what this process keeps is then the ranking before the hand.
         Hand.objects.filter(table=table, number=12).delete()
@@ -318,19 +333,21 @@ def bench_hand_to_snapshot(tournament: Any, repeat: int, broker: str, worker_env
         raw = raws[next(turn) % len(raws)]
         if cold:
             forget_process_memos()
+        if forget is not None:
+            forget()
         before = latest()
         marks: dict[str, float] = {}
         started = time.perf_counter()
         with transaction.atomic():
             # Registered first, so it runs at the commit, before the services' refresh.
-            transaction.on_commit(lambda: marks.setdefault("commit", time.perf_counter()))
+            transaction.on_commit(lambda: marks.update(commit=time.perf_counter(), commit_cpu=time.process_time()))
             hand_submit(table=table, raw=raw, via="director")
         if wait_for_worker:
             while latest() == before:
                 time.sleep(0.0005)
-        done = time.perf_counter()
+        done, done_cpu = time.perf_counter(), time.process_time()
         assert latest() > before, "the snapshot did not move"
-        return (done - marks["commit"]) * 1000, (done - started) * 1000
+        return (done - marks["commit"]) * 1000, (done - started) * 1000, (done_cpu - marks["commit_cpu"]) * 1000
 
     from scoring.standings import snapshots
 
@@ -351,11 +368,15 @@ def bench_hand_to_snapshot(tournament: Any, repeat: int, broker: str, worker_env
         snapshots.live_update = live_update
     out["incremental_refreshes"], out["full_refreshes"] = paths["incremental"], paths["full"]
     out["inprocess_commit_to_snapshot_ms"] = statistics.median(s[0] for s in samples)
+    out["inprocess_cpu_ms"] = statistics.median(s[2] for s in samples)
     # Cold: nothing kept in the process (the first hand after a worker's start).
     out["inprocess_cold_ms"] = statistics.median(one(False, cold=True)[0] for _ in range(5))
     out["inprocess_submit_to_snapshot_ms"] = statistics.median(s[1] for s in samples)
     live = StandingsSnapshot.objects.filter(tournament=tournament).order_by("-version").first()
     out["snapshot_kb"] = len(json.dumps(live.rows if live is not None else [])) / 1024
+    out.update(budget(out["inprocess_commit_to_snapshot_ms"], tournament.competitors.count()))
+    if layers:
+        out["layers"] = layers_off(tournament.pk, lambda forget: [one(False, forget=forget) for _ in range(repeat)])
     if broker:
         with celery_workers(worker_env, 1, broker) as _workers:
             one(True)
@@ -366,17 +387,160 @@ def bench_hand_to_snapshot(tournament: Any, repeat: int, broker: str, worker_env
     return out
 
 
+# Each thing the live refresh keeps between hands (scoring/standings/kept.py), and how to
+# switch it off for one hand: what it earns is what the hand costs more without it.
+KEPT_LAYERS = ("tables", "records", "rows", "head", "stored")
+
+
+def layers_off(
+    tournament_id: int, hands: Callable[[Callable[[], None] | None], list[tuple[float, ...]]]
+) -> dict[str, Any]:
+    """(c) again with each layer the live refresh keeps switched off alone (forgotten before
+    each hand), and with the snapshot's rows bound into the INSERT's text as Django does
+    (`insert`): the median wall and CPU ms from the commit, beside all of them on, in turn."""
+    from scoring.standings import kept, snapshots
+
+    def forgetting(name: str) -> Callable[[], None]:
+        empty: dict[str, Any] = {"records": {}, "rows": {}}
+
+        def forget() -> None:
+            entry = kept._kept.get(tournament_id)
+            if entry is not None:
+                setattr(entry, name, empty.get(name))
+
+        return forget
+
+    def medians(samples: list[tuple[float, ...]]) -> dict[str, float]:
+        return {"ms": statistics.median(s[0] for s in samples), "cpu_ms": statistics.median(s[2] for s in samples)}
+
+    out: dict[str, Any] = {}
+    for name in (*KEPT_LAYERS, "insert"):
+        # All on just before, so that the machine's drift falls on both alike.
+        out.setdefault("all", []).append(medians(hands(None)))
+        if name == "insert":
+            insert = snapshots._insert
+            snapshots._insert = lambda snapshot, text=None: snapshot.save(force_insert=True)
+            try:
+                out[name] = medians(hands(None))
+            finally:
+                snapshots._insert = insert
+        else:
+            out[name] = medians(hands(forgetting(name)))
+        on = out["all"][-1]
+        out[name].update(added_ms=out[name]["ms"] - on["ms"], added_cpu_ms=out[name]["cpu_ms"] - on["cpu_ms"])
+        say("c_layer", {"layer": name, **out[name], "on_ms": on["ms"], "on_cpu_ms": on["cpu_ms"]})
+    return out
+
+
+def budget(commit_to_snapshot_ms: float, teams: int) -> dict[str, Any]:
+    """The figure against the written budget: met when within it; the budget applies at
+    BUDGET_TEAMS teams or more (a smaller field's figure must be within it as well)."""
+    return {
+        "budget_ms": BUDGET_MS,
+        "budget_teams": BUDGET_TEAMS,
+        "teams": teams,
+        "budget_met": commit_to_snapshot_ms <= BUDGET_MS,
+        "budget_applies": teams >= BUDGET_TEAMS,
+        "budget_margin": BUDGET_MS / commit_to_snapshot_ms if commit_to_snapshot_ms > 0 else None,
+    }
+
+
 def forget_process_memos() -> None:
-    """Forget what this process keeps between refreshes: the rounds and tables built, the
-    stored totals decoded, the records summed (as a worker that has just started)."""
-    from scoring.standings import base, kept, reading
+    """Forget what this process keeps between refreshes: the live refresh's keeping (the
+    round in play's tables, the stored totals decoded, the records and rows: kept.py) and
+    the closed rounds built (as a worker that has just started)."""
+    from scoring.standings import kept, reading
 
     with reading._round_cache_lock:
         reading._round_cache.clear()
-        reading._table_memo.clear()
-    with base._decoded_lock:
-        base._decoded.clear()
     kept.forget_kept()
+
+
+def bench_memos(club: Any, count: int, teams: int, rounds: int, parties: Parties) -> dict[str, Any]:
+    """What the refresh's memos hold in this process once `count` live tournaments of `teams`
+    teams were refreshed here: bytes traced by tracemalloc and freed when each memo is
+    forgotten (first the records summed, then the rows, the tables, the stored totals, the
+    rest of the keeping, then the closed rounds built), the garbage collected in between.
+
+    Each tournament is built with its tables' results and no hands (the refresh reads the
+    results), its last round reopened; a full rebuild stores its closed rounds' totals,
+    then two hands at its first table are refreshed live (each a table result changed).
+    """
+    import gc
+    import tracemalloc
+
+    from django.db import transaction
+
+    from scoring.models import TableResult
+    from scoring.standings import kept, reading, standings_rebuild
+    from scoring.standings.locking import standings_lock
+    from scoring.standings.snapshots import rebuild_locked
+    from tournaments.models import Round, Table
+
+    forget_process_memos()
+    tournaments = []
+    for index in range(count):
+        tournament = build_concours(club, 2000 + index, teams, rounds, parties, seed=2000 + index, hands=False)
+        Round.objects.filter(tournament=tournament, number=rounds).update(status="open")
+        tournaments.append(tournament)
+    analyze()
+    gc.collect()
+    tracemalloc.start()
+    try:
+        for tournament in tournaments:
+            standings_rebuild(tournament_id=tournament.pk)
+            table = Table.objects.filter(round__tournament=tournament, round__number=rounds).order_by("number").first()
+            for points in ((90, 72), (40, 122)):
+                TableResult.objects.filter(table=table).update(totals=list(points), donnes_played=5, finished=False)
+                with transaction.atomic():
+                    standings_lock(tournament_id=tournament.pk)
+                    assert rebuild_locked(tournament) is not None, "the live refresh wrote nothing"
+        entries = list(kept._kept.values())
+        assert len(entries) == count and all(entry.records and entry.rows and entry.tables for entry in entries)
+
+        def freed(forget: Callable[[], None]) -> float:
+            gc.collect()
+            before = tracemalloc.get_traced_memory()[0]
+            forget()
+            gc.collect()
+            return (before - tracemalloc.get_traced_memory()[0]) / 2**20
+
+        def clear(name: str, empty: Callable[[], Any]) -> Callable[[], None]:
+            def forget() -> None:
+                for entry in entries:
+                    setattr(entry, name, empty())
+
+            return forget
+
+        def forget_the_rest() -> None:
+            entries.clear()
+            kept.forget_kept()
+
+        records = freed(clear("records", dict))
+        rows = freed(clear("rows", dict))
+        tables = freed(clear("tables", lambda: None))
+        stored = freed(clear("stored", lambda: None))
+        rest = freed(forget_the_rest)
+        with reading._round_cache_lock:
+            cached_rounds = len(reading._round_cache)
+        round_cache = freed(reading._round_cache.clear)
+    finally:
+        tracemalloc.stop()
+    total = records + rows + tables + stored + rest
+    return {
+        "tournaments": count,
+        "teams": teams,
+        "kept_mb": total,
+        "kept_per_tournament_mb": total / count,
+        "records_mb": records,
+        "rows_mb": rows,
+        "tables_mb": tables,
+        "stored_mb": stored,
+        "rest_mb": rest,
+        "round_cache_mb": round_cache,
+        "round_cache_rounds": reading.ROUND_CACHE_SIZE,
+        "round_cache_held": cached_rounds,
+    }
 
 
 GZIP = {"Accept-Encoding": "gzip"}
@@ -660,10 +824,21 @@ LINES = {
     "b": "(b) re-score {hands:,} hands and rebuild: {median_s:.3f} s median, {best_s:.3f} s best; "
     "{hands_per_s:,.0f} hands/s (target >= 20,000)",
     "c": "(c) hand -> snapshot, in-process: {inprocess_commit_to_snapshot_ms:.1f} ms from the commit "
-    "({inprocess_submit_to_snapshot_ms:.1f} ms from the call; cold, nothing kept in the process: "
-    "{inprocess_cold_ms:.1f} ms) (target < 30 ms); the live version weighs "
+    "({inprocess_cpu_ms:.1f} ms of this process's CPU; {inprocess_submit_to_snapshot_ms:.1f} ms from the call; "
+    "cold, nothing kept in the process: "
+    "{inprocess_cold_ms:.1f} ms); the live version weighs "
     "{snapshot_kb:.0f} KB; refreshes from the closed rounds' stored totals: {incremental_refreshes}, "
     "full: {full_refreshes}",
+    "c_layer": "(c) without {layer:>7}: {ms:6.1f} ms from the commit, {cpu_ms:6.1f} ms CPU (all kept, just before: "
+    "{on_ms:6.1f} ms, {on_cpu_ms:6.1f} ms CPU): it earns {added_ms:+.1f} ms, {added_cpu_ms:+.1f} ms CPU",
+    "c_budget": "(c) budget: a hand -> its snapshot <= {budget_ms:.0f} ms at {budget_teams:,} teams on a quiet core "
+    "(docs/live-refresh.md); this run, {teams:,} teams: {inprocess_commit_to_snapshot_ms:.1f} ms, {verdict}",
+    "m": "(m) what the refresh's memos hold in this process at {tournaments} live tournaments of {teams:,} teams "
+    "(tracemalloc, bytes freed when each is forgotten): the live keeping (kept.py) {kept_mb:.1f} MB "
+    "({kept_per_tournament_mb:.2f} MB a tournament; in all: records summed {records_mb:.1f}, rows and their text "
+    "{rows_mb:.1f}, tables of the round in play {tables_mb:.1f}, stored totals decoded {stored_mb:.1f}, digest and "
+    "order {rest_mb:.1f}); the closed rounds built for full rebuilds and round histories (reading.py, "
+    "{round_cache_held} held, {round_cache_rounds} at most) {round_cache_mb:.1f} MB",
     "c_worker": "(c) hand -> snapshot, through a Celery worker on Redis: {worker_commit_to_snapshot_ms:.1f} ms "
     "from the commit (p90 {worker_p90_commit_to_snapshot_ms:.1f}; {worker_submit_to_snapshot_ms:.1f} ms from "
     "the call)",
@@ -689,7 +864,7 @@ LINES = {
 # Printed at the start: what these figures leave out of a real night.
 UNLIKE_A_NIGHT = """\
 ==> how this differs from a real night:
-    (a)-(c) one process, nobody polling the ranking while hands are stored; (c) times one
+    (a)-(c), (m) one process, nobody polling the ranking while hands are stored; (c) times one
     hand at a time into the last round, reopened, of a played concours (earlier rounds' totals
     stored; what the process keeps between hands warm, and cold once nothing is kept), always
     at the same table, the twelfth donne taken back and entered again as another donne (its
@@ -698,6 +873,16 @@ UNLIKE_A_NIGHT = """\
     headers), new versions rebuilt from the same results, fewer phones than two per team,
     an injected clock; (e) the season's tournaments are alike (same size and players, other draws).
     bench/night.py plays a night over HTTP with phones polling, for the whole picture."""
+
+
+def verdict(figures: dict[str, Any]) -> str:
+    """Whether the run meets the budget, said so that a smaller field is not read as the budget's test."""
+    if not figures["budget_met"]:
+        return "OVER the budget"
+    if figures["budget_applies"]:
+        return f"within the budget ({figures['budget_margin']:.1f}x margin)"
+    teams = figures["budget_teams"]
+    return f"within the budget (which is judged at {teams:,} teams: --teams {teams})"
 
 
 def say(key: str, figures: dict[str, Any]) -> None:
@@ -724,8 +909,13 @@ def main() -> int:
         "--parts",
         "--only",
         dest="parts",
-        default="abcde",
-        help="which figures to take (letters a to e; 'c' alone: a hand's standings work)",
+        default="abcdem",
+        help="which figures to take (letters a to e and m; 'c' alone: a hand's standings work against its "
+        "budget; 'm': what the refresh's memos hold at --memo-tournaments live tournaments of --teams teams)",
+    )
+    parser.add_argument("--memo-tournaments", type=int, default=16, help="live tournaments in (m)")
+    parser.add_argument(
+        "--layers", action="store_true", help="(c) again with each layer the live refresh keeps switched off alone"
     )
     parser.add_argument(
         "--cache", default="", help="CACHE_URL for (d) (redis://127.0.0.1:6379/N; default: local memory)"
@@ -773,10 +963,16 @@ def main() -> int:
             say("b", report["b"])
         worker_env = production_env(url)
         if "c" in args.parts:
-            report["c"] = bench_hand_to_snapshot(tournament, max(10, args.repeat * 3), broker, worker_env)
+            report["c"] = bench_hand_to_snapshot(
+                tournament, max(10, args.repeat * 3), broker, worker_env, layers=args.layers
+            )
             say("c", report["c"])
+            say("c_budget", {**report["c"], "verdict": verdict(report["c"])})
             if "worker_commit_to_snapshot_ms" in report["c"]:
                 say("c_worker", report["c"])
+        if "m" in args.parts:
+            report["m"] = bench_memos(club, args.memo_tournaments, args.teams, args.rounds, parties)
+            say("m", report["m"])
         report["d"] = {}
         sizes = (30, args.teams, 1000) if "d" in args.parts else ()
         if sizes:
@@ -807,6 +1003,8 @@ def main() -> int:
         results = ROOT / "bench-results"
         results.mkdir(exist_ok=True)
         (results / "standings.json").write_text(json.dumps(report, indent=2, default=str))
+        # The last line: every figure as JSON (the budget's verdict under "c").
+        print(json.dumps({"load": machine_load(), **report}, default=str), flush=True)
         return 0
     except Deadline as stop:
         print(f"!! {stop}", file=sys.stderr)

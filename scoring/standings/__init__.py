@@ -3,7 +3,9 @@
 Load a tournament's table results, seats and byes in a few queries (`reading`), rank
 them with the tournament's criteria (`ranking`), and store the ranking as a new
 StandingsSnapshot version (`snapshots`), in one transaction, one writer at a time
-(`locking`), as the refresh task asks (`refresh`). Terms (partie result, bye, snapshot,
+(`locking`), as the refresh task asks (`refresh`); after a hand, from the closed rounds'
+stored totals (`base`) and what the process kept of the last refresh (`kept`: the live
+refresh, docs/live-refresh.md). Terms (partie result, bye, snapshot,
 ticket): docs/glossary.md; the bye and late policies: docs/rules.md, "Byes and late
 arrivals", read by `engine.standings.missed_round`.
 

@@ -18,8 +18,6 @@ stores the base again.
 from __future__ import annotations
 
 import secrets
-import threading
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -30,22 +28,16 @@ from django.db.models import F
 import engine.standings as engine_standings
 from scoring.models import StandingsBase, StandingsTotal
 
-# Bases decoded in this process, by tournament and token: a worker decodes a tournament's
-# base once per closed round, not once per hand.
-BASE_CACHE_SIZE = 16
-_decoded: OrderedDict[tuple[int, str], dict[str, engine_standings.Record]] = OrderedDict()
-_decoded_lock = threading.Lock()
-
 
 @dataclass(frozen=True, slots=True)
 class Base:
-    """A tournament's stored totals through `through_round`, decoded (never modified)."""
+    """A tournament's stored totals through `through_round`, as named by `token` (their
+    records: `base_records`, decoded once per token by the live refresh's keeping)."""
 
     through_round: int
     head: str
     prefix: str
     token: str
-    records: Mapping[str, engine_standings.Record]
 
 
 def base_forget(*, tournament_id: int) -> None:
@@ -79,34 +71,26 @@ def base_generation(tournament_id: int) -> int | None:
 
 
 def base_read(tournament_id: int) -> Base | None:
-    """The tournament's stored totals, decoded (from this process's cache when it has them);
-    None when there are none or they no longer hold."""
+    """The tournament's stored totals' round, digests and token; None when there are none
+    or they no longer hold."""
     meta = (
         StandingsBase.objects.filter(pk=tournament_id)
         .exclude(token="")
         .values_list("through_round", "head", "prefix", "token")
         .first()
     )
-    if meta is None:
-        return None
-    through_round, head, prefix, token = meta
-    key = (tournament_id, token)
-    with _decoded_lock:
-        records = _decoded.get(key)
-        if records is not None:
-            _decoded.move_to_end(key)
-    if records is None:
-        records = {
-            str(competitor_id): record_from_json(str(competitor_id), data)
-            for competitor_id, data in StandingsTotal.objects.filter(tournament_id=tournament_id).values_list(
-                "competitor_id", "record"
-            )
-        }
-        with _decoded_lock:
-            _decoded[key] = records
-            while len(_decoded) > BASE_CACHE_SIZE:
-                _decoded.popitem(last=False)
-    return Base(through_round, head, prefix, token, records)
+    return Base(*meta) if meta is not None else None
+
+
+def base_records(tournament_id: int) -> dict[str, engine_standings.Record]:
+    """Every competitor's stored record, decoded (read under the standings lock, so they
+    are those of the token `base_read` just gave)."""
+    return {
+        str(competitor_id): record_from_json(str(competitor_id), data)
+        for competitor_id, data in StandingsTotal.objects.filter(tournament_id=tournament_id).values_list(
+            "competitor_id", "record"
+        )
+    }
 
 
 def base_store(

@@ -1,35 +1,37 @@
-"""What a process's live refreshes of a tournament keep from one hand to the next.
+"""What a process keeps of a tournament from one live refresh to the next: the one home
+of the live refresh's memos (docs/live-refresh.md).
 
-After a hand, the live refresh (scoring/standings/snapshots.py, `live_update`) adds the
-rounds in play to the stored totals of the closed ones and ranks every competitor again.
-Of a concours of 3,000 teams one hand changes one table: two records of 3,000. So each
-process keeps, per tournament:
+After a hand, the live refresh (`snapshots.live_update`) adds the round in play to the
+stored totals of the closed rounds (scoring/standings/base.py) and ranks every
+competitor again. Of a concours of 3,000 teams one hand changes one table, so each
+process keeps, per tournament, in one `KeptTournament`:
 
-- each competitor's record as last summed, with the stored record and the parties it was
-  summed from: a record whose inputs are the same objects (the table memo of
-  scoring/standings/reading.py hands back the same parties for a table whose rows did not
-  change) is taken again, not copied and summed;
-- the digest of the competitors as last read;
-- each competitor's snapshot row as last written, with what it was built from (its
-  summed record, its criteria values, the competitor as read, its partie's state): a row
-  whose inputs are those of the last refresh is written again as it was, with its new
-  rank when only that moved (scoring/standings/ranking.py, `ranked_rows`). Its values are
-  compared, not only its record: a Buchholz moves with the opponents' records;
-- the last ranking (engine.standings.rank_order_kept): a hand moves few competitors, so
-  only those whose record moved are placed again in the sorted rows kept (with every
-  criterion reading the competitor's own record), or the sort starts from the last
-  order (with a Buchholz or head to head: sorting a list nearly in order costs little
-  more than reading it);
-- the competitors' ids and a map of them, while the competitors read are those of the
-  last refresh, and each row's JSON text, written again for the rows kept;
-- the last ranking position by position (`RankedLine`): the next one looks one by one
-  only at the positions whose engine tuple or partie state is not the same object as
-  then, the others keeping their row and text.
+- `stored`: the stored totals, decoded once per token (`StoredTotals`);
+- `tables`: the round in play's tables as last built (`reading.TablesBuilt`), so that a
+  hand builds one table again, not 1,500;
+- `head`: the digest of the ranking's configuration and the competitors as last read
+  (`HeadSeen`), so that it is not hashed again while they are equal;
+- `records`: each competitor's record as last summed, with what it was summed from
+  (`SummedRecord`), so that a hand sums two records again, not 3,000;
+- `rows`: each competitor's snapshot row as last written, with its JSON text and what it
+  was built from (`BuiltRow`), so that a hand builds and encodes a few rows, not 3,000;
+- `order`: the last ranking's order, where the next ranking's sort starts.
 
-Nothing kept is ever modified: a record or a row that changes is a new one. Keyed by the
-stored totals' token, so that whatever drops them (a draw, a close, a correction in a
-closed round: scoring/standings/base.py) starts the tournament's keeping afresh; the
-refresh holds the tournament's lock, so one refresh at a time uses a tournament's entry.
+Every memo here is keyed by values, never by an object's identity alone (identity is
+only a quicker way to find two values equal): a table by its row and seats as read, the
+stored totals by their token, a record by its parties, a row by everything it shows, the
+digest by the competitors as read. The rule each reuse rests on is written where it is
+reused (`reading.build_round`, `stored_totals`, `summed_records`, `BuiltRow.serves`,
+`head_digest`). What a memo hands out is only read by its readers (the engine's ranking,
+the rows, the snapshot's INSERT); what changes is built again as a new object.
+
+A `KeptTournament` is valid for one token of the stored totals (`StandingsBase.token`, a
+new random value each time they are stored, emptied when they are dropped): whatever
+drops them (a draw, a close, a correction in a closed round) starts the tournament's
+keeping afresh. The refresh holds the tournament's lock (scoring/standings/locking.py),
+so one refresh at a time uses a tournament's entry, in any process; another process's
+refresh in between changes nothing here: what it wrote is read from the database, and
+this process's memos are keyed by what is read.
 """
 
 from __future__ import annotations
@@ -38,77 +40,109 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 import engine.standings as engine_standings
+from scoring.standings.reading import TablesBuilt
 
 # Tournaments kept per process (a worker serves a handful of live tournaments at once).
 KEPT_TOURNAMENTS = 16
 
 
-# A competitor's record as summed: (its stored record, the parties added, the sum).
-Summed = tuple[engine_standings.Record | None, tuple[engine_standings.PartieResult, ...], engine_standings.Record]
-# A competitor's snapshot row as built: (its summed record, its criteria values, the
-# competitor as read, its partie's state, the row, the row's JSON text).
-BuiltRow = tuple[
-    engine_standings.Record,
-    tuple[engine_standings.Number, ...],
-    tuple[Any, ...],
-    dict[str, Any] | None,
-    dict[str, Any],
-    str | None,
-]
+@dataclass(frozen=True, slots=True)
+class StoredTotals:
+    """The stored totals of one token, decoded: every competitor's record through the
+    base's round. The same token means the same totals (a token is never reused), so they
+    are decoded once per token; summing copies them, never changes them."""
+
+    token: str
+    records: Mapping[str, engine_standings.Record]
 
 
-class RankedLine(NamedTuple):
-    """A ranking position by position, before the ties are listed by number: what the
-    next ranking compares with its own, position against position."""
+@dataclass(frozen=True, slots=True)
+class HeadSeen:
+    """The digest of the ranking's configuration and the competitors, as last made."""
 
-    competitors: Sequence[tuple[Any, ...]]  # the competitors read (that list)
-    order: list[tuple[str, int, tuple[engine_standings.Number, ...]]]  # the engine's tuples
-    pks: list[int]
-    states: list[dict[str, Any] | None]
-    rows: list[dict[str, Any]]
-    texts: list[str | None]
+    config_digest: str
+    competitors: Sequence[tuple[Any, ...]]  # as read: (id, number, name, status, joined, withdrawn after)
+    digest: str
+
+
+@dataclass(frozen=True, slots=True)
+class SummedRecord:
+    """One competitor's record: its stored record (of the token kept) with `parties`, its
+    parties of the rounds after the stored ones, added in round order."""
+
+    parties: tuple[engine_standings.PartieResult, ...]
+    record: engine_standings.Record
+
+
+@dataclass(frozen=True, slots=True)
+class BuiltRow:
+    """One competitor's snapshot row as last written, its JSON text, and what it shows:
+    the record's totals, the criteria values, the competitor as read, its partie's state."""
+
+    totals: tuple[engine_standings.Number, ...]  # `row_totals` of its record
+    values: tuple[engine_standings.Number, ...]
+    who: tuple[Any, ...]
+    state: dict[str, Any] | None
+    row: dict[str, Any]
+    text: str
+
+    def serves(
+        self,
+        totals: tuple[engine_standings.Number, ...],
+        values: tuple[engine_standings.Number, ...],
+        who: tuple[Any, ...],
+        state: dict[str, Any] | None,
+    ) -> bool:
+        """Whether this row shows what a row built from these would show (its rank apart):
+        every input compared by value, so the row is right whoever built the inputs."""
+        return (
+            self.totals == totals
+            and self.values == values
+            and self.who == who
+            and (self.state is state or self.state == state)
+        )
+
+
+def row_totals(record: engine_standings.Record) -> tuple[engine_standings.Number, ...]:
+    """What a snapshot row shows of a record besides the criteria values."""
+    return (
+        record.wins, record.draws, record.losses, record.byes, record.absences, record.played,
+        record.points_for, record.points_against,
+    )  # fmt: skip
 
 
 @dataclass(slots=True)
-class Kept:
+class KeptTournament:
     """One tournament's keeping in this process, valid for one token of its stored totals."""
 
     token: str
-    # competitor -> (stored record, parties added, the record summed from them)
-    records: dict[str, Summed] = field(default_factory=dict)
-    # what they were summed for: the stored records (that object), the competitors, and
-    # everyone ranked whatever their parties (the competitors and the stored records' owners)
-    summed_from: tuple[Mapping[str, engine_standings.Record], list[str], frozenset[str]] | None = None
-    # (configuration digest, competitors as read) -> their digest
-    head: tuple[str, Sequence[tuple[Any, ...]], str] | None = None
-    # competitor -> its row as last written and what it was built from, valid for `rows_config`
+    stored: StoredTotals | None = None
+    tables: TablesBuilt | None = None
+    head: HeadSeen | None = None
+    records: dict[str, SummedRecord] = field(default_factory=dict)
+    # The rows as last written (by competitor), valid for the criteria and match points
+    # of `rows_config`, and the JSON text of the last ranking's rows.
     rows: dict[str, BuiltRow] = field(default_factory=dict)
-    # the criteria and match points the rows were built with
     rows_config: tuple[Any, ...] | None = None
-    # the last ranking, where the next one starts (engine.standings.rank_order_kept)
-    ranking: engine_standings.KeptOrder | None = None
-    # the competitors as read (that list), their ids as the ranking's keys, and each
-    # one's (pk, competitor as read) by key
-    known: tuple[Sequence[tuple[Any, ...]], list[str], dict[str, tuple[int, tuple[Any, ...]]]] | None = None
-    # the JSON text of the rows last ranked (each row's text is kept with it in `rows`)
     text: str = "[]"
-    # the last ranking position by position, valid for `rows_config`
-    line: RankedLine | None = None
+    # The competitors' ids in the last ranking's order: the next sort starts from it
+    # (any order gives the same ranking; a nearly sorted one sorts in about one pass).
+    order: list[str] = field(default_factory=list)
 
 
-_kept: OrderedDict[int, Kept] = OrderedDict()
+_kept: OrderedDict[int, KeptTournament] = OrderedDict()
 _lock = threading.Lock()
 
 
-def kept_for(tournament_id: int, token: str) -> Kept:
+def kept_for(tournament_id: int, token: str) -> KeptTournament:
     """The tournament's keeping for this token of its stored totals (a new one when it moved)."""
     with _lock:
         kept = _kept.get(tournament_id)
         if kept is None or kept.token != token:
-            kept = _kept[tournament_id] = Kept(token)
+            kept = _kept[tournament_id] = KeptTournament(token)
         _kept.move_to_end(tournament_id)
         while len(_kept) > KEPT_TOURNAMENTS:
             _kept.popitem(last=False)
@@ -116,92 +150,67 @@ def kept_for(tournament_id: int, token: str) -> Kept:
 
 
 def forget_kept() -> None:
-    """Drop everything kept (tests that compare a refresh with a rebuild from nothing)."""
+    """Drop everything kept (a worker that has just started; tests comparing with a rebuild)."""
     with _lock:
         _kept.clear()
 
 
+def stored_totals(
+    kept: KeptTournament, decode: Callable[[], Mapping[str, engine_standings.Record]]
+) -> Mapping[str, engine_standings.Record]:
+    """The stored totals of the kept token: `decode()` once per token (3,000 records cost
+    ~100 ms to decode; a worker decodes them once per closed round, not once per hand)."""
+    if kept.stored is None:
+        kept.stored = StoredTotals(kept.token, decode())
+    return kept.stored.records
+
+
 def head_digest(
-    kept: Kept, config_digest: str, competitors: Sequence[tuple[Any, ...]], make: Callable[[], str]
-) -> tuple[str, Sequence[tuple[Any, ...]]]:
-    """The digest of the configuration and the competitors: `make()`, unless they are those
-    of the last refresh (comparing 3,000 tuples costs a tenth of hashing them); and the
-    competitors to rank with: the list of the last refresh when equal to `competitors`,
-    so that what was kept for it (`competitors_known`, the rows) is found by identity."""
-    if kept.head is not None and kept.head[0] == config_digest and kept.head[1] == competitors:
-        return kept.head[2], kept.head[1]
+    kept: KeptTournament, config_digest: str, competitors: Sequence[tuple[Any, ...]], make: Callable[[], str]
+) -> str:
+    """The digest of the configuration and the competitors: `make()`, unless they equal
+    those of the last refresh (compared by value: comparing 3,000 tuples costs a tenth of
+    hashing them)."""
+    head = kept.head
+    if head is not None and head.config_digest == config_digest and head.competitors == competitors:
+        return head.digest
     digest = make()
-    kept.head = (config_digest, competitors, digest)
-    return digest, competitors
-
-
-def competitors_known(
-    kept: Kept | None, competitors: Sequence[tuple[Any, ...]]
-) -> tuple[list[str], dict[str, tuple[int, tuple[Any, ...]]]]:
-    """The competitors' ids as the ranking's keys (strings), and each one's (pk, competitor
-    as read) by key: kept while the competitors are the same list object."""
-    if kept is not None and kept.known is not None and kept.known[0] is competitors:
-        return kept.known[1], kept.known[2]
-    ids = [str(competitor[0]) for competitor in competitors]
-    known = {key: (competitor[0], competitor) for key, competitor in zip(ids, competitors, strict=True)}
-    if kept is not None:
-        kept.known = (competitors, ids, known)
-    return ids, known
+    kept.head = HeadSeen(config_digest, competitors, digest)
+    return digest
 
 
 def summed_records(
-    kept: Kept,
+    kept: KeptTournament,
     stored: Mapping[str, engine_standings.Record],
     competitors: Sequence[str],
-    added: Mapping[str, Sequence[engine_standings.PartieResult]],
+    added: Mapping[str, tuple[engine_standings.PartieResult, ...]],
 ) -> dict[str, engine_standings.Record]:
     """Every competitor's record: its stored one (or an empty one) with `added`, its parties
-    of the rounds after the stored ones, in round order.
+    of the rounds after the stored ones, in round order; everyone of `competitors`, of the
+    stored records and of `added` is ranked.
 
-    The same records as copying every stored record and adding every party to it, but a
-    competitor whose stored record and parties are those of the last refresh keeps the
-    record summed then. When the stored records (the same object) and the competitors
-    are those of the last refresh, only the competitors whose parties changed are looked
-    at: the others' records are taken all at once.
+    The same records as copying every stored record and adding every partie to it. A
+    competitor whose parties equal those it was last summed from keeps the record summed
+    then: equal parties (frozen `PartieResult`s, compared by value) added to the same
+    stored record (the kept token's: `stored` must be `stored_totals(kept, ...)`) give
+    equal totals, and a record handed out is only read (by the engine's ranking and the
+    rows), never modified. Only the competitors of a table whose result moved are summed
+    again.
     """
-    parties_now = {c: parties if type(parties) is tuple else tuple(parties) for c, parties in added.items()}
-    if kept.summed_from is not None and kept.summed_from[0] is stored and kept.summed_from[1] == competitors:
-        last = kept.records
-        records = {c: summed[2] for c, summed in last.items()}
-        now = dict(last)
-        ranked = kept.summed_from[2]
-        moved = [c for c, parties in parties_now.items() if (summed := last.get(c)) is None or summed[1] != parties]
-        moved.extend(c for c, summed in last.items() if summed[1] and c not in parties_now)
-        for competitor in moved:
-            base = stored.get(competitor)
-            parties = parties_now.get(competitor, ())
-            if not parties and base is None and competitor not in ranked:
-                # Only its parties made it a competitor of the ranking: gone with them.
-                del records[competitor], now[competitor]
-                continue
-            record = _summed(competitor, base, parties)
-            records[competitor] = record
-            now[competitor] = (base, parties, record)
-        kept.records = now
-        return records
-    records = {}
-    previous = kept.records
-    now = {}
+    last = kept.records
+    now: dict[str, SummedRecord] = {}
+    records: dict[str, engine_standings.Record] = {}
     everyone = dict.fromkeys(competitors)
-    for competitor in (*stored, *parties_now):
-        everyone.setdefault(competitor)
+    everyone.update(dict.fromkeys(stored))
+    everyone.update(dict.fromkeys(added))
     for competitor in everyone:
-        base = stored.get(competitor)
-        parties = parties_now.get(competitor, ())
-        summed = previous.get(competitor)
-        if summed is not None and summed[0] is base and summed[1] == parties:
-            record = summed[2]
-        else:
-            record = _summed(competitor, base, parties)
-        records[competitor] = record
-        now[competitor] = (base, parties, record)
+        parties = added.get(competitor, ())
+        summed = last.get(competitor)
+        if summed is None or summed.parties != parties:
+            summed = SummedRecord(parties, _summed(competitor, stored.get(competitor), parties))
+        now[competitor] = summed
+        records[competitor] = summed.record
     kept.records = now
-    kept.summed_from = (stored, list(competitors), frozenset(competitors) | frozenset(stored))
     return records
 
 

@@ -60,6 +60,8 @@ class RoundWork:
     entries: dict[int, Entry]  # competitor -> its partie result in this round
     # competitor -> its partie in this round as a snapshot row's `current_partie` shows it
     parties_state: dict[int, dict[str, Any]] = field(default_factory=dict)
+    # Its tables as built: what the next live refresh starts from (`build_round`'s `last`).
+    tables: TablesBuilt | None = None
     _history: dict[int, dict[str, Any]] | None = None
 
     def history(self) -> dict[int, dict[str, Any]]:
@@ -196,7 +198,7 @@ _round_cache: OrderedDict[tuple[Any, ...], RoundWork] = OrderedDict()
 _round_cache_lock = threading.Lock()
 
 
-def load(tournament: Tournament, *, from_round: int = 1) -> Loaded:
+def load(tournament: Tournament, *, from_round: int = 1, last_tables: TablesBuilt | None = None) -> Loaded:
     """Competitors, rounds, tables with their result, seats, and byes: five queries.
 
     Only the rounds from `from_round` on are read (the live refresh reads the rounds after
@@ -233,10 +235,20 @@ def load(tournament: Tournament, *, from_round: int = 1) -> Loaded:
         key = (tournament.pk, number, digest, *policy)
         if number == rounds[-1]:
             # The round in play: its tables are built again only where their rows changed.
-            works[number] = build_round(number, round_tables, round_byes, tournament, memo=(tournament.pk, number))
+            works[number] = build_round(number, round_tables, round_byes, tournament, last=last_tables)
         else:
-            works[number] = _cached_round(key, partial(build_round, number, round_tables, round_byes, tournament))
+            works[number] = _cached_round(key, partial(_closed_round, number, round_tables, round_byes, tournament))
     return Loaded(tournament, competitors, rounds, works, digests, round_status)
+
+
+def _closed_round(
+    number: int, tables: list[tuple[TableRow, Seats]], byes: list[tuple[int, str]], tournament: Tournament
+) -> RoundWork:
+    """A round before the one in play, built for the cache: without its tables as built
+    (only the round in play's are kept for the next hand)."""
+    work = build_round(number, tables, byes, tournament)
+    work.tables = None
+    return work
 
 
 def _cached_round(key: tuple[Any, ...], build: Callable[[], RoundWork]) -> RoundWork:
@@ -254,34 +266,27 @@ def _cached_round(key: tuple[Any, ...], build: Callable[[], RoundWork]) -> Round
     return work
 
 
-# The tables of the round in play, as last built in this process: a refresh after a hand
-# builds again only the tables whose rows changed.
-TABLE_MEMO_SIZE = 16
-
-
 @dataclass(frozen=True, slots=True)
 class TableWork:
     """One table of a round, built from its row and seats: its competitors' entries and parties."""
 
-    members: list[tuple[int, Entry, engine_standings.PartieResult | None]]
-    winners: list[float]  # the winning side's points, when the partie is finished
-    # Its partie as a snapshot row's `current_partie` shows it (shared by its competitors' rows).
+    members: tuple[tuple[int, Entry, engine_standings.PartieResult | None], ...]
+    winners: tuple[float, ...]  # the winning side's points, when the partie is finished
+    # Its partie as a snapshot row's `current_partie` shows it (each row takes a copy).
     state: dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
 class TablesBuilt:
-    """A round's tables as read and built, in order, with what their members make of the
-    round (the byes apart: they follow the winners of every table). Never modified."""
+    """Round `number`'s tables as read and built, in order, with what their members make
+    of the round (the byes apart: they follow the winners of every table). Never
+    modified: the live refresh keeps it for the next hand (scoring/standings/kept.py)."""
 
-    tables: list[tuple[TableRow, Seats]]
-    works: list[TableWork]
+    number: int
+    built: dict[tuple[TableRow, Seats], TableWork]  # by the table's row and seats as read
     entries: dict[int, Entry]
     parties: dict[int, engine_standings.PartieResult | None]
     parties_state: dict[int, dict[str, Any]]
-
-
-_table_memo: OrderedDict[tuple[int, int], TablesBuilt] = OrderedDict()
 
 
 def build_round(
@@ -290,21 +295,28 @@ def build_round(
     byes: list[tuple[int, str]],
     tournament: Tournament,
     *,
-    memo: tuple[int, int] | None = None,
+    last: TablesBuilt | None = None,
 ) -> RoundWork:
     """One round's entries (its tables' seats with the table's result, then byes) and parties.
 
     `tables` are the round's tables as read (`_table_rows`) with their seats, by number;
-    `byes` (competitor id, reason). With `memo` (tournament, round), what the last build
-    in this process made of the tables read as then is taken again: after a hand, one
-    table of the round is built and put in place of its last build.
+    `byes` (competitor id, reason). `last` is this round's tables as the last refresh
+    built them (the live refresh's, scoring/standings/kept.py): a table read with the
+    same row and seats as then (compared by value: its result, donnes and seats as read)
+    is the table built then; after a hand one table of the round is built again. The
+    round's `tables` is what the next refresh takes as its `last`.
     """
-    last = _table_memo.get(memo) if memo is not None else None
-    built = _tables_patched(number, tables, last) if last is not None else None
-    if built is None:
-        built = _tables_built(number, tables, last)
-    winners = [points for work in built.works for points in work.winners]
-    entries, parties = built.entries, built.parties
+    previous = last.built if last is not None and last.number == number else {}
+    built: dict[tuple[TableRow, Seats], TableWork] = {}
+    entries: dict[int, Entry] = {}
+    parties: dict[int, engine_standings.PartieResult | None] = {}
+    parties_state: dict[int, dict[str, Any]] = {}
+    for table in tables:
+        work = previous.get(table) or _build_table(number, *table)
+        built[table] = work
+        _seat_members(work, entries, parties, parties_state)
+    winners = [points for work in built.values() for points in work.winners]
+    tables_built = TablesBuilt(number, built, entries, parties, parties_state)
     if byes:
         entries, parties = dict(entries), dict(parties)
     for competitor_id, reason in byes:
@@ -321,47 +333,8 @@ def build_round(
         )  # fmt: skip
         entries[competitor_id] = entry
         parties[competitor_id] = partie_of(competitor_id, entry)
-    if memo is not None:
-        with _round_cache_lock:
-            _table_memo[memo] = built
-            _table_memo.move_to_end(memo)
-            while len(_table_memo) > TABLE_MEMO_SIZE:
-                _table_memo.popitem(last=False)
     made = [partie for partie in parties.values() if partie is not None]
-    return RoundWork(made, entries, built.parties_state)
-
-
-def _tables_built(number: int, tables: list[tuple[TableRow, Seats]], last: TablesBuilt | None) -> TablesBuilt:
-    """Every table of the round built, or taken from `last` where read as then."""
-    previous = dict(zip(last.tables, last.works, strict=True)) if last is not None else {}
-    works: list[TableWork] = []
-    entries: dict[int, Entry] = {}
-    parties: dict[int, engine_standings.PartieResult | None] = {}
-    parties_state: dict[int, dict[str, Any]] = {}
-    for table in tables:
-        work = previous.get(table) or _build_table(number, *table)
-        works.append(work)
-        _seat_members(work, entries, parties, parties_state)
-    return TablesBuilt(tables, works, entries, parties, parties_state)
-
-
-def _tables_patched(number: int, tables: list[tuple[TableRow, Seats]], last: TablesBuilt) -> TablesBuilt | None:
-    """`_tables_built` from `last` when the same tables are read with the same seats and
-    only some results moved: those tables are built again and put in place, their
-    members' entries replaced (same keys, same order). None when anything else moved."""
-    if len(tables) != len(last.tables):
-        return None
-    moved = [index for index, (table, was) in enumerate(zip(tables, last.tables, strict=True)) if table != was]
-    for index in moved:
-        (row, seats), (was_row, was_seats) = tables[index], last.tables[index]
-        if seats != was_seats or row[1] != was_row[1]:
-            return None
-    works = list(last.works)
-    entries, parties, parties_state = dict(last.entries), dict(last.parties), dict(last.parties_state)
-    for index in moved:
-        work = works[index] = _build_table(number, *tables[index])
-        _seat_members(work, entries, parties, parties_state)
-    return TablesBuilt(tables, works, entries, parties, parties_state)
+    return RoundWork(made, entries, parties_state, tables_built)
 
 
 def _seat_members(
@@ -407,7 +380,7 @@ def _build_table(number: int, row: TableRow, seats: Seats) -> TableWork:
                 [c for c in seated if c != competitor_id], finished,
             )  # fmt: skip
             members.append((competitor_id, entry, partie_of(competitor_id, entry)))
-    return TableWork(members, winners, state)
+    return TableWork(tuple(members), tuple(winners), state)
 
 
 def history_item(entry: Entry) -> dict[str, Any]:

@@ -24,8 +24,8 @@ from engine.standings import PartieResult, records_of
 from kit import fastjson
 from scoring import live_ranking
 from scoring.models import StandingsSnapshot
-from scoring.standings.base import base_generation, base_read, base_store
-from scoring.standings.kept import Kept, competitors_known, head_digest, kept_for, summed_records
+from scoring.standings.base import base_generation, base_read, base_records, base_store
+from scoring.standings.kept import KeptTournament, head_digest, kept_for, stored_totals, summed_records
 from scoring.standings.ranking import rank_rows, ranked_rows, ranking_config
 from scoring.standings.reading import Loaded, fingerprint, load
 from tournaments.models import Round, Tournament
@@ -137,22 +137,26 @@ def live_update(
     """The live ranking from the stored totals of the closed rounds plus the rounds after them.
 
     Reads the competitors and the rounds after the base's (seats, results, byes: the
-    round in play), copies the stored records, adds those rounds' results, and ranks the
-    small rows. Returns FULL when the base is missing or no longer matches the
-    tournament (another round closed, a competitor or a rule changed).
+    round in play), adds those rounds' results to the stored records, and ranks the
+    small rows, with what this process kept of the tournament's last refresh
+    (scoring/standings/kept.py; docs/live-refresh.md). Returns FULL when the base is
+    missing or no longer matches the tournament (another round closed, a competitor or a
+    rule changed).
     """
     base = base_read(tournament.pk)
     if base is None:
         return FULL
-    loaded = load(tournament, from_round=base.through_round + 1)
+    kept = kept_for(tournament.pk, base.token)
+    loaded = load(tournament, from_round=base.through_round + 1, last_tables=kept.tables)
     if not loaded.statuses or closed_through(loaded.statuses) != base.through_round:
         return FULL
-    kept = kept_for(tournament.pk, base.token)
-    head, competitors = head_digest(
-        kept, config_digest, loaded.competitors, partial(_head_digest, config_digest, loaded.competitors)
-    )
+    competitors = loaded.competitors
+    head = head_digest(kept, config_digest, competitors, partial(_head_digest, config_digest, competitors))
     if head != base.head:
         return FULL
+    in_play = loaded.works.get(loaded.rounds[-1]) if loaded.rounds else None
+    if in_play is not None and in_play.tables is not None:
+        kept.tables = in_play.tables
     digests = _chain(base.prefix, loaded)
     live_round = max(loaded.statuses)
     wanted: list[tuple[int | None, str]] = [(number, digests[number]) for number in loaded.rounds]
@@ -161,7 +165,8 @@ def live_update(
     writes = _writes(_stored(tournament), wanted, live_round, force=False)
     if not writes:
         return None
-    competitor_ids, _known = competitors_known(kept, competitors)
+    stored = stored_totals(kept, partial(base_records, tournament.pk))
+    competitor_ids = [str(competitor[0]) for competitor in competitors]
     rows_by_round: dict[int | None, list[dict[str, Any]]] = {}
     texts: dict[int | None, str] = {}
     for after_round, _ in writes:
@@ -174,8 +179,10 @@ def live_update(
         # What the last hand's refresh kept serves the live ranking; a round's own
         # ranking, rewritten after a correction, is summed afresh.
         live = after_round == live_round
-        keeping = kept if live else Kept(base.token)
-        records = summed_records(keeping, base.records, competitor_ids, added)
+        if live:
+            records = summed_records(kept, stored, competitor_ids, added)
+        else:
+            records = summed_records(KeptTournament(base.token), stored, competitor_ids, added)
         work = loaded.works.get(after_round)
         if work is None:
             # No round read: the ranking through the base's round, from the stored totals.
@@ -230,7 +237,7 @@ def _write(
     texts: Mapping[int | None, str] | None = None,
 ) -> StandingsSnapshot:
     """Store the snapshots of `writes` as new versions; `texts` holds the JSON text of
-    some rounds' rows when the caller has it (the live ranking's, `Kept.text`)."""
+    some rounds' rows when the caller has it (the live ranking's, `KeptTournament.text`)."""
     newest = (
         StandingsSnapshot.objects.filter(tournament=tournament)
         .order_by("-version")

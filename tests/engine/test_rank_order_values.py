@@ -7,6 +7,7 @@ are those of splitting the competitors (sorted by id) by each criterion in turn.
 
 from __future__ import annotations
 
+import copy
 from collections import defaultdict
 
 from hypothesis import given, settings
@@ -17,7 +18,6 @@ from engine.standings import (
     Record,
     make_criteria,
     rank_order,
-    rank_order_kept,
     rank_order_values,
     records_of,
 )
@@ -103,7 +103,7 @@ def test_no_competitor_gives_an_empty_ranking() -> None:
     assert rank_order_values({}, ["head_to_head", "wins"], ["a"]) == (("wins", "head_to_head"), [])
 
 
-# -- a ranking kept from one call to the next (engine.standings.rank_order_kept) -----------
+# -- the live refresh's use: each ranking's sort starts from the last one's order -------
 
 MANY = [f"c{n:02d}" for n in range(40)]
 # Each step replaces some records by new ones (a hand stored), drops some (-1) or brings
@@ -124,12 +124,11 @@ def record(competitor: str, wins: int, points: int) -> Record:
 
 @settings(max_examples=examples(150), deadline=None)
 @given(criteria_lists, changes)
-def test_a_kept_ranking_placing_again_only_the_moved_is_the_ranking_from_scratch(
+def test_a_ranking_started_from_the_last_rankings_order_is_the_ranking_from_scratch(
     criteria: list[str], steps: list[list[tuple[str, int, int]]]
 ) -> None:
     records = {c: record(c, n % 3, n % 4) for n, c in enumerate(MANY)}
-    keys, order, kept = rank_order_kept(records, criteria)
-    assert (keys, order) == rank_order_values(records, criteria)
+    keys, order = rank_order_values(records, criteria)
     for step in steps:
         records = dict(records)
         for competitor, wins, points in step:
@@ -137,26 +136,10 @@ def test_a_kept_ranking_placing_again_only_the_moved_is_the_ranking_from_scratch
                 records.pop(competitor, None)
             else:
                 records[competitor] = record(competitor, wins, points)
-        keys, order, kept = rank_order_kept(records, criteria, kept)
+        hint = [competitor for competitor, _rank, _values in order]
+        before = copy.deepcopy(records)
+        keys, order = rank_order_values(records, criteria, hint)
         assert (keys, order) == rank_order_values(records, criteria)
-        assert kept.criteria == criteria
-
-
-def test_only_the_competitors_whose_record_moved_are_placed_again() -> None:
-    records = {c: record(c, n % 3, n % 4) for n, c in enumerate(MANY)}
-    _keys, _order, kept = rank_order_kept(records, ["wins", "points"])
-    assert kept.rows is not None and len(kept.rows) == len(MANY)
-    moved = {**records, "c05": record("c05", 3, 3)}
-    keys, order, again = rank_order_kept(moved, ["wins", "points"], kept)
-    assert (keys, order) == rank_order_values(moved, ["wins", "points"])
-    assert order[0][0] == "c05" and order[0][2] == (4, 120)  # a bye counts as a win
-    # The others keep their sort rows (the same objects); the kept ranking is not touched.
-    assert again.row_of["c06"] is kept.row_of["c06"] and again.row_of["c05"] is not kept.row_of["c05"]
-    assert kept.records["c05"] is records["c05"]
-    # Past the stretch that moved (c05 from its place to the top), the order's tuples
-    # are the last ranking's, the same objects.
-    assert again.ranked is order and order[-1] is kept.ranked[-1]
-    # Other criteria: sorted afresh. A Buchholz reads the opponents' records: sorted each time.
-    assert rank_order_kept(moved, ["points"], again)[1] == rank_order_values(moved, ["points"])[1]
-    _keys, _order, by_buchholz = rank_order_kept(moved, ["wins", "buchholz"], again)
-    assert by_buchholz.rows is None and by_buchholz.order == [c for c, _rank, _values in _order]
+        # The ranking only reads the records: the live refresh hands it the records it
+        # keeps from one hand to the next (scoring/standings/kept.py).
+        assert records == before

@@ -10,7 +10,7 @@ import pytest
 
 from tests.conftest import ROOT
 
-PAGES = ("README.md", "rules.md", "engine-cli.md", "architecture.md", "glossary.md", "operating.md")
+PAGES = ("README.md", "rules.md", "engine-cli.md", "architecture.md", "glossary.md", "operating.md", "live-refresh.md")
 
 # Folders that are not the project's files: tools' caches, the virtualenv, build output.
 SKIPPED_DIRS = {
