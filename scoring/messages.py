@@ -8,16 +8,26 @@ template is also the message id of the translation catalogue (extracted from eng
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
+from django.utils.formats import number_format
 from django.utils.translation import gettext
 
 from engine.core import RuleError
 
 
+def _localised(value: Any) -> Any:
+    """A number as the reader writes it: 52,5 in French, 52.5 in English."""
+    if isinstance(value, float):
+        return number_format(value)
+    return value
+
+
 def rule_error_text(error: RuleError) -> str:
-    """The error's message in the active language."""
+    """The error's message in the active language, its numbers written the reader's way."""
     try:
-        return gettext(error.template).format(**error.params)
+        params = {name: _localised(value) for name, value in error.params.items()}
+        return gettext(error.template).format(**params)
     except (KeyError, IndexError, ValueError):
         # A translation whose placeholders drifted from the English must not break a page.
         return error.message

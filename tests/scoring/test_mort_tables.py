@@ -99,13 +99,13 @@ def test_a_half_point_at_four_is_refused_beside_the_points_in_french_and_english
     french = text(post(Client(), four, entry, number=1))
     assert beside(french, "points") == (
         "À quatre joueurs, les points du preneur sont un nombre entier (il a un nombre pair de cartes) : "
-        "45.5 a un demi-point."
+        "45,5 a un demi-point."
     )
     # What was typed stays in the field.
     assert 'value="45,5"' in french or 'value="45.5"' in french
     with translation.override("en"):
         english = text(post(Client(HTTP_ACCEPT_LANGUAGE="en"), four, entry, number=1, HTTP_ACCEPT_LANGUAGE="en"))
-    assert "has a half point" in english
+    assert "45.5 has a half point" in english
     assert not Hand.objects.filter(table=four).exists()
     # At five (tarot à 5) the half point exists.
     assert Client().get(reverse("referee:table", args=[four.token])).status_code == 200
