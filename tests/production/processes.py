@@ -102,14 +102,19 @@ class Process:
             if needle in self.output():
                 return
             if not self.alive():
+                self.stop()
                 raise RuntimeError(f"{self.name} exited: see {self.log_path}\n{self.output()[-3000:]}")
             time.sleep(0.2)
+        # A start that never came to the line leaves nothing running (the fixture that
+        # would stop it never got the process).
+        self.stop()
         raise RuntimeError(f"{self.name}: no {needle!r} after {timeout}s: see {self.log_path}")
 
     def wait_for_http(self, port: int, path: str = "/healthz", timeout: float = 60) -> Response:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if not self.alive():
+                self.stop()
                 raise RuntimeError(f"{self.name} exited: see {self.log_path}\n{self.output()[-3000:]}")
             try:
                 response = http_get(port, path, timeout=5)
@@ -119,6 +124,7 @@ class Process:
             if response.status == 200:
                 return response
             time.sleep(0.2)
+        self.stop()
         raise RuntimeError(f"{self.name}: {path} not green after {timeout}s: see {self.log_path}")
 
     def stop(self) -> None:
