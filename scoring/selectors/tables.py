@@ -97,6 +97,8 @@ class SheetRow:
     reserve_out: int
     # Tarot à 4 at a table of five: who sat this donne out ("" elsewhere).
     mort: str = ""
+    # Tarot: the called partner or « seul », poignées, petit au bout, chelem, in words.
+    marks: tuple[str, ...] = ()
 
     @property
     def cells(self) -> list[tuple[Number, Number | None]]:
@@ -172,6 +174,10 @@ def table_sheet(
     result = (
         played if played is not None else partie_or_none(tournament, [hand.raw for hand in hands], table_game(table))
     )
+    # Here, not at the top: hand_words reads this module's SideInfo.
+    from scoring.hand_words import HandWords, sheet_marks
+
+    words = HandWords(sides)
     rows: list[SheetRow] = []
     for i, hand in enumerate(hands):
         raw = hand.raw if isinstance(hand.raw, dict) else {}
@@ -188,6 +194,7 @@ def table_sheet(
                 pending=hand.status == Hand.Status.PENDING,
                 reserve_out=hand.reserve_out,
                 mort=_taker_label(raw, sides, "mort"),
+                marks=tuple(sheet_marks(raw, words)),
             )
         )
     zeros: list[Number] = [0] * len(sides)
