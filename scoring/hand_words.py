@@ -10,7 +10,7 @@ shown as it is rather than refused: the history must always open.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
@@ -24,7 +24,18 @@ from scoring.labels import (
     contract_label,
     outcome_label,
 )
-from scoring.selectors.tables import SideInfo
+
+
+class Side(Protocol):
+    """A side of the table as the words need it (scoring.selectors.tables.SideInfo, which
+    builds the table sheet with these words and so is not imported here)."""
+
+    @property
+    def code(self) -> Any: ...
+
+    @property
+    def label(self) -> str: ...
+
 
 FIELD_LABELS = {
     "mort": gettext_lazy("Mort (sat out)"),
@@ -61,7 +72,7 @@ def _number(value: Any) -> str:
 class HandWords:
     """Reads a stored entry with the names of the table's sides."""
 
-    def __init__(self, sides: Sequence[SideInfo]) -> None:
+    def __init__(self, sides: Sequence[Side]) -> None:
         self.sides = list(sides)
 
     def side(self, code: Any) -> str:

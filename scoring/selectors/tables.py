@@ -18,6 +18,7 @@ from django.db.models import Count
 
 from engine.core import HandScore, Number, RuleError, Side
 from engine.match import MatchResult
+from scoring.hand_words import HandWords, sheet_marks
 from scoring.labels import bid_and_contract, outcome_label
 from scoring.models import Hand, TableResult
 from scoring.partie import game_for_seats, hand_errors, partie_or_none, table_game
@@ -174,9 +175,6 @@ def table_sheet(
     result = (
         played if played is not None else partie_or_none(tournament, [hand.raw for hand in hands], table_game(table))
     )
-    # Here, not at the top: hand_words reads this module's SideInfo.
-    from scoring.hand_words import HandWords, sheet_marks
-
     words = HandWords(sides)
     rows: list[SheetRow] = []
     for i, hand in enumerate(hands):
