@@ -62,6 +62,10 @@ class ErrorItemSerializer(serializers.Serializer[Any]):
     field = serializers.CharField(allow_null=True, help_text="Dotted path into the body, a header name, or null.")
     code = serializers.CharField(help_text="Stable code for programs (the engine's rule codes included).")
     message = serializers.CharField(help_text="For people, in the request's language.")
+    player_id = serializers.IntegerField(
+        required=False,
+        help_text="With `same_person`: the id of the club's player the one sent already is (send it as `id`).",
+    )
 
 
 class ErrorSerializer(serializers.Serializer[Any]):
@@ -116,6 +120,8 @@ def django_validation_items(
                 problem.code or "invalid",
                 " ".join(str(message) for message in problem.messages),
             )
+            # A player the club already has (tournaments.services.SAME_PERSON): their id.
+            | ({"player_id": problem.params["player_id"]} if problem.params and "player_id" in problem.params else {})
             for key, problems in error.error_dict.items()
             for problem in problems
         ]

@@ -58,5 +58,6 @@ urlpatterns = [
 ]
 
 handler400 = views.bad_request
+handler403 = views.permission_denied
 # A database out of reach answers 503 "try again" rather than 500 (atout.views).
 handler500 = "atout.views.server_error"

@@ -1,5 +1,5 @@
-"""Site-wide pages: the home page, the health check, the page of a malformed request,
-the login page of a locked-out account, and the answer when the database is away."""
+"""Site-wide pages: the home page, the health check, the page of a malformed request and
+of a refusal, the login page of a locked-out account, and the answer when the database is away."""
 
 from __future__ import annotations
 
@@ -69,6 +69,21 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
     if request.path.startswith("/api/"):
         return JsonResponse({"errors": [error_item(None, code, message)]}, status=status)
     return render(request, "notice.html", {"title": title, "message": message}, status=status)
+
+
+def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """Django's handler403: a refusal in the site's own page and words, with a way back
+    (the page the visitor came from when it is on this site, and the home page). Under
+    /api/ the answer is in the API's error shape (api.errors)."""
+    message = _("You may not do this: it belongs to another club's organisers.")
+    if request.path.startswith("/api/"):
+        return JsonResponse({"errors": [error_item(None, "permission_denied", message)]}, status=403)
+    referer = request.headers.get("Referer", "")
+    same_site = url_has_allowed_host_and_scheme(
+        referer, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    back = referer if same_site and referer != request.build_absolute_uri() else ""
+    return render(request, "403.html", {"back": back}, status=403)
 
 
 def login_locked_out(

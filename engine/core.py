@@ -203,6 +203,14 @@ class Game(ABC):
     def resolve_options(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
         return resolve_options(self.option_specs, given)
 
+    def score_step(self, options: Mapping[str, Any] | None = None) -> int:
+        """What every score of a partie is a multiple of under these options: 10 where the
+        belote games' `rounding` option rounds each score to the nearest ten, else 1. A
+        score the rules did not play (a bye's average) is rounded to it."""
+        if "rounding" not in {spec.name for spec in self.option_specs}:
+            return 1
+        return 10 if self.resolve_options(options)["rounding"] == "nearest_ten" else 1
+
     def resolve_settings(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
         return resolve_options(self.setting_specs, given)
 

@@ -105,7 +105,8 @@ def ranking_csv(
             [
                 row.get("rank"),
                 row.get("number"),
-                sheet_text(row.get("name")),
+                # Marked as the page and the PDF mark it: a withdrawn team's rank is not a result.
+                sheet_text(str(row.get("name", "")) + (f" ({_('withdrawn')})" if row.get("withdrawn") else "")),
                 *team,
                 *map(sheet_number, row.get("values") or []),
                 row.get("played"),

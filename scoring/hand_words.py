@@ -10,14 +10,32 @@ shown as it is rather than refused: the history must always open.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from scoring.labels import ANNOUNCEMENT_LABELS, CAMP_LABELS, SUIT_SYMBOLS, contract_label, outcome_label
-from scoring.selectors.tables import SideInfo
+from scoring.labels import (
+    ANNOUNCEMENT_LABELS,
+    CAMP_LABELS,
+    SUIT_SYMBOLS,
+    bid_and_contract,
+    contract_label,
+    outcome_label,
+)
+
+
+class Side(Protocol):
+    """A side of the table as the words need it (scoring.selectors.tables.SideInfo, which
+    builds the table sheet with these words and so is not imported here)."""
+
+    @property
+    def code(self) -> Any: ...
+
+    @property
+    def label(self) -> str: ...
+
 
 FIELD_LABELS = {
     "mort": gettext_lazy("Mort (sat out)"),
@@ -54,7 +72,7 @@ def _number(value: Any) -> str:
 class HandWords:
     """Reads a stored entry with the names of the table's sides."""
 
-    def __init__(self, sides: Sequence[SideInfo]) -> None:
+    def __init__(self, sides: Sequence[Side]) -> None:
         self.sides = list(sides)
 
     def side(self, code: Any) -> str:
@@ -156,6 +174,28 @@ class HandWords:
         return f"{announced}, {made}"
 
 
+def sheet_marks(raw: Any, words: HandWords) -> list[str]:
+    """What a tarot donne's line on the table sheet says beside taker and contract, so that
+    the players check the entry: the called partner or « seul », the poignées, the petit au
+    bout and the chelem (each only when the donne had one)."""
+    if not isinstance(raw, Mapping) or raw.get("cancelled"):
+        return []
+    marks = []
+    if "partner" in raw and "taker" in raw:
+        if raw["partner"] == raw["taker"]:
+            marks.append(_("alone (seul)"))
+        else:
+            marks.append(_("partner: %(name)s") % {"name": words.side(raw["partner"])})
+    if raw.get("poignee"):
+        marks.append(_("poignée: %(poignee)s") % {"poignee": words.value("poignee", raw["poignee"])})
+    if raw.get("petit_au_bout"):
+        marks.append(_("petit au bout: %(who)s") % {"who": words.side(raw["petit_au_bout"])})
+    chelem = raw.get("chelem")
+    if isinstance(chelem, Mapping) and (chelem.get("announced") or chelem.get("made_by")):
+        marks.append(_("chelem: %(chelem)s") % {"chelem": words.chelem(chelem)})
+    return marks
+
+
 class DonneWords:
     """One donne as a revision kept it, laid out as a line of the table sheet plus its words."""
 
@@ -167,7 +207,8 @@ class DonneWords:
         entry = raw if isinstance(raw, Mapping) else {}
         self.cancelled = bool(entry.get("cancelled"))
         self.taker = words.side(entry["taker"]) if "taker" in entry else ""
-        self.contract = contract_label(entry["contract"]) if "contract" in entry else ""
+        # The sheet's words: in contrée the bid and the coinche before the suit ("110 ♥ coinché").
+        self.contract = bid_and_contract(dict(entry)) if "contract" in entry else ""
         self.details = words.details(raw)
         self.confirmed_by = words.side_at(snapshot["confirmed_by_side"]) if "confirmed_by_side" in snapshot else ""
 

@@ -97,7 +97,10 @@ def _subtitle(tournament: Tournament, snapshot: StandingsSnapshot | None) -> str
     if snapshot is None:
         parts.append(_("No ranking yet: it appears with the first results."))
     else:
-        if snapshot.after_round:
+        if tournament.status == Tournament.Status.FINISHED:
+            # The tournament is over: this is the ranking players keep, not a round's.
+            parts.append(_("Final ranking"))
+        elif snapshot.after_round:
             parts.append(_("Round %(number)s") % {"number": snapshot.after_round})
         built = timezone.localtime(snapshot.built_at) if isinstance(snapshot.built_at, datetime.datetime) else None
         if built is not None:

@@ -96,8 +96,14 @@ def licence_key(licence: str) -> str:
     return re.sub(r"\s+", "", licence).casefold()
 
 
-def name_key(last_name: str, first_name: str, club_label: str) -> tuple[str, str, str]:
-    return (_key(last_name), _key(first_name), _key(club_label))
+def person_words(last_name: str, first_name: str) -> tuple[str, ...]:
+    """The words of a full name in one order, accents, case and punctuation aside: « Lefèvre
+    Hélène », « Hélène LEFEVRE » and « Helene / Lefevre » typed in swapped fields are one name."""
+    return tuple(sorted(_key(f"{last_name} {first_name}").split()))
+
+
+def name_key(last_name: str, first_name: str, club_label: str) -> tuple[tuple[str, ...], str]:
+    return (person_words(last_name, first_name), _key(club_label))
 
 
 def same_person(licence_a: str, licence_b: str) -> bool:
@@ -212,13 +218,13 @@ def parse_players(text: str, *, club_name: str, club_slug: str, known: Iterable[
 
     known = list(known)
     known_licences = {licence_key(p.licence): p for p in known if p.licence}
-    known_names: dict[tuple[str, str, str], list[KnownPlayer]] = {}
+    known_names: dict[tuple[tuple[str, ...], str], list[KnownPlayer]] = {}
     for player in known:
         known_names.setdefault(name_key(player.last_name, player.first_name, player.club_label), []).append(player)
 
     rows: list[ImportRow] = []
     seen_licences: dict[str, ImportRow] = {}
-    seen_names: dict[tuple[str, str, str], list[ImportRow]] = {}
+    seen_names: dict[tuple[tuple[str, ...], str], list[ImportRow]] = {}
     for line, values in records:
         row = _row_from(line, values, columns, len(header))
         rows.append(row)
@@ -246,9 +252,9 @@ def parse_players(text: str, *, club_name: str, club_slug: str, known: Iterable[
 
 def _flag_known(
     row: ImportRow,
-    key: tuple[str, str, str],
+    key: tuple[tuple[str, ...], str],
     known_licences: dict[str, KnownPlayer],
-    known_names: dict[tuple[str, str, str], list[KnownPlayer]],
+    known_names: dict[tuple[tuple[str, ...], str], list[KnownPlayer]],
 ) -> None:
     if row.licence and licence_key(row.licence) in known_licences:
         player = known_licences[licence_key(row.licence)]

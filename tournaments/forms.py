@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from tournaments import games
 from tournaments.logos import LogoImage, read_logo
 from tournaments.models import Competitor, Membership, Player, Tournament
-from tournaments.services import NewPlayer
+from tournaments.services import SAME_PERSON, NewPlayer
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
@@ -34,6 +34,19 @@ def add_service_errors(form: forms.BaseForm, error: ValidationError) -> None:
             target = None
         for message in messages:
             form.add_error(target, message)
+
+
+def same_person_offers(error: ValidationError) -> dict[str, int]:
+    """The club's players a service's refusal says are already there ("same person"), by the
+    key of the error: what a form offers to use in place of the one typed."""
+    if not hasattr(error, "error_dict"):
+        return {}
+    offers: dict[str, int] = {}
+    for key, problems in error.error_dict.items():
+        for problem in problems:
+            if problem.code == SAME_PERSON and problem.params and "player_id" in problem.params:
+                offers.setdefault(key, int(problem.params["player_id"]))
+    return offers
 
 
 class PlayerForm(forms.ModelForm):  # type: ignore[type-arg]  # not subscriptable at run time
@@ -336,6 +349,7 @@ class RegistrationForm(forms.Form):
 
     def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.tournament = tournament
         self.size = 2 if tournament.format == Tournament.Format.TEAMS else 1
         if self.size == 1:
             del self.fields["name"]
@@ -359,14 +373,47 @@ class RegistrationForm(forms.Form):
                 label=_("club played for"), max_length=200, required=False, help_text=_("Empty: this club.")
             )
 
+            # Sent by the button offering the club's player a typed name turned out to be.
+            self.fields[f"use_{n}"] = forms.ModelChoiceField(
+                queryset=available, required=False, widget=forms.HiddenInput
+            )
+        # The slot (from 1) -> the club's player the name typed there already is.
+        self.offers: dict[int, Player] = {}
+
     def slots(self) -> list[list[forms.BoundField]]:
         names = ("player", "last_name", "first_name", "licence", "affiliation")
         return [[self[f"{name}_{n}"] for name in names] for n in range(1, self.size + 1)]
+
+    def slot_rows(self) -> list[tuple[int, list[forms.BoundField], Player | None]]:
+        """Each slot's number, fields, and the existing player offered in place of the name typed."""
+        return [(n, fields, self.offers.get(n)) for n, fields in enumerate(self.slots(), start=1)]
+
+    def add_refusal(self, error: ValidationError) -> None:
+        """A service's refusal beside its field; a name typed for a player the club already
+        has is refused beside the name, with that player offered (`offers`)."""
+        offers = same_person_offers(error)
+        if hasattr(error, "error_dict"):
+            typed = {
+                f"player_{n}": f"last_name_{n}"
+                for n in range(1, self.size + 1)
+                if not self.cleaned_data.get(f"player_{n}") and not self.cleaned_data.get(f"use_{n}")
+            }
+            error = ValidationError({typed.get(key, key): problems for key, problems in error.error_dict.items()})
+        add_service_errors(self, error)
+        for key, player_id in offers.items():
+            slot = int(key.removeprefix("player_")) if key.startswith("player_") else 0
+            player = Player.objects.filter(pk=player_id, club=self.tournament.club).first()
+            if slot and player is not None:
+                self.offers[slot] = player
 
     def clean(self) -> dict[str, Any]:
         super().clean()
         data = self.cleaned_data
         for n in range(1, self.size + 1):
+            if data.get(f"use_{n}"):
+                # The existing player replaces the name typed, which stays in the form as sent.
+                data[f"player_{n}"] = data[f"use_{n}"]
+                continue
             typed = data.get(f"last_name_{n}") or data.get(f"first_name_{n}")
             if data.get(f"player_{n}") and typed:
                 self.add_error(f"player_{n}", _("Pick a player or type a new one, not both."))

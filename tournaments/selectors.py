@@ -237,6 +237,11 @@ class SeatFound:
     table: TableView
     seat: SeatView
 
+    @property
+    def others(self) -> list[str]:
+        """The names of the other competitors at the table, in seat order."""
+        return [other.competitor.name for other in self.table.seats if other.competitor.pk != self.seat.competitor.pk]
+
 
 def seats_matching(tables: list[TableView], query: str) -> list[SeatFound]:
     """The seats whose competitor or players match `query` (every word, accents aside)."""

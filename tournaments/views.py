@@ -35,8 +35,9 @@ from tournaments.forms import (
     StatusForm,
     TournamentForm,
     add_service_errors,
+    same_person_offers,
 )
-from tournaments.models import Club, ForbiddenPair, Prize, Round, Tournament
+from tournaments.models import Club, ForbiddenPair, Player, Prize, Round, Tournament
 
 View = Callable[..., HttpResponse]
 
@@ -131,15 +132,20 @@ def players(request: UserRequest, club: Club) -> HttpResponse:
 @club_view
 def player_add(request: UserRequest, club: Club) -> HttpResponse:
     form = PlayerForm(request.POST or None)
+    twin: Player | None = None
     if request.method == "POST" and form.is_valid():
         try:
             player = services.player_create(by=request.user, club=club, **form.cleaned_data)
         except ValidationError as error:
             add_service_errors(form, error)
+            # The player typed is one the club has: their record is offered instead.
+            twin_id = next(iter(same_person_offers(error).values()), None)
+            twin = club.players.filter(pk=twin_id).first() if twin_id else None
         else:
             messages.success(request, _("%(player)s added.") % {"player": player.full_name})
             return redirect("manage:players", club_id=club.pk)
-    return render(request, "tournaments/player_form.html", {"club": club, "form": form, "player": None})
+    context = {"club": club, "form": form, "player": None, "twin": twin}
+    return render(request, "tournaments/player_form.html", context)
 
 
 @club_view
@@ -306,7 +312,7 @@ def register(request: UserRequest, tournament: Tournament) -> HttpResponse:
                 checked_in=form.cleaned_data["checked_in"],
             )
         except ValidationError as error:
-            add_service_errors(form, error)
+            form.add_refusal(error)
         else:
             messages.success(
                 request,

@@ -33,23 +33,31 @@ def half_up(value: Number) -> int:
     return int(Decimal(str(value)).quantize(Decimal(1), rounding=ROUND_HALF_UP))
 
 
-def bye_points(*, bye_policy: str, fixed_points: Number, winners: Sequence[Number]) -> Number:
+def bye_points(*, bye_policy: str, fixed_points: Number, winners: Sequence[Number], step: int = 1) -> Number:
     """The points a bye is credited with: `winners` are the points of the round's winning sides.
 
-    `average_win`: their average rounded half up, 0 while no table has finished;
-    `fixed`: the tournament's `fixed_points`; `none`: 0 (the bye counts for nothing).
+    `average_win`: their average rounded half up to a multiple of `step` (the game's
+    rounding: `Game.score_step`, 10 for a contrée that rounds to the ten), 0 while no
+    table has finished; `fixed`: the tournament's `fixed_points`; `none`: 0 (the bye
+    counts for nothing).
     """
     if bye_policy not in BYE_POLICIES:
         raise ValueError(f"unknown bye policy {bye_policy!r} (one of {', '.join(BYE_POLICIES)})")
     if bye_policy == "fixed":
         return fixed_points
     if bye_policy == "average_win":
-        return half_up(sum(winners) / len(winners)) if winners else 0
+        return half_up(sum(winners) / len(winners) / step) * step if winners else 0
     return 0
 
 
 def missed_round(
-    *, late: bool, bye_policy: str, late_policy: str, fixed_points: Number, winners: Sequence[Number]
+    *,
+    late: bool,
+    bye_policy: str,
+    late_policy: str,
+    fixed_points: Number,
+    winners: Sequence[Number],
+    step: int = 1,
 ) -> MissedRound:
     """What one round away from the tables scores: a bye, or a late arrival's missed round.
 
@@ -63,7 +71,7 @@ def missed_round(
         return MissedRound(outcome="absent", points=0, counted=True, finished=True)
     if bye_policy == "none":
         return MissedRound(outcome="absent", points=0, counted=False, finished=False)
-    points = bye_points(bye_policy=bye_policy, fixed_points=fixed_points, winners=winners)
+    points = bye_points(bye_policy=bye_policy, fixed_points=fixed_points, winners=winners, step=step)
     return MissedRound(outcome="bye", points=points, counted=True, finished=True)
 
 

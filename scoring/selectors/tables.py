@@ -18,6 +18,7 @@ from django.db.models import Count
 
 from engine.core import HandScore, Number, RuleError, Side
 from engine.match import MatchResult
+from scoring.hand_words import HandWords, sheet_marks
 from scoring.labels import bid_and_contract, outcome_label
 from scoring.models import Hand, TableResult
 from scoring.partie import game_for_seats, hand_errors, partie_or_none, table_game
@@ -97,6 +98,8 @@ class SheetRow:
     reserve_out: int
     # Tarot à 4 at a table of five: who sat this donne out ("" elsewhere).
     mort: str = ""
+    # Tarot: the called partner or « seul », poignées, petit au bout, chelem, in words.
+    marks: tuple[str, ...] = ()
 
     @property
     def cells(self) -> list[tuple[Number, Number | None]]:
@@ -172,6 +175,7 @@ def table_sheet(
     result = (
         played if played is not None else partie_or_none(tournament, [hand.raw for hand in hands], table_game(table))
     )
+    words = HandWords(sides)
     rows: list[SheetRow] = []
     for i, hand in enumerate(hands):
         raw = hand.raw if isinstance(hand.raw, dict) else {}
@@ -188,6 +192,7 @@ def table_sheet(
                 pending=hand.status == Hand.Status.PENDING,
                 reserve_out=hand.reserve_out,
                 mort=_taker_label(raw, sides, "mort"),
+                marks=tuple(sheet_marks(raw, words)),
             )
         )
     zeros: list[Number] = [0] * len(sides)

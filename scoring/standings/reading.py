@@ -21,6 +21,7 @@ from typing import Any
 
 from django.db import connection
 
+import engine
 import engine.standings as engine_standings
 from kit import fastjson
 from scoring.models import TableResult
@@ -224,7 +225,7 @@ def load(tournament: Tournament, *, from_round: int = 1, last_tables: TablesBuil
     byes_by_round: dict[int, list[tuple[int, str]]] = defaultdict(list)
     for round_number, competitor_id, reason in byes:
         byes_by_round[round_number].append((competitor_id, reason))
-    policy = (tournament.bye_policy, tournament.bye_points, tournament.late_policy)
+    policy = (tournament.bye_policy, tournament.bye_points, tournament.late_policy, score_step(tournament))
     works: dict[int, RoundWork] = {}
     digests: dict[int, str] = {}
     for number in rounds:
@@ -289,6 +290,15 @@ class TablesBuilt:
     parties_state: dict[int, dict[str, Any]]
 
 
+def score_step(tournament: Tournament) -> int:
+    """What the tournament's scores are multiples of (a bye's average is rounded to it)."""
+    try:
+        return engine.get_game(tournament.game).score_step(tournament.rule_options or {})
+    except (KeyError, ValueError, engine.OptionError):
+        # Rules the site no longer knows are refused where they are set; a ranking still reads.
+        return 1
+
+
 def build_round(
     number: int,
     tables: list[tuple[TableRow, Seats]],
@@ -326,6 +336,7 @@ def build_round(
             late_policy=tournament.late_policy,
             fixed_points=tournament.bye_points,
             winners=winners,
+            step=score_step(tournament),
         )
         entry = Entry(
             round=number, table=None, side=None, result=missed.outcome, points=missed.points, against=0,

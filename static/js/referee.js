@@ -11,7 +11,8 @@
  *   are typed (belote at four), and the defence's share shown in tarot;
  * - the answer to a sent donne is brought on screen: its summary, and right under it the
  *   "Confirm for …" buttons when the other side must confirm it (the Send button the
- *   thumb pressed is at the bottom of a form taller than a phone's screen).
+ *   thumb pressed is at the bottom of a form taller than a phone's screen); the focus
+ *   goes to that summary.
  */
 (function () {
   "use strict";
@@ -208,6 +209,10 @@
     var top = notice.getBoundingClientRect().top;
     var bottom = last.getBoundingClientRect().bottom;
     if (top < 0 || bottom > window.innerHeight) { notice.scrollIntoView({ block: "start" }); }
+    // The swap took away the button that had the focus, which would fall back to the top
+    // of the page: a keyboard (or screen reader) user lands on the answer instead.
+    notice.setAttribute("tabindex", "-1");
+    notice.focus({ preventScroll: true });
   }
 
   document.addEventListener("htmx:afterSwap", function (event) {

@@ -121,6 +121,21 @@ def test_a_bye_is_a_won_partie_with_the_average_of_the_round_winners_rounded_hal
     assert row["rounds"][0]["result"] == "bye" and row["rounds"][0]["table"] is None
 
 
+def test_a_contree_bye_is_rounded_to_the_ten_as_every_contree_score_is() -> None:
+    tournament, teams = concours(7, game="belote_contree", bye_policy="average_win", criteria=["wins", "points"])
+    rnd = round_with_tables(tournament, teams[:6])
+    Bye.objects.create(round=rnd, competitor=teams[6])
+    finish(rnd, 1, [1930, 700])
+    finish(rnd, 2, [1950, 800])
+    finish(rnd, 3, [600, 1950])
+    # (1930 + 1950 + 1950) / 3 = 1943.3: the contrée counts in tens (1943 was shown).
+    assert rows_by_name(standings_rebuild(tournament_id=tournament.pk))["C7"]["points"] == 1940
+    # A contrée played without rounding keeps the whole-point average.
+    tournament.rule_options = {"rounding": "none"}
+    tournament.save()
+    assert rows_by_name(standings_rebuild(tournament_id=tournament.pk))["C7"]["points"] == 1943
+
+
 def test_a_bye_under_the_fixed_policy_is_worth_the_tournament_value() -> None:
     tournament, (c1, c2, c3) = concours(3, bye_policy="fixed", bye_points=500, criteria=["wins", "points"])
     rnd = round_with_tables(tournament, [c1, c2])

@@ -109,6 +109,15 @@ def test_players_already_in_the_club_are_flagged_and_skipped(club, organiser) ->
     assert Player.objects.filter(club=club).count() == 3
 
 
+def test_a_name_typed_in_the_other_order_or_without_accents_is_the_same_player(club, organiser) -> None:
+    # The rule the director's forms share (tests/tournaments/test_one_person.py).
+    PlayerFactory(club=club, last_name="Lefèvre", first_name="Hélène", licence="")
+    text = "nom;prénom\nHelene;LEFEVRE\nLefevre;Helene\n"
+    preview = services.players_import_preview(by=organiser, club=club, text=text)
+    assert [row.line for row in preview.bad_rows] == [3]
+    assert [row.line for row in preview.flagged] == [2]
+
+
 def test_another_clubs_organiser_cannot_preview_nor_import(club, outsider) -> None:
     with pytest.raises(PermissionDenied):
         services.players_import_preview(by=outsider, club=club, text=GOOD)

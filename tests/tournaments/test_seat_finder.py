@@ -62,3 +62,16 @@ def test_the_poster_carries_the_ranking_and_the_seat_finder_codes(client, runnin
     assert reverse("draw:seat_qr", kwargs={"slug": tournament.slug}) in html
     svg = client.get(reverse("draw:seat_qr", kwargs={"slug": tournament.slug}))
     assert svg.status_code == 200 and svg["Content-Type"] == "image/svg+xml"
+
+
+def test_the_others_at_the_table_are_listed_without_a_trailing_comma(client, running, organiser) -> None:
+    tournament, _teams = running(8, game="tarot_a_quatre", format="individual")
+    rnd = round_draw(by=organiser, tournament=tournament)
+    # The last seat of a table: its others are all before it, where the comma used to trail.
+    last = Seat.objects.filter(round=rnd).order_by("table__number", "side", "position").last()
+    response = client.get(seat_url(tournament), {"q": last.competitor.name})
+    html = " ".join(response.content.decode().split())
+    others = ", ".join(s.competitor.name for s in Seat.objects.filter(table=last.table).exclude(pk=last.pk))
+    lines = [part.split("</p>", 1)[0].strip() for part in html.split("À la table :")[1:]]
+    assert others in lines
+    assert lines and not any(line.endswith(",") for line in lines)

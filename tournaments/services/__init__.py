@@ -40,7 +40,14 @@ from tournaments.services.clubs import (
     member_set_role,
 )
 from tournaments.services.money import competitor_set_payment, prize_add, prize_delete, prize_update
-from tournaments.services.players import NewPlayer, player_create, player_update, players_import, players_import_preview
+from tournaments.services.players import (
+    SAME_PERSON,
+    NewPlayer,
+    player_create,
+    player_update,
+    players_import,
+    players_import_preview,
+)
 from tournaments.services.privacy import ErasedPlayers, anonymous_name, identity_digests, player_anonymise
 from tournaments.services.registration import (
     competitor_check_in,
@@ -68,6 +75,7 @@ __all__ = [
     "FIXED_ONCE_DRAWN",
     "INVITATION_LIFETIME",
     "LOCKED_WHEN_RUNNING",
+    "SAME_PERSON",
     "TRANSITIONS",
     "ErasedPlayers",
     "NewPlayer",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import transaction
 from django.db.models import Max
@@ -12,14 +14,16 @@ from tournaments.signals import standings_refresh_requested
 
 Status = Tournament.Status
 Errors = dict[str, list[str]]
+# Messages of which some carry a code and params (a ValidationError), by field.
+Refusals = dict[str, list[str | ValidationError]]
 # Competitors per table, by tournament format (a team is one competitor), for the games
 # played at one table size.
 TABLE_SIZES = {"teams": 2, "melee": 4, "individual": 3}
 
 
-def raise_errors(errors: Errors) -> None:
+def raise_errors(errors: Mapping[str, Sequence[str | ValidationError]]) -> None:
     if errors:
-        raise ValidationError(errors)
+        raise ValidationError(dict(errors))
 
 
 def refusal(message: str, field: str = NON_FIELD_ERRORS) -> ValidationError:

@@ -17,7 +17,7 @@ from tournaments import csv_import
 from tournaments.access import require_organiser
 from tournaments.models import Club, Player
 from tournaments.services.common import (
-    Errors,
+    Refusals,
     raise_errors,
 )
 
@@ -32,35 +32,71 @@ class NewPlayer:
     affiliation: str = ""
 
 
+# The code of a refusal that names a player the club already has: a form offers that
+# player instead, the API gives their id (`params["player_id"]`).
+SAME_PERSON = "same_person"
+
+
+def club_twin(
+    club: Club, last_name: str, first_name: str, licence: str, affiliation: str, exclude_pk: int | None
+) -> tuple[str, Player] | None:
+    """The club's player these details are, by the import's rule (tournaments/csv_import.py),
+    and what gave them away ("licence" or "name"); None for somebody new.
+
+    The names are compared folded, in any word order (« Lefevre Helene » is Hélène Lefèvre),
+    which a database lookup cannot do: the club's list is read whole, a few thousand short
+    rows at most, once per player typed by hand.
+    """
+    others = Player.objects.filter(club=club).order_by()
+    if exclude_pk is not None:
+        others = others.exclude(pk=exclude_pk)
+    wanted_licence = csv_import.licence_key(licence)
+    key = csv_import.name_key(last_name, first_name, affiliation.strip() or club.name)
+    by_name: int | None = None
+    rows = others.values_list("pk", "last_name", "first_name", "licence", "affiliation")
+    for pk, other_last, other_first, other_licence, other_affiliation in rows:
+        if wanted_licence and csv_import.licence_key(other_licence) == wanted_licence:
+            return "licence", Player.objects.select_related("club").get(pk=pk)
+        same_name = csv_import.name_key(other_last, other_first, other_affiliation or club.name) == key
+        if by_name is None and same_name and csv_import.same_person(other_licence, licence.strip()):
+            by_name = pk
+    if by_name is None:
+        return None
+    return "name", Player.objects.select_related("club").get(pk=by_name)
+
+
+def player_label(player: Player) -> str:
+    """A player as a director tells them apart: name, then licence or club played for."""
+    detail = player.licence or player.affiliation
+    return f"{player.full_name} ({detail})" if detail else player.full_name
+
+
 def player_errors(
     club: Club, last_name: str, first_name: str, licence: str, affiliation: str, exclude_pk: int | None
-) -> Errors:
-    """Empty names, and duplicates by the import's rule: same licence, or same name unless licences differ."""
-    errors: Errors = {}
+) -> Refusals:
+    """Empty names, and duplicates by the import's rule: same licence, or same name unless licences differ.
+
+    A duplicate's refusal has the code `SAME_PERSON` and the player's id in its params.
+    """
+    errors: Refusals = {}
     if not last_name.strip():
         errors["last_name"] = [_("Give the last name.")]
     if not first_name.strip():
         errors["first_name"] = [_("Give the first name.")]
     if errors:
         return errors
-    others = Player.objects.filter(club=club)
-    if exclude_pk is not None:
-        others = others.exclude(pk=exclude_pk)
-    if licence.strip():
-        twin = others.filter(licence__iexact=licence.strip()).first()
-        if twin is not None:
-            errors["licence"] = [_("Licence already given to %(player)s.") % {"player": twin.full_name}]
-            return errors
-    club_label = affiliation.strip() or club.name
-    key = csv_import.name_key(last_name, first_name, club_label)
-    for other in others.filter(last_name__iexact=last_name.strip()):
-        same_name = csv_import.name_key(other.last_name, other.first_name, other.club_label) == key
-        if same_name and csv_import.same_person(other.licence, licence.strip()):
-            errors["last_name"] = [
-                _("%(player)s is already in the club: give a licence number to tell them apart.")
-                % {"player": other.full_name}
-            ]
-            break
+    twin = club_twin(club, last_name, first_name, licence, affiliation, exclude_pk)
+    if twin is None:
+        return errors
+    found, player = twin
+    params = {"player": player_label(player), "player_id": player.pk}
+    if found == "licence":
+        message = _("Licence already given to %(player)s.")
+        params["player"] = player.full_name
+        errors["licence"] = [ValidationError(message, code=SAME_PERSON, params=params)]
+    else:
+        message = _("%(player)s is already in the club: give a licence number to tell them apart.")
+        errors["last_name"] = [ValidationError(message, code=SAME_PERSON, params=params)]
     return errors
 
 

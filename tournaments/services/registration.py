@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from django.contrib.auth.models import User
-from django.core.exceptions import NON_FIELD_ERRORS
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
@@ -14,7 +15,7 @@ from tournaments import csv_import
 from tournaments.access import require_organiser
 from tournaments.models import Bye, Competitor, ForbiddenPair, Player, Tournament
 from tournaments.services.common import (
-    Errors,
+    Refusals,
     Status,
     last_round_number,
     raise_errors,
@@ -95,27 +96,90 @@ def competitor_register(
     return competitor
 
 
-def _registration_players(tournament: Tournament, players: Sequence[Player | NewPlayer]) -> list[Player]:
-    errors: Errors = {}
-    taken = set(
-        Player.objects.filter(competitors__tournament=tournament)
-        .exclude(competitors__status=Competitor.Status.WITHDRAWN)
-        .values_list("pk", flat=True)
+@dataclass(frozen=True, slots=True)
+class _Seated:
+    """A player of a competitor still in the tournament, as the one-person rule compares them."""
+
+    player_id: int
+    words: tuple[str, ...]
+    licence: str
+    label: str
+    competitor_id: int
+    number: int
+    checked_in: bool
+
+
+def _seated(tournament: Tournament) -> list[_Seated]:
+    rows = (
+        Competitor.players.through.objects.filter(competitor__tournament=tournament)
+        .exclude(competitor__status=Competitor.Status.WITHDRAWN)
+        .values_list(
+            "player_id",
+            "player__last_name",
+            "player__first_name",
+            "player__licence",
+            "competitor_id",
+            "competitor__number",
+            "competitor__status",
+        )
     )
+    return [
+        _Seated(
+            pk,
+            csv_import.person_words(last, first),
+            licence,
+            f"{first} {last}".strip(),
+            competitor,
+            number,
+            status == Competitor.Status.CHECKED_IN,
+        )
+        for pk, last, first, licence, competitor, number, status in rows
+    ]
+
+
+def _one_person(words_a: tuple[str, ...], licence_a: str, words_b: tuple[str, ...], licence_b: str) -> bool:
+    """The import's rule within a tournament, whatever club each plays for: the same licence,
+    or the same name (accents, case and word order aside) unless two licences differ."""
+    if licence_a.strip() and csv_import.licence_key(licence_a) == csv_import.licence_key(licence_b):
+        return True
+    return words_a == words_b and csv_import.same_person(licence_a, licence_b)
+
+
+def _already_seated(seated: Sequence[_Seated], last: str, first: str, licence: str, pk: int | None) -> _Seated | None:
+    words = csv_import.person_words(last, first)
+    return next((s for s in seated if s.player_id == pk or _one_person(s.words, s.licence, words, licence)), None)
+
+
+def _registration_players(tournament: Tournament, players: Sequence[Player | NewPlayer]) -> list[Player]:
+    """The players to register, new ones created; refused when one of them is already in
+    the tournament (the same record, or the same person by the import's rule: one person
+    never sits twice in a tournament) or, typed by hand, is already in the club's list."""
+    errors: Refusals = {}
+    seated = _seated(tournament)
     for index, player in enumerate(players, start=1):
         key = f"player_{index}"
-        if isinstance(player, NewPlayer):
+        pk = player.pk if isinstance(player, Player) else None
+        if isinstance(player, Player) and player.club_id != tournament.club_id:
+            errors[key] = [_("Only the club's players can be registered.")]
+            continue
+        twin = _already_seated(seated, player.last_name, player.first_name, player.licence, pk)
+        if twin is not None:
+            errors[key] = [
+                ValidationError(
+                    _("%(player)s is already registered (no. %(number)s)."),
+                    code="already_registered",
+                    params={"player": twin.label, "number": twin.number},
+                )
+            ]
+        elif isinstance(player, NewPlayer):
             problems = player_errors(
                 tournament.club, player.last_name, player.first_name, player.licence, player.affiliation, None
             )
             if problems:
                 errors[key] = [message for messages in problems.values() for message in messages]
-        elif player.club_id != tournament.club_id:
-            errors[key] = [_("Only the club's players can be registered.")]
-        elif player.pk in taken:
-            errors[key] = [_("%(player)s is already registered.") % {"player": player.full_name}]
-    existing = [p.pk for p in players if isinstance(p, Player)]
-    if len(existing) != len(set(existing)):
+    keys = [(csv_import.person_words(p.last_name, p.first_name), p.licence) for p in players]
+    pairs = [(a, b) for i, a in enumerate(keys) for b in keys[i + 1 :] if a[0]]
+    if any(_one_person(*a, *b) for a, b in pairs):
         errors[NON_FIELD_ERRORS] = [_("The same player twice.")]
     raise_errors(errors)
     chosen: list[Player] = []
@@ -162,6 +226,7 @@ def competitor_check_in(*, by: User, competitor: Competitor, present: bool = Tru
     # A late arrival's byes are rounds it missed, not rounds it played.
     played = competitor.seats.exists() or competitor.byes.exclude(reason="late").exists()
     if present and competitor.status != Competitor.Status.CHECKED_IN:
+        _refuse_twin_checked_in(tournament, competitor)
         if tournament.status == Status.RUNNING and last_round_number(tournament) >= competitor.joined_round:
             _check_can_join(tournament)
             _join_late(tournament, competitor)
@@ -177,6 +242,21 @@ def competitor_check_in(*, by: User, competitor: Competitor, present: bool = Tru
     return competitor
 
 
+def _refuse_twin_checked_in(tournament: Tournament, competitor: Competitor) -> None:
+    """One person never sits twice: a registration made twice (before Atout compared names
+    folded) is checked in once; the other is to be withdrawn."""
+    seated = _seated(tournament)
+    own = [s for s in seated if s.competitor_id == competitor.pk]
+    present = [s for s in seated if s.checked_in and s.competitor_id != competitor.pk]
+    for mine in own:
+        twin = next((s for s in present if _one_person(s.words, s.licence, mine.words, mine.licence)), None)
+        if twin is not None:
+            raise refusal(
+                _("%(player)s is already in no. %(number)s, checked in: withdraw one of the two registrations.")
+                % {"player": mine.label, "number": twin.number}
+            )
+
+
 @transaction.atomic
 def competitors_check_in_all(*, by: User, tournament: Tournament) -> int:
     """Check in everyone registered (*tout pointer*), before the first draw; returns how many.
@@ -187,6 +267,26 @@ def competitors_check_in_all(*, by: User, tournament: Tournament) -> int:
     require_organiser(by, tournament.club)
     if tournament.status != Status.REGISTRATION:
         raise refusal(_("Everyone can be checked in at once only while registration is open."))
+    seated = _seated(tournament)
+    for index, first in enumerate(seated):
+        twin = next(
+            (
+                s
+                for s in seated[index + 1 :]
+                if s.competitor_id != first.competitor_id
+                and _one_person(s.words, s.licence, first.words, first.licence)
+            ),
+            None,
+        )
+        if twin is not None:
+            raise refusal(
+                _("%(player)s is in two registrations (no. %(first)s and no. %(second)s): withdraw one of them first.")
+                % {
+                    "player": first.label,
+                    "first": min(first.number, twin.number),
+                    "second": max(first.number, twin.number),
+                }
+            )
     return tournament.competitors.filter(status=Competitor.Status.REGISTERED).update(
         status=Competitor.Status.CHECKED_IN
     )
