@@ -134,7 +134,7 @@ def test_the_registration_form_refuses_her_beside_the_name_and_keeps_what_was_ty
     )
     assert response.status_code == 200
     form = response.context["form"]
-    assert form.errors["last_name_2"] == ["Hélène Lefèvre a déjà une inscription (n° 1)."]
+    assert form.errors["last_name_2"] == ["Hélène Lefèvre a déjà une inscription (n°\u00a01)."]
     html = response.content.decode()
     for kept in ('value="Lefevre"', 'value="Helene"', 'value="ABC Millau"', 'value="Les Deux"'):
         assert kept in html
