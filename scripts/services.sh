@@ -82,20 +82,3 @@ atout_services() {
     echo "==> Redis unreachable at $ATOUT_REDIS_URL: tasks run eagerly and the real-worker tests are skipped"
   fi
 }
-
-atout_chromium() {
-  if [ -x /usr/bin/chromium ]; then
-    return 0
-  fi
-  echo "==> Installing Debian's chromium for the browser tests"
-  local sudo=""
-  [ "$(id -u)" = "0" ] || sudo="sudo -n"
-  if $sudo apt-get update -qq >/dev/null && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; then
-    return 0
-  fi
-  if [ "${CI:-}" = "true" ]; then
-    echo "FATAL: CI=true and chromium could not be installed with apt." >&2
-    exit 1
-  fi
-  echo "==> chromium is missing and could not be installed: the browser tests will be skipped"
-}

@@ -36,5 +36,27 @@ atout_setup() {
     # A test install satisfies a plain run too: record both.
     printf '%s\n%s\n' "$wanted" "$(sha256sum pyproject.toml | cut -d' ' -f1) extras=" >"$stamp"
   fi
+  case ",${extras}," in
+    *,test,*) atout_chromium ;;
+  esac
   .venv/bin/python manage.py compile_catalogues
+}
+
+# The browser the browser tests drive: Debian's chromium, installed with apt when missing
+# (never a downloaded browser). Called by `atout_setup test`.
+atout_chromium() {
+  if [ -x /usr/bin/chromium ]; then
+    return 0
+  fi
+  echo "==> Installing Debian's chromium for the browser tests"
+  local sudo=""
+  [ "$(id -u)" = "0" ] || sudo="sudo -n"
+  if $sudo apt-get update -qq >/dev/null && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; then
+    return 0
+  fi
+  if [ "${CI:-}" = "true" ]; then
+    echo "FATAL: CI=true and chromium could not be installed with apt." >&2
+    exit 1
+  fi
+  echo "==> chromium is missing and could not be installed: the browser tests will be skipped"
 }
