@@ -19,7 +19,7 @@ from typing import Any
 from django import template
 from django.utils.formats import localize
 from django.utils.html import format_html, format_html_join
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 
 from scoring.rows import SnapshotRow
@@ -102,12 +102,13 @@ def ranking_rows(rows: Iterable[SnapshotRow], competitor_base: str, prizes: Sequ
     """One <tr> per row: rank, number, name linked to the competitor's page (its partie in
     play, the lot its rank wins when `prizes` are given), the criteria, played."""
     withdrawn = format_html(' <span class="muted">({})</span>', gettext("withdrawn"))
+    withdrawn_class = mark_safe(' class="withdrawn"')
     marks: dict[int, str] = {}
 
     def cells(row: SnapshotRow) -> tuple[Any, ...]:
         values = format_html_join("", '<td class="num">{}</td>', ((_number(v),) for v in row.get("values") or []))
         return (
-            format_html(' class="withdrawn"') if row.get("withdrawn") else "",
+            withdrawn_class if row.get("withdrawn") else "",
             row.get("rank"),
             row.get("number"),
             competitor_base,
