@@ -76,6 +76,8 @@ def _round_context(tournament: Tournament, rnd: Round | None) -> dict[str, Any]:
         # Donnes waiting for the other side's confirmation: a table can look idle for them.
         "pending_count": sum(t.pending for t in tables),
         "pending_tables": [t.number for t in tables if t.pending],
+        # Each of them with how long it has waited, the longest first.
+        "waiting_donnes": sorted((w for t in tables for w in t.waiting), key=lambda w: -w.minutes),
         "byes": selectors.round_byes(rnd),
         "repeats": selectors.explained_repeats(rnd),
         "conflicts": selectors.named_pairs(rnd, rnd.conflicts),

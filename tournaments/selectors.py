@@ -105,6 +105,19 @@ class TableProgress(Protocol):
     # Donnes entered and waiting for the other side's confirmation: not counted yet.
     @property
     def pending(self) -> int: ...
+    @property
+    def waiting(self) -> Sequence[WaitingDonne]: ...
+
+
+class WaitingDonne(Protocol):
+    """A donne waiting for confirmation at a table (scoring's `WaitingDonne` is one)."""
+
+    @property
+    def table(self) -> int: ...
+    @property
+    def number(self) -> int: ...
+    @property
+    def minutes(self) -> int: ...
 
 
 @dataclass(slots=True)
@@ -138,6 +151,10 @@ class TableView:
     def pending(self) -> int:
         """Donnes entered at the table that wait for the other side's confirmation."""
         return self.result.pending if self.result is not None else 0
+
+    @property
+    def waiting(self) -> Sequence[WaitingDonne]:
+        return self.result.waiting if self.result is not None else ()
 
 
 def drawn_tables(rnd: Round, progress: Mapping[int, TableProgress] | None = None) -> list[TableView]:

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from django.db import connection
-from django.db.models import Count
+from django.db.models import Count, QuerySet
+from django.utils import timezone
 
 from engine.core import HandScore, Number, RuleError, Side
 from engine.match import MatchResult
@@ -253,15 +255,41 @@ def hand_check_replacing(table: Table, hand: Hand, raw: Any) -> HandCheck:
     return _check(table, raws, index)
 
 
+@dataclass(frozen=True, slots=True)
+class WaitingDonne:
+    """A donne entered by one side that waits for another side's confirmation, since when."""
+
+    table: int
+    number: int
+    since: datetime
+
+    @property
+    def minutes(self) -> int:
+        """Whole minutes waited so far (0 in the first minute)."""
+        return max(0, int((timezone.now() - self.since).total_seconds() // 60))
+
+
+def _waiting_by_table(hands: QuerySet[Hand]) -> dict[int, list[WaitingDonne]]:
+    waiting: dict[int, list[WaitingDonne]] = {}
+    rows = hands.filter(status=Hand.Status.PENDING).values_list("table_id", "table__number", "number", "created_at")
+    for table_id, table_number, number, since in rows.order_by("table_id", "number"):
+        waiting.setdefault(table_id, []).append(WaitingDonne(table_number, number, since))
+    return waiting
+
+
 @dataclass(frozen=True)
 class RoundTable:
     """A table of the director's list of hands: its result (what counts), how many donnes
-    were entered, and how many of them wait for the other side's confirmation."""
+    were entered, and those that wait for the other side's confirmation."""
 
     table: Table
     result: TableResult | None
     entered: int
-    pending: int
+    waiting: tuple[WaitingDonne, ...] = ()
+
+    @property
+    def pending(self) -> int:
+        return len(self.waiting)
 
 
 def round_tables_with_counts(tournament: Tournament, round_number: int) -> list[RoundTable]:
@@ -271,14 +299,11 @@ def round_tables_with_counts(tournament: Tournament, round_number: int) -> list[
         .select_related("round", "result")
         .order_by("number")
     )
-    counts: dict[int, int] = {}
-    pending: dict[int, int] = {}
-    for table_id, status in Hand.objects.filter(table__in=tables).values_list("table_id", "status"):
-        counts[table_id] = counts.get(table_id, 0) + 1
-        if status == Hand.Status.PENDING:
-            pending[table_id] = pending.get(table_id, 0) + 1
+    hands = Hand.objects.filter(table__in=tables)
+    counts = dict(hands.values("table_id").annotate(count=Count("pk")).values_list("table_id", "count"))
+    waiting = _waiting_by_table(hands)
     return [
-        RoundTable(table, getattr(table, "result", None), counts.get(table.pk, 0), pending.get(table.pk, 0))
+        RoundTable(table, getattr(table, "result", None), counts.get(table.pk, 0), tuple(waiting.get(table.pk, ())))
         for table in tables
     ]
 
@@ -295,19 +320,19 @@ class TableProgress:
     forced: bool
     donnes_played: int
     totals: list[int]
-    pending: int
+    # The donnes waiting for the other side's confirmation, in donne order.
+    waiting: tuple[WaitingDonne, ...] = ()
+
+    @property
+    def pending(self) -> int:
+        return len(self.waiting)
 
 
 def table_progress(round: Round) -> dict[int, TableProgress]:
     """How far each table of the round went, by table id, for every table with a donne
     counted or waiting (the director's dashboard and the close of a round read it)."""
     results = {r.table_id: r for r in TableResult.objects.filter(table__round=round)}
-    waiting = dict(
-        Hand.objects.filter(table__round=round, status=Hand.Status.PENDING)
-        .values("table_id")
-        .annotate(count=Count("pk"))
-        .values_list("table_id", "count")
-    )
+    waiting = _waiting_by_table(Hand.objects.filter(table__round=round))
     answer = {}
     for table_id in results.keys() | waiting.keys():
         result = results.get(table_id)
@@ -316,6 +341,6 @@ def table_progress(round: Round) -> dict[int, TableProgress]:
             forced=result is not None and result.forced,
             donnes_played=result.donnes_played if result is not None else 0,
             totals=list(result.totals) if result is not None else [],
-            pending=waiting.get(table_id, 0),
+            waiting=tuple(waiting.get(table_id, ())),
         )
     return answer

@@ -11,10 +11,12 @@ from __future__ import annotations
 import html
 import re
 import uuid
+from datetime import timedelta
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from scoring.models import Hand
 from scoring.selectors.tables import table_progress
@@ -144,3 +146,34 @@ def test_the_page_opened_again_shows_the_waiting_donne_s_buttons_above_the_next_
     hand_submit(table=table, raw=HAND, entered_side=0)
     page = text(client.get(reverse("referee:table", args=[table.token])))
     assert page.index("Confirmer pour C2") < page.index('id="hand-form"') < page.index('id="sheet"')
+
+
+def _entered_minutes_ago(table, minutes: int) -> None:
+    Hand.objects.filter(table=table).update(created_at=timezone.now() - timedelta(minutes=minutes, seconds=20))
+
+
+def test_the_dashboard_says_how_long_each_donne_has_waited_the_longest_first(client: Client, waiting, director) -> None:
+    other = waiting.round.tables.get(number=2)
+    hand_submit(table=other, raw=HAND, entered_side=0)
+    _entered_minutes_ago(waiting, 6)
+    _entered_minutes_ago(other, 11)
+    for name in ("manage:dashboard", "manage:dashboard_round"):
+        page = text(client.get(reverse(name, args=[waiting.round.tournament.pk])))
+        listed = re.search(r'<ul class="waiting-donnes">(.*?)</ul>', page, re.S)
+        assert listed is not None
+        lines = [re.sub(r"\s+", " ", item).strip() for item in re.findall(r"<li>(.*?)</li>", listed.group(1), re.S)]
+        assert lines == ["table 2 : donne 1 attend depuis 11 min", "table 1 : donne 1 attend depuis 6 min"]
+
+
+def test_a_donne_just_sent_has_waited_less_than_a_minute_in_english_too(client: Client, waiting, director) -> None:
+    page = text(client.get(reverse("manage:dashboard", args=[waiting.round.tournament.pk]), HTTP_ACCEPT_LANGUAGE="en"))
+    assert "table 1: donne 1 has waited less than a minute" in re.sub(r"\s+", " ", page)
+
+
+def test_the_list_of_hands_says_how_long_the_donne_has_waited(client: Client, waiting, director) -> None:
+    _entered_minutes_ago(waiting, 4)
+    first = row_of(text(client.get(reverse("hands:index", args=[waiting.round.tournament.slug]))), "1")
+    assert "donne 1 attend depuis 4 min" in re.sub(r"\s+", " ", first)
+    hand_confirm(hand=Hand.objects.get(table=waiting), side=1)
+    first = row_of(text(client.get(reverse("hands:index", args=[waiting.round.tournament.slug]))), "1")
+    assert "attend depuis" not in first

@@ -59,6 +59,7 @@ class Progress:
     donnes_played: int
     totals: list[int]
     pending: int
+    waiting: tuple[()] = ()
 
 
 def test_the_drawn_tables_show_the_progress_they_are_handed(running) -> None:
