@@ -426,6 +426,14 @@ def cash_summary(tournament: Tournament, competitors: Iterable[Competitor] | Non
     )
 
 
+def prizes_shown(tournament: Tournament) -> list[Prize]:
+    """The lots shown beside a ranking (page, projector, PDF, CSV): the final ranking's
+    only, once the tournament is finished; a ranking in play promises nobody a lot."""
+    if tournament.status != Tournament.Status.FINISHED:
+        return []
+    return list(tournament.prizes.order_by("rank_from"))
+
+
 def prize_for_rank(prizes: Sequence[Prize], rank: object) -> Prize | None:
     """The lot of `rank` (a shared rank: the lot of that rank), or None."""
     if not isinstance(rank, int):

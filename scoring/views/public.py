@@ -35,6 +35,7 @@ from scoring import exports, live_ranking, pdf
 from scoring.models import StandingsSnapshot
 from scoring.selectors import standings as selectors
 from scoring.standings import columns_for
+from tournaments import selectors as tournament_selectors
 from tournaments.access import is_organiser
 from tournaments.models import Bye, Prize, Tournament
 from tournaments.qr import only_this_computer, public_url, qr_svg_response
@@ -101,11 +102,11 @@ class Ranking:
 
     @cached_property
     def prizes(self) -> list[Prize]:
-        """The lots shown beside the ranks (*palmarès*): the live ranking only, not a past round's."""
+        """The lots shown beside the ranks (*palmarès*): the final ranking's, not a past round's."""
         # `has_prizes` comes with the tournament's row (selectors.standings.visible_tournament).
         if not self.with_prizes or not getattr(self.tournament, "has_prizes", True):
             return []
-        return list(self.tournament.prizes.order_by("rank_from"))
+        return tournament_selectors.prizes_shown(self.tournament)
 
     @cached_property
     def snapshot(self) -> StandingsSnapshot | None:
@@ -381,7 +382,7 @@ def poster(request: SiteRequest, slug: str) -> HttpResponse:
 def ranking_csv(request: SiteRequest, slug: str) -> HttpResponse:
     tournament = selectors.visible_tournament(slug, request.user)
     snapshot = selectors.live_snapshot(tournament)
-    prizes = list(tournament.prizes.order_by("rank_from"))
+    prizes = tournament_selectors.prizes_shown(tournament)
     # Each team's players and clubs for the league; their licences for the club's organisers only.
     players = exports.team_players(tournament)
     licences = is_organiser(request.user, tournament.club)
@@ -401,7 +402,7 @@ def ranking_pdf(request: SiteRequest, slug: str) -> HttpResponse:
     key = f"ranking-pdf:{tournament.pk}:{drawn}:{get_language()}"
     document = cache.get(key)
     if document is None:
-        prizes = list(tournament.prizes.order_by("rank_from"))
+        prizes = tournament_selectors.prizes_shown(tournament)
         document = pdf.ranking_pdf(tournament, selectors.live_snapshot(tournament), prizes=prizes)
         cache.set(key, document, 600)
     response = HttpResponse(document, content_type="application/pdf")

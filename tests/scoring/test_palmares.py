@@ -8,6 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from rounds.services import round_close
 from scoring.exports import ranking_csv
 from scoring.pdf import ranking_pdf
 from scoring.selectors import standings as standings_selectors
@@ -15,7 +16,7 @@ from scoring.services import hand_submit
 from scoring.standings import standings_rebuild
 from tests.scoring.tables import director_of, make_table
 from tournaments import services
-from tournaments.models import Table, Tournament
+from tournaments.models import Round, Table, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -31,10 +32,27 @@ def played(django_capture_on_commit_callbacks) -> Table:
     return table
 
 
-def with_lots(tournament: Tournament) -> None:
+def with_lots(tournament: Tournament, *, final: bool = True) -> None:
+    """Lots for ranks 1 to 3; with `final`, the round closed and the tournament finished
+    (the lots show beside the final ranking only)."""
     director = director_of(tournament)
     services.prize_add(by=director, tournament=tournament, rank_from=1, text="Un jambon", value="60")
     services.prize_add(by=director, tournament=tournament, rank_from=2, rank_to=3, text="Un saucisson")
+    if final:
+        round_close(by=director, round=Round.objects.get(tournament=tournament, number=1), force=True)
+        services.tournament_set_status(by=director, tournament=tournament, status="finished")
+        tournament.refresh_from_db()
+
+
+def test_a_ranking_in_play_promises_no_lot_anywhere(played: Table, client: Client) -> None:
+    tournament = played.round.tournament
+    with_lots(tournament, final=False)
+    for name in ("ranking", "projector"):
+        body = client.get(url(tournament, name)).content.decode()
+        assert "prize-lot" not in body and "Un jambon" not in body
+    header = client.get(url(tournament, "ranking_csv")).content.decode("utf-8").lstrip("\ufeff").splitlines()[0]
+    assert "Lot" not in header.split(";")
+    assert b"Un jambon" not in client.get(url(tournament, "ranking_pdf")).content
 
 
 def url(tournament: Tournament, name: str = "ranking") -> str:
