@@ -94,16 +94,23 @@ BODY_ERRORS = {
 }
 
 
+# What any operation may answer, before its view runs: the site refuses a NUL character
+# in the address, its query or a cookie (atout.middleware.RequestTextMiddleware).
+ADDRESS_ERROR = "The address, its query or a cookie holds a NUL character, or a parameter breaks a rule."
+
+
 def describe(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
     """drf-spectacular post-processing hook: the API's description, kept beside its code,
-    and the body errors of every operation that takes a body."""
+    the address's errors of every operation and the body errors of every operation that
+    takes a body."""
     result.setdefault("info", {})["description"] = DESCRIPTION
     error = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
     for operations in result.get("paths", {}).values():
         for operation in operations.values():
+            responses = operation.setdefault("responses", {})
+            responses.setdefault("400", {"content": error, "description": ADDRESS_ERROR})
             if "requestBody" not in operation:
                 continue
-            responses = operation.setdefault("responses", {})
             for code, text in BODY_ERRORS.items():
                 responses.setdefault(code, {"content": error, "description": text})
     return result

@@ -213,3 +213,10 @@ def test_a_minimal_hand_from_a_variants_required_fields_is_valid_for_the_engine(
 def test_the_sides_a_table_takes_are_documented_beyond_three(schema) -> None:
     confirm = schema["components"]["schemas"]["ConfirmRequest"]["properties"]["side"]
     assert confirm["maximum"] >= 4 and "tarot à 5" in confirm["description"]
+
+
+def test_every_operation_says_it_may_refuse_an_address_holding_a_nul_character(schema, client) -> None:
+    # The site's middleware answers 400 to a NUL in any path, query or cookie before a view runs.
+    assert all("400" in operation["responses"] for _path, _method, operation in operations(schema))
+    answer = client.get("/api/v1/tournaments/?page_size=1%002")
+    assert answer.status_code == 400 and answer.json()["errors"]

@@ -30,8 +30,8 @@ DOCKER = ROOT / "docker"
 # The modules whose environment reads make up "the settings" of a running Atout.
 SETTINGS_READERS = [
     ROOT / "atout" / "settings.py",
-    ROOT / "atout" / "gunicorn_conf.py",
-    ROOT / "atout" / "healthcheck.py",
+    ROOT / "serving" / "gunicorn_conf.py",
+    ROOT / "serving" / "healthcheck.py",
 ]
 _READ = re.compile(r"""(?:env_\w+|os\.environ\.get|os\.getenv)\(\s*["']([A-Z][A-Z0-9_]*)["']""")
 _INTERPOLATED = re.compile(r"\$\{([A-Z][A-Z0-9_]*)")
