@@ -127,9 +127,12 @@ def test_redis_restarted_empty_during_entry_and_a_rescoring(night: Night) -> Non
     first = night.launch(FIRST_OPTIONS)
     wait_until(lambda: night.job(first)[0] == "running", 60, "the first job to start")
     night.redis.kill()
+    stored_before = sum(len(r.acknowledged) for r in referees)
     # Launched while Redis is away: the job is stored, its message can only be lost.
     second = night.launch(SECOND_OPTIONS)
     time.sleep(2)
+    # Donnes stored while Redis is away (on a busy machine two seconds may see none).
+    wait_until(lambda: sum(len(r.acknowledged) for r in referees) > stored_before, 60, "a donne stored without Redis")
     night.redis.start()
 
     for referee in referees:
