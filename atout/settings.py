@@ -15,6 +15,7 @@ from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from kit import redis_guard
 from kit.env import env_bool, env_database, env_int, env_list, env_networks, env_str, env_url
 from kit.logs import FILTERS, console_handler
 
@@ -132,7 +133,8 @@ RANKING_PUBLISH_SECONDS = env_int("ATOUT_RANKING_PUBLISH_SECONDS", 2)
 _cache_url = env_str("CACHE_URL")
 CACHES = {
     "default": (
-        # Django's Redis cache, answering as an empty one while Redis is away (atout.cache).
+        # Django's Redis cache, answering as an empty one at once while Redis is away or
+        # frozen (atout.cache, kit.redis_guard).
         {"BACKEND": "atout.cache.TolerantRedisCache", "LOCATION": _cache_url}
         if _cache_url
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "atout"}
@@ -205,6 +207,17 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A send never holds a request up (kit.redis_guard): every connection to the broker gives
+# up after about a second, to connect and for each answer (a frozen Redis answers nothing
+# and would hold it for ever), and a send that failed is not tried again here. The message
+# only carries work already stored (scoring.tasks.OwedTask): the workers' sweep sends it
+# again (atout.celery). A worker reconnects on its own, as before.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_timeout": redis_guard.TIMEOUT,
+    "socket_connect_timeout": redis_guard.TIMEOUT,
+}
+CELERY_BROKER_CONNECTION_TIMEOUT = redis_guard.TIMEOUT
+CELERY_TASK_PUBLISH_RETRY = False
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "atout")
 # Processes per worker (`celery worker` default: one per CPU). Scale out with more workers.
 CELERY_WORKER_CONCURRENCY = env_int("CELERY_WORKER_CONCURRENCY", 0) or None
