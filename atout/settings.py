@@ -2,7 +2,8 @@
 
 Everything that differs between a laptop and a server comes from the environment through
 the typed readers of `kit.env`; `.env.example` lists every variable. The defaults serve a
-bare machine (SQLite in the project folder, Celery tasks run eagerly, local-memory cache).
+bare machine (SQLite and a generated SECRET_KEY in the project folder, Celery tasks run
+eagerly, local-memory cache).
 With DEBUG off the site refuses to start without a real SECRET_KEY and ALLOWED_HOSTS.
 """
 
@@ -18,13 +19,19 @@ from django.utils.translation import gettext_lazy as _
 from kit import redis_guard
 from kit.env import env_bool, env_database, env_int, env_list, env_networks, env_str, env_url
 from kit.logs import FILTERS, console_handler
+from kit.secret_key import project_secret
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 DEBUG = env_bool("DEBUG", True)
 
+# The key every development process shares (./run, manage.py) is venue mode's too: one
+# generated key kept in the project folder (kit.secret_key), so that moving from ./run to
+# venue mode, or restarting either, logs nobody out. SECRET_KEY in the environment wins;
+# production (DEBUG off) never reads the file and needs SECRET_KEY.
+SECRET_KEY = env_str("SECRET_KEY") or (project_secret(BASE_DIR) if DEBUG else "")
+# The fixed key development once used: refused in production, in case it was copied there.
 _DEV_SECRET = "dev-only-insecure-secret-key-never-use-in-production"
-SECRET_KEY = env_str("SECRET_KEY", _DEV_SECRET if DEBUG else "")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 # The address phones open the site at (http://192.168.1.20:8000): every QR code, printed
