@@ -1,16 +1,17 @@
-"""The site's Redis cache, which a Redis restart never turns into errors.
+"""The site's Redis cache, which a Redis restarting, gone or frozen never turns into errors.
 
 The cache only ever holds what can be rebuilt or lost: rendered documents, counts of
-wrong table links. So while Redis is away (restarting, or gone for a moment) the cache
-answers as an empty one (every read a miss, every write dropped, each failure logged)
-instead of failing the request it serves: referees go on entering. Short socket
-timeouts keep a Redis that does not answer from holding a request up.
+wrong table links. So while Redis is away (restarting, gone for a moment, or frozen and
+answering nothing) the cache answers as an empty one (every read a miss, every write
+dropped) instead of failing or holding up the request it serves: referees go on
+entering. Each call gives up after kit.redis_guard's short timeout, and once one has
+failed the calls to that server are skipped for a few seconds (the failure is logged once).
 """
 
 from __future__ import annotations
 
 import functools
-import logging
+import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -18,22 +19,23 @@ from django.core.cache.backends.redis import RedisCache
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-log = logging.getLogger(__name__)
+from kit import redis_guard
+
 T = TypeVar("T")
-# Seconds to connect to Redis, and to wait for an answer, before counting it away.
-SOCKET_TIMEOUT = 1.0
 
 
 def _or_missing(missing: Callable[..., Any]) -> Callable[[Callable[..., T]], Callable[..., T]]:
-    """Run the cache operation; with Redis away, log it and answer what `missing(*args)` gives."""
+    """Run the cache operation; with Redis away, answer what `missing(*args)` gives at once."""
 
     def decorate(operation: Callable[..., T]) -> Callable[..., T]:
         @functools.wraps(operation)
         def tolerant(self: TolerantRedisCache, *args: Any, **kwargs: Any) -> Any:
+            if redis_guard.away(self.redis_server):
+                return missing(*args, **kwargs)
             try:
                 return operation(self, *args, **kwargs)
             except (RedisConnectionError, RedisTimeoutError) as error:
-                log.warning("cache unavailable, %s answered as a miss: %s", operation.__name__, error)
+                redis_guard.failed(self.redis_server, error, what="cache")
                 return missing(*args, **kwargs)
 
         return tolerant
@@ -51,9 +53,13 @@ class TolerantRedisCache(RedisCache):
 
     def __init__(self, server: str, params: dict[str, Any]) -> None:
         options = dict(params.get("OPTIONS") or {})
-        options.setdefault("socket_connect_timeout", SOCKET_TIMEOUT)
-        options.setdefault("socket_timeout", SOCKET_TIMEOUT)
+        options.setdefault("socket_connect_timeout", redis_guard.TIMEOUT)
+        options.setdefault("socket_timeout", redis_guard.TIMEOUT)
+        # One try per call: redis-py's own retries would each wait out the timeout again.
+        options.setdefault("retry", None)
         super().__init__(server, {**params, "OPTIONS": options})
+        # The server the calls go to (Django writes to the first one listed).
+        self.redis_server = redis_guard.server_of(re.split("[;,]", server)[0])
 
     @_or_missing(lambda key, default=None, *args, **kwargs: default)
     def get(self, *args: Any, **kwargs: Any) -> Any:

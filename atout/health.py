@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import connection
 
+from kit import redis_guard
+
 
 @dataclass(frozen=True)
 class Check:
@@ -31,10 +33,17 @@ def check_broker() -> Check | None:
         return None
     from atout.celery import app
 
+    # What the requests see: a broker that failed a moment ago is skipped, without a call.
+    server = redis_guard.server_of(url) if url.startswith(("redis://", "rediss://")) else None
+    if server is not None and redis_guard.away(server):
+        return Check("broker", False, f"did not answer a moment ago; tried again within {redis_guard.PAUSE:g} s")
     try:
         with app.connection_for_write() as conn:
-            conn.ensure_connection(max_retries=1, timeout=2)
+            # One try, within the broker's timeouts (settings): a probe never hangs.
+            conn.ensure_connection(max_retries=0)
     except Exception as exc:  # kombu raises many kinds; all of them mean "unreachable"
+        if server is not None:
+            redis_guard.failed(server, exc, what="health check")
         return Check("broker", False, f"{type(exc).__name__}: {exc}".strip()[:200])
     return Check("broker", True, "reachable")
 

@@ -2,7 +2,8 @@
 
 Everything that differs between a laptop and a server comes from the environment through
 the typed readers of `kit.env`; `.env.example` lists every variable. The defaults serve a
-bare machine (SQLite in the project folder, Celery tasks run eagerly, local-memory cache).
+bare machine (SQLite and a generated SECRET_KEY in the project folder, Celery tasks run
+eagerly, local-memory cache).
 With DEBUG off the site refuses to start without a real SECRET_KEY and ALLOWED_HOSTS.
 """
 
@@ -15,15 +16,22 @@ from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from kit import redis_guard
 from kit.env import env_bool, env_database, env_int, env_list, env_networks, env_str, env_url
 from kit.logs import FILTERS, console_handler
+from kit.secret_key import project_secret
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 DEBUG = env_bool("DEBUG", True)
 
+# The key every development process shares (./run, manage.py) is venue mode's too: one
+# generated key kept in the project folder (kit.secret_key), so that moving from ./run to
+# venue mode, or restarting either, logs nobody out. SECRET_KEY in the environment wins;
+# production (DEBUG off) never reads the file and needs SECRET_KEY.
+SECRET_KEY = env_str("SECRET_KEY") or (project_secret(BASE_DIR) if DEBUG else "")
+# The fixed key development once used: refused in production, in case it was copied there.
 _DEV_SECRET = "dev-only-insecure-secret-key-never-use-in-production"
-SECRET_KEY = env_str("SECRET_KEY", _DEV_SECRET if DEBUG else "")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 # The address phones open the site at (http://192.168.1.20:8000): every QR code, printed
@@ -132,7 +140,8 @@ RANKING_PUBLISH_SECONDS = env_int("ATOUT_RANKING_PUBLISH_SECONDS", 2)
 _cache_url = env_str("CACHE_URL")
 CACHES = {
     "default": (
-        # Django's Redis cache, answering as an empty one while Redis is away (atout.cache).
+        # Django's Redis cache, answering as an empty one at once while Redis is away or
+        # frozen (atout.cache, kit.redis_guard).
         {"BACKEND": "atout.cache.TolerantRedisCache", "LOCATION": _cache_url}
         if _cache_url
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "atout"}
@@ -205,6 +214,17 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A send never holds a request up (kit.redis_guard): every connection to the broker gives
+# up after about a second, to connect and for each answer (a frozen Redis answers nothing
+# and would hold it for ever), and a send that failed is not tried again here. The message
+# only carries work already stored (scoring.tasks.OwedTask): the workers' sweep sends it
+# again (atout.celery). A worker reconnects on its own, as before.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_timeout": redis_guard.TIMEOUT,
+    "socket_connect_timeout": redis_guard.TIMEOUT,
+}
+CELERY_BROKER_CONNECTION_TIMEOUT = redis_guard.TIMEOUT
+CELERY_TASK_PUBLISH_RETRY = False
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "atout")
 # Processes per worker (`celery worker` default: one per CPU). Scale out with more workers.
 CELERY_WORKER_CONCURRENCY = env_int("CELERY_WORKER_CONCURRENCY", 0) or None

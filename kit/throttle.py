@@ -5,6 +5,10 @@ past a limit: the wrong table links of a phone (scoring.access), the password re
 requests of an address and of a client (accounts.views). The counts live in the cache
 the web workers share (Redis in production), with atomic increments, so that several
 workers, and many requests at once, count as one.
+
+While the cache cannot be read (Redis away or frozen: atout.cache answers as an empty
+cache), a count starts again at one and the request goes through: a throttle only slows
+guessing down, and refusing instead would refuse every client (docs/operating.md).
 """
 
 from __future__ import annotations

@@ -20,6 +20,7 @@ from celery import Task, shared_task
 from celery.exceptions import Retry
 from kombu.exceptions import OperationalError as BrokerUnreachable
 
+from kit import redis_guard
 from scoring import jobs, standings
 from scoring.enqueue import JOB_RUN, STANDINGS_REFRESH
 
@@ -28,21 +29,41 @@ TRANSIENT = jobs.TRANSIENT
 
 
 class OwedTask(Task[..., None]):
-    """A task whose work is owed in the database: sending it never fails the caller.
+    """A task whose work is owed in the database: sending it never fails nor holds the caller.
 
     The callers send after their commit (a hand stored, a job queued): an error then would
     answer "failed" for what was done. So a send that fails for a passing reason (the
-    broker away or restarting; with no broker, the task run here and the database away)
-    is logged and dropped. Nothing is lost: the ticket or the job row is there, the next
-    send covers it, and the worker's sweep sends what is still owed (jobs.owed_work_resend).
+    broker away, restarting or frozen; with no broker, the task run here and the database
+    away) is logged and dropped. Nothing is lost: the ticket or the job row is there, the
+    next send covers it, and the worker's sweep sends what is still owed
+    (jobs.owed_work_resend). A send gives up after kit.redis_guard's short timeout, and
+    for a few seconds after one failed the sends to that broker are dropped at once.
     """
 
     def apply_async(self, *args: Any, **kwargs: Any) -> Any:
+        broker = _broker_server(self)
+        if broker is not None and redis_guard.away(broker):
+            log.warning("task %s not sent now (the broker at %s is away); the sweep sends it again", self.name, broker)
+            return None
         try:
             return super().apply_async(*args, **kwargs)
-        except (BrokerUnreachable, Retry, *TRANSIENT) as error:
+        except BrokerUnreachable as error:
+            if broker is not None:
+                redis_guard.failed(broker, error, what="broker")
             log.warning("task %s not sent now (%s); the sweep sends it again", self.name, error)
             return None
+        except (Retry, *TRANSIENT) as error:
+            log.warning("task %s not sent now (%s); the sweep sends it again", self.name, error)
+            return None
+
+
+def _broker_server(task: Task[..., Any]) -> str | None:
+    """The Redis server `task` is sent to; None when it runs here (no broker) or not on Redis."""
+    conf = task.app.conf
+    url = str(conf.broker_url or "")
+    if conf.task_always_eager or not url.startswith(("redis://", "rediss://")):
+        return None
+    return redis_guard.server_of(url)
 
 
 # The jobs' tasks: a job is long and its claim survives a retry, so back off further.

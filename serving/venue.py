@@ -5,8 +5,9 @@ every phone on that network opens the site at the laptop's address, shown with a
 
 What runs is production-like, not the development server:
 - gunicorn with DEBUG off, bound to the LAN address (and to 127.0.0.1 for the laptop);
-- a SECRET_KEY generated once and kept in `.venue-secret` (git-ignored, mode 600), so
-  sessions survive a restart of the laptop;
+- the SECRET_KEY `./run` uses too, generated once and kept in `.secret-key` (git-ignored,
+  mode 600: kit.secret_key), so sessions survive moving from `./run` to venue mode and a
+  restart of the laptop; SECRET_KEY in the environment wins;
 - ALLOWED_HOSTS: the LAN address, loopback and the machine's names;
 - plain HTTP on the LAN (there is no certificate for a room's Wi-Fi): no HTTPS redirect,
   no HSTS, cookies not marked Secure;
@@ -32,7 +33,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import os
-import secrets
 import shutil
 import signal
 import socket
@@ -47,36 +47,28 @@ from pathlib import Path
 from typing import Any, TextIO
 from urllib.parse import urlsplit
 
+from kit import secret_key
 from serving import backups, lan
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_SECRET_FILE = ROOT / ".venue-secret"
 DEFAULT_LOG_FILE = ROOT / ".venue.log"
 DEFAULT_BACKUP_DIR = ROOT / ".venue-backups"
 # Where venue mode looks for PostgreSQL and Redis when the environment names none: the
 # same local servers the README and ./test use.
 LOCAL_POSTGRES = "postgres://postgres@127.0.0.1:5432/atout"
 LOCAL_REDIS = "redis://127.0.0.1:6379"
-SECRET_MIN_LENGTH = 50
 
 
 class VenueError(RuntimeError):
     """Venue mode cannot start; the message says what to do."""
 
 
-def load_or_create_secret(path: Path) -> str:
-    """The venue's SECRET_KEY: read from `path`, or generated there (mode 600) the first time."""
-    if path.exists():
-        secret = path.read_text().strip()
-        if len(secret) >= SECRET_MIN_LENGTH:
-            return secret
-        path.unlink()  # too short to be one of ours: replace it rather than start weak
-    secret = secrets.token_urlsafe(64)
-    # Created with mode 600 in one step, so the secret is never readable by others.
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(descriptor, "w") as handle:
-        handle.write(secret + "\n")
-    return secret
+def venue_secret(path: Path | None = None) -> str:
+    """SECRET_KEY from the environment, else the one kept at `path`, else `./run`'s (kit.secret_key)."""
+    given = os.environ.get("SECRET_KEY", "").strip()
+    if given:
+        return given
+    return secret_key.load_or_create(path) if path is not None else secret_key.project_secret(ROOT)
 
 
 def host_names() -> list[str]:
@@ -455,8 +447,9 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         "--embedded", action="store_true", help="do not look for PostgreSQL or Redis: SQLite and in-process tasks"
     )
     parser.add_argument(
-        "--secret-file", type=Path, default=DEFAULT_SECRET_FILE, help="where the SECRET_KEY is kept (.venue-secret)"
-    )
+        "--secret-file", type=Path,
+        help="where the SECRET_KEY is kept (default: $SECRET_KEY_FILE or .secret-key, shared with ./run)",
+    )  # fmt: skip
     parser.add_argument("--log-file", type=Path, default=DEFAULT_LOG_FILE, help="where gunicorn and the worker log")
     parser.add_argument(
         "--restore", nargs="?", const=LATEST, metavar="FILE",
@@ -487,7 +480,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     # pg_dump makes the copies of a PostgreSQL database: without it, there are none.
     copies = services.database_url.startswith("sqlite") or shutil.which("pg_dump") is not None
     env = venue_environment(
-        host=host, port=args.port, secret=load_or_create_secret(args.secret_file), services=services,
+        host=host, port=args.port, secret=venue_secret(args.secret_file), services=services,
         backup_dir=args.backup_dir if copies else None, backup_keep=args.backup_keep,
         public_url=os.environ.get("ATOUT_PUBLIC_URL", "").strip(),
     )  # fmt: skip

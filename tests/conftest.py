@@ -126,6 +126,17 @@ def ranking_fragments_forgotten() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def no_redis_counted_away() -> Iterator[None]:
+    """Each test starts with every Redis server answering as far as this process knows
+    (kit.redis_guard): a server another test froze or refused is not skipped here."""
+    from kit import redis_guard
+
+    redis_guard.forget()
+    yield
+    redis_guard.forget()
+
+
+@pytest.fixture(autouse=True)
 def atout_celery_app_current() -> Iterator[None]:
     """Every test sends tasks through the project's app, eager unless `celery_worker` says.
 

@@ -86,6 +86,29 @@ def seed_tables(env: dict[str, str], tables: int) -> list[str]:
     return list(json.loads(run_python(env, SEED_TABLES.format(tables=tables)).strip().splitlines()[-1]))
 
 
+# Caught up: every ticket built, and a rebuild now would write nothing (rolled back anyway).
+STANDINGS_STATE = """
+import json
+from django.db import transaction
+from scoring import standings
+from scoring.models import StandingsRefresh
+from tournaments.models import Tournament
+tournament = Tournament.objects.get()
+state = StandingsRefresh.objects.get(tournament=tournament)
+with transaction.atomic():
+    standings.standings_lock(tournament_id=tournament.pk)
+    behind = standings.rebuild_locked(tournament) is not None
+    transaction.set_rollback(True)
+print(json.dumps([state.requested, state.built, behind]))
+"""
+
+
+def standings_caught_up(env: dict[str, str]) -> bool:
+    """Has the live ranking of the site's one tournament caught up with every stored donne?"""
+    requested, built, behind = json.loads(run_python(env, STANDINGS_STATE).strip().splitlines()[-1])
+    return bool(built >= requested and not behind)
+
+
 def donne(number: int) -> dict[str, Any]:
     """Donne `number` of a table: a different, sound entry each time (made by A)."""
     return {"taker": "A", "contract": "hearts", "points": {"A": 82 + number, "B": 80 - number}}

@@ -15,6 +15,7 @@ import contextlib
 import os
 import pwd
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -123,7 +124,10 @@ def private_postgres() -> Iterator[PrivatePostgres]:
 
 
 class PrivateRedis:
-    """A redis-server of the test's own, keeping nothing on disk: a restart comes back empty."""
+    """A redis-server of the test's own, keeping nothing on disk: a restart comes back empty.
+
+    Frozen by `freeze` and thawed by `thaw`; `stop` (and `private_redis` on leaving) thaws
+    it first, so that a failed test never leaves a stopped server behind."""
 
     def __init__(self) -> None:
         binary = shutil.which("redis-server")
@@ -156,8 +160,22 @@ class PrivateRedis:
 
     def stop(self) -> None:
         if self.process is not None:
+            # A frozen server would take its SIGTERM only once thawed.
+            self.thaw()
             self.process.stop()
             self.process = None
+
+    def freeze(self) -> None:
+        """Stopped (SIGSTOP), not killed: its connections stay open and nothing answers on
+        them; a new connection is even accepted (by the kernel), then hears nothing."""
+        if self.process is not None and self.process.process is not None:
+            os.kill(self.process.process.pid, signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        """Running again (SIGCONT), with everything it held."""
+        if self.process is not None and self.process.process is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.process.process.pid, signal.SIGCONT)
 
     def kill(self) -> None:
         """Gone at once, as a crashed or restarted server: every message it held is lost."""

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.production.faults import Referee, run_python, seed_tables, site_env, wait_until
+from tests.production.faults import Referee, run_python, seed_tables, site_env, standings_caught_up, wait_until
 from tests.production.processes import (
     PostgresServer,
     Process,
@@ -44,21 +44,6 @@ from scoring import jobs
 from tournaments.models import Tournament
 job = jobs.job_launch(tournament=Tournament.objects.get(), config={{"rule_options": {options}}})
 print(job.pk)
-"""
-# Caught up: every ticket built, and a rebuild now would write nothing (rolled back anyway).
-STANDINGS_STATE = """
-import json
-from django.db import transaction
-from scoring import standings
-from scoring.models import StandingsRefresh
-from tournaments.models import Tournament
-tournament = Tournament.objects.get()
-state = StandingsRefresh.objects.get(tournament=tournament)
-with transaction.atomic():
-    standings.standings_lock(tournament_id=tournament.pk)
-    behind = standings.rebuild_locked(tournament) is not None
-    transaction.set_rollback(True)
-print(json.dumps([state.requested, state.built, behind]))
 """
 RESOLVED_OPTIONS = """
 import json, engine
@@ -139,11 +124,7 @@ def test_redis_restarted_empty_during_entry_and_a_rescoring(night: Night) -> Non
         referee.join()
     wait_until(lambda: night.job(second)[0] in ("done", "failed"), 120, "the second job, sent again by the sweep")
 
-    def caught_up() -> bool:
-        requested, built, behind = json.loads(run_python(night.env, STANDINGS_STATE).strip().splitlines()[-1])
-        return bool(built >= requested and not behind)
-
-    wait_until(caught_up, 60, "the live ranking to catch up")
+    wait_until(lambda: standings_caught_up(night.env), 60, "the live ranking to catch up")
 
     # Entry went on: every donne acknowledged at once, stored once, in its place.
     for referee in referees:

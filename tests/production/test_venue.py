@@ -8,7 +8,6 @@ import json
 import os
 import signal
 import sqlite3
-import stat
 import subprocess
 import sys
 import time
@@ -73,19 +72,19 @@ def test_the_route_probe_never_answers_loopback() -> None:
     assert address is None or lan.usable(address)
 
 
-def test_the_venue_secret_is_made_once_private_and_kept(tmp_path: Path) -> None:
-    path = tmp_path / ".venue-secret"
-    first = venue.load_or_create_secret(path)
-    assert len(first) >= 50
-    assert stat.S_IMODE(path.stat().st_mode) == 0o600
-    assert venue.load_or_create_secret(path) == first
-    path.write_text("short")
-    replaced = venue.load_or_create_secret(path)
-    assert replaced != "short" and len(replaced) >= 50
+def test_the_venue_takes_secret_key_from_the_environment_else_the_key_run_keeps(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SECRET_KEY_FILE", str(tmp_path / ".secret-key"))
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    kept = venue.venue_secret()
+    assert kept == (tmp_path / ".secret-key").read_text().strip() and len(kept) >= 50
+    monkeypatch.setenv("SECRET_KEY", "given-" * 10)
+    assert venue.venue_secret() == "given-" * 10
 
 
 @pytest.mark.parametrize("name", [".venue-secret", ".venue.log"])
-def test_the_venue_secret_and_log_are_ignored_by_git(name: str) -> None:
+def test_the_venue_s_old_secret_and_its_log_are_ignored_by_git(name: str) -> None:
     result = subprocess.run(["git", "check-ignore", "-q", name], cwd=ROOT, check=False)
     assert result.returncode == 0
 
