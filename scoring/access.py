@@ -126,7 +126,12 @@ def _too_many_misses(request: HttpRequest) -> HttpResponse | None:
 
 
 def competitor_by_link(view: RefereeView) -> RefereeView:
-    """Load the competitor of the « Ma soirée » link `token` for `view(request, competitor)`, or refuse."""
+    """Load the competitor of the « Ma soirée » link `token` for `view(request, competitor)`, or refuse.
+
+    A refused poll (htmx) tells the page to load again (`HX-Refresh`): a page left open on
+    a phone shows the refusal by itself once the director withdraws its link, instead of
+    the night as it stood.
+    """
 
     @wraps(view)
     def wrapper(request: HttpRequest, token: str, *args: Any, **kwargs: Any) -> HttpResponse:
@@ -134,8 +139,10 @@ def competitor_by_link(view: RefereeView) -> RefereeView:
         if TOKEN_SHAPE.match(token):
             found = Competitor.objects.select_related("tournament__club").filter(link_token=token)
             competitor = found.exclude(tournament__status=Tournament.Status.DRAFT).first()
+        if competitor is not None and not competitor.link_revoked:
+            return view(request, competitor, *args, **kwargs)
         if competitor is None:
-            return _too_many_misses(request) or denied(
+            refusal = _too_many_misses(request) or denied(
                 request,
                 404,
                 _("Unknown link"),
@@ -144,14 +151,16 @@ def competitor_by_link(view: RefereeView) -> RefereeView:
                     "or find your table by your name on the tournament’s page."
                 ),
             )
-        if competitor.link_revoked:
-            return denied(
+        else:
+            refusal = denied(
                 request,
                 403,
                 _("This link was withdrawn"),
                 _("The director has withdrawn this personal link. Ask the director for the new one."),
             )
-        return view(request, competitor, *args, **kwargs)
+        if request.headers.get("HX-Request"):
+            refusal["HX-Refresh"] = "true"
+        return refusal
 
     return wrapper
 

@@ -84,3 +84,46 @@ def test_my_evening_found_by_name_follows_the_score_and_the_next_round_without_r
     assert serious_violations(Axe(), player) == []
     screenshot(player, "soiree-phone-next-round")
     context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_director_opens_the_receipt_from_the_dashboard_then_withdraws_the_link(
+    browser, live_server, phone_page
+) -> None:
+    table = make_table(tables=2)
+    tournament = table.round.tournament
+    team = tournament.competitors.get(number=1)
+    director = director_of(tournament)
+    director.set_password("secret-pass-123")
+    director.save()
+    desk = browser.new_context(viewport={"width": 1280, "height": 900}, locale="fr-FR").new_page()
+    desk.goto(f"{live_server.url}/login/")
+    desk.fill("input[name=username]", director.username)
+    desk.fill("input[name=password]", "secret-pass-123")
+    desk.locator("main button[type=submit]").click()
+    desk.wait_for_load_state()
+    desk.goto(f"{live_server.url}/manage/tournament/{tournament.pk}/")
+    desk.locator("#competitors tr", has_text="C1").get_by_role("link", name="Reçu · Ma soirée").click()
+    desk.get_by_role("heading", name="N° 1 · C1").wait_for()
+    shown = desk.locator(".receipt-link a").inner_text()
+    assert shown.endswith(f"/soiree/{team.link_token}/")
+    screenshot(desk, "soiree-receipt")
+
+    player = phone_page
+    player.goto(shown)
+    assert player.locator(".soiree-headline").inner_text() == "Ronde 1 : table 1, contre C2"
+
+    # Withdrawn: the page left open on the phone says so by itself at its next poll.
+    desk.get_by_role("button", name="Retirer le lien").click()
+    desk.get_by_text("Le lien personnel de C1 ne fonctionne plus.").wait_for()
+    player.get_by_role("heading", name="Ce lien a été retiré").wait_for(timeout=10_000)
+    screenshot(player, "soiree-withdrawn")
+
+    desk.get_by_role("button", name="Donner un nouveau lien").click()
+    desk.get_by_text("C1 a un nouveau lien personnel").wait_for()
+    renewed = desk.locator(".receipt-link a").inner_text()
+    assert renewed != shown
+    player.goto(renewed)
+    player.locator("#soiree").wait_for()
+    desk.context.close()

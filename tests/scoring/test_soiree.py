@@ -145,6 +145,9 @@ def test_a_withdrawn_link_is_refused_and_the_new_one_works(night: Table, client:
     services.competitor_link_revoke(by=director, competitor=competitor)
     refused = client.get(old)
     assert refused.status_code == 403 and "Ce lien a été retiré" in text(refused)
+    # A page left open polls: told to load again, it shows the refusal.
+    polled = client.get(old, headers={"HX-Request": "true"})
+    assert polled.status_code == 403 and polled["HX-Refresh"] == "true"
     services.competitor_link_renew(by=director, competitor=competitor)
     new = link(competitor)
     assert new != old
@@ -222,13 +225,18 @@ def test_the_link_is_never_written_whole_in_the_request_log(night: Table) -> Non
     assert log.lines(f"path=/soiree/{token[:4]}…/ status=200")
 
 
-def test_the_director_prints_the_receipt_and_withdraws_or_renews_the_link(night: Table, client: Client) -> None:
+def test_the_director_prints_the_receipt_and_withdraws_or_renews_the_link(
+    night: Table, client: Client, settings
+) -> None:
     tournament = night.round.tournament
     competitor = first(night)
     client.force_login(director_of(tournament))
     receipt = reverse("manage:receipt", kwargs={"pk": tournament.pk, "competitor_id": competitor.pk})
+    settings.ATOUT_PUBLIC_URL = "https://atout.example.org"
     page = client.get(receipt)
-    assert page.status_code == 200 and link(competitor) in page.content.decode()
+    assert page.status_code == 200
+    assert f'href="https://atout.example.org{link(competitor)}"' in page.content.decode()
+    assert "<svg" in page.content.decode() and "Scannez ce code" in text(page)
     dashboard = client.get(reverse("manage:dashboard", kwargs={"pk": tournament.pk}))
     assert receipt in dashboard.content.decode()
     action = reverse("manage:competitor_link", kwargs={"pk": tournament.pk, "competitor_id": competitor.pk})
