@@ -106,6 +106,8 @@ def test_the_next_round_drawn_shows_at_the_top_with_the_rounds_played_below(
     before = client.get(address, headers={"HX-Request": "true"})
     with django_capture_on_commit_callbacks(execute=True):
         round_close(by=director, round=night.round, force=True)
+    waiting = text(client.get(address))
+    assert "Cette ronde est terminée : la suivante s’affiche ici dès son tirage." in waiting
     with django_capture_on_commit_callbacks(execute=True):
         drawn = round_draw(by=director, tournament=tournament, seed=7)
     moved = client.get(address, headers={"HX-Request": "true", "If-None-Match": before["ETag"]})
@@ -116,7 +118,7 @@ def test_the_next_round_drawn_shows_at_the_top_with_the_rounds_played_below(
     headline = words.split("Maintenant")[0]
     assert f"Ronde 2 : table {seat.table.number}, contre {opponents[0]}" in headline
     assert "Rondes jouées Ronde 1 · table 1 · gagnée contre C2" in words
-    assert "102 points, 60 contre" in words
+    assert "102 points, 60 contre" in words and "Cette ronde est terminée" not in words
 
 
 def test_at_the_end_the_page_gives_the_final_rank_and_the_lot(
