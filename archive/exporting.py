@@ -55,6 +55,9 @@ COMPETITOR_PAIR_FIELDS = ("repeats", "conflicts")
 # Player fields that never leave this Atout: the keyed digests of an erased player's
 # identity mean nothing under another site's key (tournaments/services/privacy.py).
 PLAYER_PRIVATE_FIELDS = ("erased_identity",)
+# Competitor fields that never leave this Atout: the personal link to « Ma soirée » opens
+# this site's page only; a competitor imported elsewhere gets a link of its own there.
+COMPETITOR_LINK_FIELDS = ("link_token", "link_revoked")
 
 
 def checksum(content: Any) -> str:
@@ -150,7 +153,7 @@ def archive_content(tournament: Tournament) -> dict[str, Any]:
             {
                 "club": clubs[competitor.club_id].slug if competitor.club_id else None,
                 "players": sorted(ref_of[player.pk] for player in competitor.players.all()),
-                **dump(competitor),
+                **dump(competitor, skip=COMPETITOR_LINK_FIELDS),
             }
             for competitor in competitors
         ],

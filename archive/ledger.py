@@ -56,7 +56,8 @@ TIMES = frozenset({"created_at", "updated_at", "drawn_at", "at"})
 # address stays here; a competitor's players are matched by their own rules.
 _NOT_DATA = {
     Tournament: frozenset({"slug"}),
-    Competitor: frozenset(),
+    # The personal link stays on its site (archive.exporting.COMPETITOR_LINK_FIELDS).
+    Competitor: frozenset({"link_token", "link_revoked"}),
     ForbiddenPair: frozenset(),
     Prize: frozenset(),
     Round: frozenset({"repeats", "conflicts"}),

@@ -24,7 +24,14 @@ from django.db import models
 from django.utils import translation
 
 from archive import identifiers
-from archive.exporting import COMPETITOR_PAIR_FIELDS, FORMAT, PLAYER_PRIVATE_FIELDS, VERSION, checksum
+from archive.exporting import (
+    COMPETITOR_LINK_FIELDS,
+    COMPETITOR_PAIR_FIELDS,
+    FORMAT,
+    PLAYER_PRIVATE_FIELDS,
+    VERSION,
+    checksum,
+)
 from archive.fields import ArchiveError, json_type, load, shown
 from archive.parsing import parse
 from engine.core import OptionError, RuleError
@@ -135,7 +142,7 @@ def _competitors(content: dict[str, Any], clubs: dict[str, Any], players: dict[i
     competitors: dict[int, CompetitorPlan] = {}
     for i, data in enumerate(_list(content.get("competitors", []), "competitors")):
         path = f"competitors[{i}]"
-        fields = load(Competitor, data, path, references=("club", "players"))
+        fields = load(Competitor, data, path, skip=COMPETITOR_LINK_FIELDS, references=("club", "players"))
         identifiers.from_one(fields, ("number", "joined_round"), path)
         if fields["number"] in competitors:
             raise ArchiveError(f"{path}.number: competitor number {fields['number']} appears twice")

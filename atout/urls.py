@@ -36,6 +36,7 @@ urlpatterns = [
     path("manage/t/<slug:slug>/standings/", include((scoring_urls.standings_manage_patterns, "standings_manage"))),
     path("manage/t/<slug:slug>/hands/", include((scoring_urls.hands_patterns, "hands"))),
     path("r/", include((scoring_urls.referee_patterns, "referee"))),
+    path("soiree/", include((scoring_urls.soiree_patterns, "soiree"))),
     path("api/", include("api.urls")),
     # The language switch: a plain link, no CSRF token (see atout.views.switch_language).
     path("language/", views.switch_language, name="switch_language"),

@@ -16,8 +16,8 @@ record before it is written:
   suspicious operation) one line, the request's own (its reason in `refusal`), without
   the traceback a visitor could otherwise make the site write again and again;
 - `RedactSecrets` cuts every secret down to its first characters (`redact`): a referee's
-  table link, an invitation, a password reset link, an API or table token in a header,
-  a secret named in a query string. Whoever reads the logs cannot use what they read.
+  table link, a competitor's « Ma soirée » link, an invitation, a password reset link, an
+  API or table token in a header, a secret named in a query string. Whoever reads the logs cannot use what they read.
 """
 
 from __future__ import annotations
@@ -144,6 +144,7 @@ _SEP = r"(?:/|%2[Ff])"
 # `login/reset/<uidb64>/` is Django's password reset link; the user's id is no secret.
 SECRET_ROUTES = (
     "r",  # a table's referee link (scoring/urls.py)
+    "soiree",  # a competitor's « Ma soirée » link (scoring/urls.py)
     "invitation",  # an invitation to join a club (tournaments/club_urls.py)
     rf"login{_SEP}reset{_SEP}[^/\s?#&%]+",  # a password reset link (atout/urls.py)
 )
@@ -169,7 +170,7 @@ _NAMED_SECRET = re.compile(
 # regular expression ignoring case costs ten times as much): a piece of a secret's name,
 # or of a route taking one. Most lines hold none, and are written as they are.
 _NAME_HINTS = ("token", "secret", "passw", "pwd", "key", "signature", "authori", "session", "cookie")
-_ROUTE_HINTS = ("/r/", "invitation", "reset", "%2f")
+_ROUTE_HINTS = ("/r/", "soiree", "invitation", "reset", "%2f")
 
 
 def _cut(match: re.Match[str]) -> str:

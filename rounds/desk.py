@@ -15,9 +15,10 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -26,6 +27,7 @@ from scoring.selectors.tables import table_progress
 from tournaments import access, games, selectors, services
 from tournaments.forms import PaymentForm
 from tournaments.models import Competitor, Round, Tournament
+from tournaments.qr import only_this_computer, public_url, qr_svg_inline
 from tournaments.views import clock_context, confirm_page, confirmed, refused, tournament_view
 
 
@@ -186,3 +188,46 @@ def competitor_payment(request: UserRequest, tournament: Tournament, competitor_
     except ValidationError as error:
         return _back_to_dashboard(request, tournament, error)
     return _back_to_dashboard(request, tournament)
+
+
+# -- the competitor's receipt and its « Ma soirée » link -----------------------------------
+
+
+@tournament_view
+def competitor_receipt(request: UserRequest, tournament: Tournament, competitor_id: int) -> HttpResponse:
+    """The competitor's receipt, to print or to show at check-in: its number and name, and
+    the QR code of its « Ma soirée » link, with the link itself to send, withdraw or renew."""
+    competitor = access.competitor_of(tournament, competitor_id)
+    url = public_url(request, reverse("soiree:page", args=[competitor.link_token]))
+    emails = [player.email for player in competitor.players.all() if player.email]
+    context = {
+        "tournament": tournament,
+        "club": tournament.club,
+        "competitor": competitor,
+        "players": list(competitor.players.all()),
+        "url": url,
+        "qr": qr_svg_inline(url),
+        "emails": ",".join(emails),
+        # Codes of 127.0.0.1 open on no phone: the receipt says so instead of printing one.
+        "only_this_computer": only_this_computer(request),
+    }
+    return render(request, "tournaments/receipt.html", context)
+
+
+@require_POST
+@tournament_view
+def competitor_link(request: UserRequest, tournament: Tournament, competitor_id: int) -> HttpResponse:
+    """Withdraw the competitor's « Ma soirée » link, or give it a new one (a new receipt to print)."""
+    competitor = access.competitor_of(tournament, competitor_id)
+    action = request.POST.get("action")
+    if action == "revoke":
+        services.competitor_link_revoke(by=request.user, competitor=competitor)
+        messages.success(request, _("The personal link of %(name)s no longer works.") % {"name": competitor.name})
+    elif action == "renew":
+        services.competitor_link_renew(by=request.user, competitor=competitor)
+        messages.success(
+            request, _("%(name)s has a new personal link: print the receipt again.") % {"name": competitor.name}
+        )
+    else:
+        raise Http404("unknown action")
+    return redirect("manage:receipt", pk=tournament.pk, competitor_id=competitor.pk)

@@ -9,6 +9,11 @@
   trusted, or on one shared Wi-Fi, every phone has the same address, and one guesser
   must not lock the room out. What keeps a guesser from finding a table is the token's
   size (192 random bits); the limit only slows guessing down and keeps it visible.
+- A *competitor* (a team, or a player of a mêlée or an individual tournament) holds the
+  secret link of its « Ma soirée » page (`/soiree/<token>/`): the same token as a
+  table's, revoked and renewed by the director the same way, and wrong ones counted
+  with the referee's (`competitor_by_link`). The link works for any tournament past its
+  draft, public or not, until the director withdraws it.
 - An *organiser* is a user listed in the tournament's club organisers
   (tournaments.access); the director's pages load the tournament by its slug and check
   that, nothing else.
@@ -30,7 +35,7 @@ from django.utils.translation import gettext as _
 from kit.clients import client_address
 from kit.throttle import count_hit
 from tournaments.access import require_organiser
-from tournaments.models import Round, Table, Tournament
+from tournaments.models import Competitor, Round, Table, Tournament
 
 # What new_table_token produces (token_urlsafe); anything else is wrong without a query.
 TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
@@ -103,6 +108,59 @@ def referee_table(view: RefereeView) -> RefereeView:
                 % {"number": table.round.number},
             )
         return view(request, table, *args, **kwargs)
+
+    return wrapper
+
+
+def _too_many_misses(request: HttpRequest) -> HttpResponse | None:
+    """Count one wrong link from the request's address; the refusal once past the limit."""
+    allowed, _window = _limit()
+    if _count_miss(client_address(request)) > allowed:
+        return denied(
+            request,
+            429,
+            _("Too many wrong links"),
+            _("Too many wrong links came from this connection. Wait a few minutes, then scan the QR code."),
+        )
+    return None
+
+
+def competitor_by_link(view: RefereeView) -> RefereeView:
+    """Load the competitor of the « Ma soirée » link `token` for `view(request, competitor)`, or refuse.
+
+    A refused poll (htmx) tells the page to load again (`HX-Refresh`): a page left open on
+    a phone shows the refusal by itself once the director withdraws its link, instead of
+    the night as it stood.
+    """
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, token: str, *args: Any, **kwargs: Any) -> HttpResponse:
+        competitor = None
+        if TOKEN_SHAPE.match(token):
+            found = Competitor.objects.select_related("tournament__club").filter(link_token=token)
+            competitor = found.exclude(tournament__status=Tournament.Status.DRAFT).first()
+        if competitor is not None and not competitor.link_revoked:
+            return view(request, competitor, *args, **kwargs)
+        if competitor is None:
+            refusal = _too_many_misses(request) or denied(
+                request,
+                404,
+                _("Unknown link"),
+                _(
+                    "This link opens no one’s evening. Check it, "
+                    "or find your table by your name on the tournament’s page."
+                ),
+            )
+        else:
+            refusal = denied(
+                request,
+                403,
+                _("This link was withdrawn"),
+                _("The director has withdrawn this personal link. Ask the director for the new one."),
+            )
+        if request.headers.get("HX-Request"):
+            refusal["HX-Refresh"] = "true"
+        return refusal
 
     return wrapper
 

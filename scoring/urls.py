@@ -7,7 +7,7 @@ same /t/<slug>/ prefix, so that the draw's paths win over theirs.
 
 from django.urls import path
 
-from scoring.views import history, manage, public, referee, standings_manage
+from scoring.views import history, manage, public, referee, soiree, standings_manage
 
 # The live public pages of a tournament: /t/<slug>/, namespace "public".
 public_patterns = [
@@ -17,6 +17,7 @@ public_patterns = [
     path("round/<int:number>/", public.round_results, name="round"),
     path("round/<int:number>/table/<int:table>/", public.table_score, name="table"),
     path("c/<int:number>/", public.competitor, name="competitor"),
+    path("c/<int:number>/soiree/", soiree.public, name="soiree"),
     path("qr.svg", public.qr_code, name="qr"),
     path("poster/", public.poster, name="poster"),
     path("ranking.csv", public.ranking_csv, name="ranking_csv"),
@@ -63,4 +64,9 @@ referee_patterns = [
     path("<str:token>/last/", referee.correct_last, name="correct_last"),
     path("<str:token>/undo/", referee.undo, name="undo"),
     path("<str:token>/hands/<int:number>/confirm/", referee.confirm, name="confirm"),
+]
+
+# A competitor's « Ma soirée » by its personal link: /soiree/<token>/, namespace "soiree".
+soiree_patterns = [
+    path("<str:token>/", soiree.by_link, name="page"),
 ]

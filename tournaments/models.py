@@ -329,6 +329,11 @@ class Tournament(models.Model):
         return 3 if self.format == self.Format.INDIVIDUAL else 4
 
 
+def new_table_token() -> str:
+    """A secret link's token (192 random bits): a table's referee link, a competitor's « Ma soirée »."""
+    return secrets.token_urlsafe(24)
+
+
 class Competitor(models.Model):
     """What is ranked: a fixed team, or one player (mêlée and the games for three)."""
 
@@ -365,6 +370,11 @@ class Competitor(models.Model):
         _("payment method"), max_length=8, choices=PaymentMethod.choices, blank=True, default=""
     )
     amount_paid = models.DecimalField(_("amount paid (€)"), max_digits=7, decimal_places=2, default=Decimal("0"))
+    # The competitor's personal link to « Ma soirée » (/soiree/<token>/), a secret like a
+    # table's referee link (the same token, revoked and renewed the same way by the director:
+    # tournaments/services/registration.py). Never carried by an archive.
+    link_token = models.CharField(max_length=64, unique=True, default=new_table_token)
+    link_revoked = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -467,10 +477,6 @@ class Round(models.Model):
         if self.clock_started_at is None or self.clock_minutes is None:
             return None
         return self.clock_started_at + datetime.timedelta(minutes=self.clock_minutes)
-
-
-def new_table_token() -> str:
-    return secrets.token_urlsafe(24)
 
 
 class Table(models.Model):

@@ -50,3 +50,8 @@ def qr_svg_response(url: str) -> HttpResponse:
     response = HttpResponse(out.getvalue(), content_type="image/svg+xml")
     response["Cache-Control"] = "public, max-age=3600"
     return response
+
+
+def qr_svg_inline(url: str) -> str:
+    """The QR code of `url` as inline SVG, for a page to print (no image file: it prints sharp)."""
+    return str(segno.make(url, error="m").svg_inline(scale=4, border=2))

@@ -320,6 +320,8 @@ def register(request: UserRequest, tournament: Tournament) -> HttpResponse:
             )
             if "again" in request.POST:
                 return redirect("manage:register", pk=tournament.pk)
+            if "receipt" in request.POST:
+                return redirect("manage:receipt", pk=tournament.pk, competitor_id=competitor.pk)
             return redirect("manage:dashboard", pk=tournament.pk)
     return render(
         request, "tournaments/register.html", {"tournament": tournament, "club": tournament.club, "form": form}

@@ -16,7 +16,7 @@ from scoring import live_ranking
 from scoring.models import Hand, Job, StandingsSnapshot, TableResult
 from scoring.partie import counted_count, game_for_seats, partie_or_none
 from scoring.rows import SnapshotRow
-from scoring.standings import round_histories
+from scoring.standings import RESULT_LABELS, round_histories
 from tournaments.access import Visitor, is_organiser
 from tournaments.models import Prize, Round, Seat, Table, Tournament
 
@@ -35,6 +35,22 @@ class LiveAnnotations(TypedDict):
 PublicTournament: TypeAlias = "WithAnnotations[Tournament, LiveAnnotations]"
 
 
+def _live_annotated() -> QuerySet[PublicTournament]:
+    """Tournaments with their live version and whether they have lots, for the public pages."""
+    latest = StandingsSnapshot.objects.filter(tournament=OuterRef("pk")).order_by("-version").values("version")[:1]
+    # Whether it has lots (the palmarès beside the ranks): a ranking without any reads none.
+    lots = Prize.objects.filter(tournament=OuterRef("pk"))
+    found: QuerySet[PublicTournament] = Tournament.objects.select_related("club").annotate(
+        standings_version=Subquery(latest), has_prizes=Exists(lots)
+    )
+    return found
+
+
+def followed_tournament(tournament_id: int) -> PublicTournament:
+    """The tournament of a competitor's personal link, public or not, with its live version."""
+    return _live_annotated().get(pk=tournament_id)
+
+
 def visible_tournament(slug: str, user: Visitor | None = None) -> PublicTournament:
     """The tournament at `slug` if this visitor may follow it, with its live version; else 404.
 
@@ -43,14 +59,7 @@ def visible_tournament(slug: str, user: Visitor | None = None) -> PublicTourname
     query for everyone else: the version annotation is what a polling page compares with
     its ETag.
     """
-    latest = StandingsSnapshot.objects.filter(tournament=OuterRef("pk")).order_by("-version").values("version")[:1]
-    # Whether it has lots (the palmarès beside the ranks): a ranking without any reads none.
-    lots = Prize.objects.filter(tournament=OuterRef("pk"))
-    found = (
-        Tournament.objects.filter(slug=slug)
-        .select_related("club")
-        .annotate(standings_version=Subquery(latest), has_prizes=Exists(lots))
-    )
+    found = _live_annotated().filter(slug=slug)
     tournament = found.filter(is_public=True).exclude(status=Tournament.Status.DRAFT).first()
     if tournament is None and user is not None and user.is_authenticated:
         tournament = found.first()
@@ -228,6 +237,7 @@ def parties_of(history: list[dict[str, Any]], others: dict[int, dict[str, Any]])
         parties.append(
             {
                 **entry,
+                "result_label": RESULT_LABELS.get(entry.get("result", ""), ""),
                 "opponents_named": named(entry.get("opponents") or []),
                 "partners_named": named(entry.get("partners") or []),
             }

@@ -127,3 +127,10 @@ def ranking_rows(rows: Iterable[SnapshotRow], competitor_base: str, prizes: Sequ
         '<td class="num">{}</td></tr>',
         (cells(row) for row in rows),
     )
+
+
+@register.simple_tag
+def in_play_mark(row: SnapshotRow | None) -> str:
+    """The badge a row of the ranking carries while its partie is in play ("in play, 5 donnes",
+    "not started"), for a page that shows one row (« Ma soirée »)."""
+    return _in_play_mark(row, {}) if row else ""

@@ -16,7 +16,9 @@ from django.urls import reverse
 from scoring.services import table_token_renew, table_token_revoke
 from tests.archive.test_archive import build_night, wipe
 from tests.archive.test_erasure import export, import_file
-from tournaments.models import Table, Tournament
+from tests.factories import UserFactory
+from tournaments import services
+from tournaments.models import Competitor, Table, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -104,3 +106,26 @@ def test_a_new_table_takes_the_archives_link_unless_it_is_used_here(night: Tourn
     assert "tables: 4 created, 0 updated, 0 unchanged, 4 tokens replaced" in lines
     copied = Table.objects.filter(round__tournament__slug="noel-copie").values_list("token", flat=True)
     assert not set(copied) & set(tokens)
+
+
+def test_a_competitors_personal_link_never_travels_and_one_found_here_keeps_its_own(
+    night: Tournament, tmp_path: Path
+) -> None:
+    """« Ma soirée »'s link opens this Atout's page only: an archive carries none, a
+    competitor imported afresh gets a new one, and one found here keeps (and stays
+    withdrawn with) the link it had."""
+    here = {c.number: c.link_token for c in Competitor.objects.filter(tournament=night)}
+    path = export(night.slug, tmp_path / "noel.json")
+    assert all(token not in path.read_text() for token in here.values())
+    assert "link_token" not in path.read_text() and "link_revoked" not in path.read_text()
+    first = Competitor.objects.get(tournament=night, number=1)
+    director = UserFactory()
+    night.club.organisers.add(director)
+    services.competitor_link_revoke(by=director, competitor=first)
+    import_file(path)
+    again = {c.number: (c.link_token, c.link_revoked) for c in Competitor.objects.filter(tournament=night)}
+    assert again == {number: (token, number == 1) for number, token in here.items()}
+    wipe()
+    import_file(path)
+    fresh = {c.number: c.link_token for c in Competitor.objects.filter(tournament__slug=night.slug)}
+    assert fresh.keys() == here.keys() and not set(fresh.values()) & set(here.values())

@@ -55,6 +55,7 @@ def night() -> dict[str, object]:
         "round": rnd,
         "hand": stored,
         "invitation": links[0],
+        "competitor": first,
     }
 
 
@@ -71,6 +72,8 @@ def pages(data: dict[str, object]) -> tuple[list[str], list[str]]:
         f"/t/{slug}/round/1/",
         f"/t/{slug}/round/1/table/1/",
         f"/t/{slug}/c/1/",
+        f"/t/{slug}/c/1/soiree/",
+        f"/soiree/{data['competitor'].link_token}/",  # type: ignore[attr-defined]
         f"/t/{slug}/projector/",
         f"/t/{slug}/round/1/draw/",
         f"/t/{slug}/seat/?q=Nom",
@@ -90,6 +93,7 @@ def pages(data: dict[str, object]) -> tuple[list[str], list[str]]:
         f"/manage/club/{club.pk}/tournaments/new/",  # type: ignore[attr-defined]
         f"/manage/tournament/{t.pk}/",  # type: ignore[attr-defined]
         f"/manage/tournament/{t.pk}/register/",  # type: ignore[attr-defined]
+        f"/manage/tournament/{t.pk}/competitors/{data['competitor'].pk}/receipt/",  # type: ignore[attr-defined]
         f"/manage/tournament/{t.pk}/edit/",  # type: ignore[attr-defined]
         f"/manage/tournament/{t.pk}/forbidden/",  # type: ignore[attr-defined]
         f"/manage/tournament/{t.pk}/prizes/",  # type: ignore[attr-defined]

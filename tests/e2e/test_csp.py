@@ -54,6 +54,7 @@ def test_no_page_of_the_site_logs_a_content_security_policy_violation(browser, l
     director.save()
     UserFactory(username="admin", password=PASSWORD, is_staff=True, is_superuser=True)
     base, slug = live_server.url, tournament.slug
+    competitor = tournament.competitors.get(number=1)
 
     context = browser.new_context(viewport=PHONE, locale="fr-FR")
     page = context.new_page()
@@ -64,6 +65,7 @@ def test_no_page_of_the_site_logs_a_content_security_policy_violation(browser, l
     for path in (
         "/", f"/t/{slug}/", f"/t/{slug}/round/1/", f"/t/{slug}/round/1/table/1/", f"/t/{slug}/c/1/",
         f"/t/{slug}/after/1/", f"/t/{slug}/print/", f"/t/{slug}/round/1/draw/",
+        f"/t/{slug}/c/1/soiree/", f"/soiree/{competitor.link_token}/",
     ):  # fmt: skip
         visit(page, base + path)
     visit(page, f"{base}/t/{slug}/projector/", settle_ms=1500)
@@ -92,6 +94,7 @@ def test_no_page_of_the_site_logs_a_content_security_policy_violation(browser, l
         f"/manage/tournament/{tournament.pk}/", f"/manage/tournament/{tournament.pk}/edit/",
         f"/manage/t/{slug}/standings/", f"/manage/t/{slug}/hands/", f"/manage/t/{slug}/hands/sheets/",
         f"/manage/tournament/{tournament.pk}/rounds/1/print/",
+        f"/manage/tournament/{tournament.pk}/competitors/{competitor.pk}/receipt/",
     ):  # fmt: skip
         visit(page, base + path)
 

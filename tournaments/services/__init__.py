@@ -51,6 +51,8 @@ from tournaments.services.players import (
 from tournaments.services.privacy import ErasedPlayers, anonymous_name, identity_digests, player_anonymise
 from tournaments.services.registration import (
     competitor_check_in,
+    competitor_link_renew,
+    competitor_link_revoke,
     competitor_register,
     competitor_reinstate,
     competitor_withdraw,
@@ -83,6 +85,8 @@ __all__ = [
     "club_create",
     "club_update",
     "competitor_check_in",
+    "competitor_link_renew",
+    "competitor_link_revoke",
     "competitor_register",
     "competitor_reinstate",
     "competitor_set_payment",

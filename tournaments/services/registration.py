@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from tournaments import csv_import
 from tournaments.access import require_organiser
-from tournaments.models import Bye, Competitor, ForbiddenPair, Player, Tournament
+from tournaments.models import Bye, Competitor, ForbiddenPair, Player, Tournament, new_table_token
 from tournaments.services.common import (
     Refusals,
     Status,
@@ -240,6 +240,26 @@ def competitor_check_in(*, by: User, competitor: Competitor, present: bool = Tru
         competitor.status = Competitor.Status.REGISTERED
     competitor.save(update_fields=["status", "joined_round"])
     return competitor
+
+
+@transaction.atomic
+def competitor_link_revoke(*, by: User, competitor: Competitor) -> Competitor:
+    """The competitor's « Ma soirée » link stops working at once (a lost receipt, a link
+    shared too widely), as a table's link does (scoring.services.table_token_revoke)."""
+    _tournament, locked = _lock_competitor(by, competitor)
+    locked.link_revoked = True
+    locked.save(update_fields=["link_revoked"])
+    return locked
+
+
+@transaction.atomic
+def competitor_link_renew(*, by: User, competitor: Competitor) -> Competitor:
+    """A new personal link for the competitor; the old one stops working (print the new receipt)."""
+    _tournament, locked = _lock_competitor(by, competitor)
+    locked.link_token = new_table_token()
+    locked.link_revoked = False
+    locked.save(update_fields=["link_token", "link_revoked"])
+    return locked
 
 
 def _refuse_twin_checked_in(tournament: Tournament, competitor: Competitor) -> None:
