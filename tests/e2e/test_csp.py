@@ -247,6 +247,8 @@ def test_a_referee_page_of_a_round_under_way_is_refused_no_style_loaded_or_swapp
     visit(page, f"{live_server.url}/r/{table.token}/")
     page.locator(".round-clock .clock-left").wait_for()
     screenshot(page, f"csp-referee-{game}")
+    # Every style there, the page fits the phone: five players' totals side by side too.
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
     if confirmation:
         # The donne the other side sent waits for this side's confirmation: confirmed (htmx).
         page.evaluate(STYLE_THE_FIELDS)
