@@ -1,7 +1,8 @@
 """Browser tests: Playwright driving Debian's Chromium against pytest-django's live_server.
 
 Never a downloaded browser: the executable is /usr/bin/chromium, installed by ./test.
-Screenshots go to test-results/screenshots/.
+Screenshots go to test-results/screenshots/. Every browser context a test opens is watched
+for what the Content-Security-Policy refuses (`csp_watch`): one refusal, and the test fails.
 """
 
 from __future__ import annotations
@@ -15,6 +16,73 @@ from tests.conftest import CHROMIUM, CHROMIUM_ARGS, ROOT  # noqa: F401 (the brow
 
 SCREENSHOTS = ROOT / "test-results" / "screenshots"
 PHONE = {"width": 390, "height": 844}
+
+# Added to every page of a watched context before its own scripts: each violation the page
+# sees goes to the test at once (a binding outlives navigations; a list in the page would not).
+REPORT_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  const element = event.target && event.target.outerHTML ? event.target.outerHTML.slice(0, 160) : "";
+  window.atoutCspViolation(`${event.violatedDirective} at ${event.sourceFile}:${event.lineNumber} on ${element}`);
+}, true);
+"""
+
+
+class CspWatch:
+    """What the policy refused in a browser context, told by the console and by the pages'
+    `securitypolicyviolation` events (`violations`), and the pages' script errors (`errors`)."""
+
+    def __init__(self, context) -> None:
+        self.violations: list[str] = []
+        self.errors: list[str] = []
+        context.expose_binding("atoutCspViolation", lambda source, text: self.violations.append(f"event: {text}"))
+        context.add_init_script(REPORT_VIOLATIONS)
+        context.on("page", self.watch)
+        for page in context.pages:
+            self.watch(page)
+
+    def watch(self, page) -> None:
+        page.on("console", self._console)
+        page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
+
+    def _console(self, message) -> None:
+        text = message.text
+        # "Refused to apply inline style ...", "Applying inline style violates the following
+        # Content Security Policy directive ...", "Refused to execute inline script ...".
+        if "Content Security Policy" in text or "Content-Security-Policy" in text or text.startswith("Refused to"):
+            self.violations.append(f"console: {message.page.url if message.page else ''}: {text}")
+
+
+def csp_watch(context) -> CspWatch:
+    """The context's watch, started at its first call (the autouse fixture below makes it)."""
+    watch = getattr(context, "_atout_csp_watch", None)
+    if watch is None:
+        watch = CspWatch(context)
+        context._atout_csp_watch = watch
+    return watch
+
+
+@pytest.fixture(autouse=True)
+def no_content_security_policy_violation(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Any browser test fails on a refusal of the policy in any context it opened."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    browser = request.getfixturevalue("browser")
+    opened = browser.new_context
+    watches: list[CspWatch] = []
+
+    def new_context(*args: object, **kwargs: object) -> object:
+        context = opened(*args, **kwargs)
+        watches.append(csp_watch(context))
+        return context
+
+    browser.new_context = new_context
+    try:
+        yield
+    finally:
+        browser.new_context = opened
+    refused = [violation for watch in watches for violation in watch.violations]
+    assert not refused, f"{len(refused)} refused by the Content-Security-Policy, first: {refused[:5]}"
 
 
 @pytest.fixture
