@@ -88,6 +88,10 @@ class HandRevision(models.Model):
     reason = models.TextField(blank=True)
     author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True)
     author_label = models.CharField(max_length=120, blank=True)
+    # On a deletion (the referee's undo, the director's delete): the idempotency key the
+    # hand was entered with, so that no later resend of that entry brings it back (an
+    # offline queue, a phone's journal after a restore: scoring.services.hand_submit).
+    idempotency_key = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -34,6 +34,7 @@ from scoring.models import Hand
 from scoring.partie import table_game, tournament_options_or_defaults
 from scoring.selectors.tables import HandCheck, SideInfo, TableSheet, hand_check, table_sheet, table_sides
 from scoring.services import (
+    HAND_REMOVED,
     KEY_REUSED,
     HandRefused,
     hand_confirm,
@@ -223,9 +224,10 @@ def submit(request: SiteRequest, table: Table) -> HttpResponse:
         )
     except HandRefused as refused:
         sheet = table_sheet(table, sides)
-        if any(error.code == KEY_REUSED for error in refused.errors) and not sheet.finished:
-            # The key went with a donne already stored (a resend edited since it left):
-            # say which, and keep this entry under a new key, aimed at the next donne.
+        if any(error.code in (KEY_REUSED, HAND_REMOVED) for error in refused.errors) and not sheet.finished:
+            # The key went with a donne already stored (a resend edited since it left), or
+            # with one deleted since: say which, and keep this entry under a new key,
+            # aimed at the next donne.
             notice = {"kind": "conflict", "text": " ".join(rule_error_text(error) for error in refused.errors)}
             form = _renumbered(table, sheet, form, request.POST, new_key=True)
             return _respond(request, _context(request, table, sheet, form=form, notice=notice))
