@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from kit.requests import UserRequest
-from scoring.selectors.tables import table_progress
+from scoring.selectors.tables import recovered_count, table_progress
 from tournaments import access, games, selectors, services
 from tournaments.forms import PaymentForm
 from tournaments.models import Competitor, Round, Tournament
@@ -76,6 +76,8 @@ def _round_context(tournament: Tournament, rnd: Round | None) -> dict[str, Any]:
         # Donnes waiting for the other side's confirmation: a table can look idle for them.
         "pending_count": sum(t.pending for t in tables),
         "pending_tables": [t.number for t in tables if t.pending],
+        # Donnes the phones sent again after a copy of the database was restored.
+        "recovered_count": recovered_count(rnd),
         "byes": selectors.round_byes(rnd),
         "repeats": selectors.explained_repeats(rnd),
         "conflicts": selectors.named_pairs(rnd, rnd.conflicts),

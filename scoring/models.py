@@ -49,6 +49,9 @@ class Hand(models.Model):
     entered_side = models.PositiveSmallIntegerField(null=True, blank=True)
     # NULL, not "", for "no key": the unique constraint below must ignore hands without one.
     idempotency_key = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
+    # Stored again from a referee's phone, which kept it as acknowledged when the server
+    # no longer had it (a copy of the database restored): the director's dashboard counts them.
+    recovered_from_phone = models.BooleanField(default=False)
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

@@ -42,6 +42,8 @@ KEY_REUSED = "idempotency_key_reused"
 # The refusal of an entry whose hand was stored, then deleted here: what this site removed
 # stays removed, whatever resend comes later (its DELETE revision keeps the key).
 HAND_REMOVED = "hand_removed"
+# The reason a hand's history gives for an entry sent again from a referee's phone.
+RECOVERED_REASON = gettext_noop("Sent again from the referee's phone: the server had lost it (a copy restored).")
 
 
 class HandRefused(Exception):
@@ -336,6 +338,7 @@ def hand_submit(
     via: str = Hand.Via.REFEREE,
     author_label: str = "",
     entered_side: int | None = None,
+    recovered: bool = False,
 ) -> HandOutcome:
     """Store the next donne of `table` as entered (`raw`), scored by the engine.
 
@@ -343,7 +346,9 @@ def hand_submit(
     partie is already over, or when the hand breaks a rule; every error is given with
     its field. A known idempotency key returns the hand stored with it, and the key of a
     hand deleted since is refused (HAND_REMOVED); an `expected_number` already taken
-    returns that donne as a conflict.
+    returns that donne as a conflict. `recovered`: the entry comes from a phone's journal,
+    which the server had acknowledged and lost since (a copy restored); a hand it stores
+    says so (`recovered_from_phone`, and its revision's reason).
     """
     locked = _lock_table(table)
     tournament = locked.round.tournament
@@ -387,10 +392,11 @@ def hand_submit(
         entered_via=via,
         entered_side=entered_side,
         idempotency_key=key,
+        recovered_from_phone=recovered,
         **score_fields(score, reserve_in),
     )
     _revision(hand, HandRevision.Action.CREATE, before=None, after=_snapshot(hand), author=entered_by,
-              author_label=author_label)  # fmt: skip
+              author_label=author_label, reason=RECOVERED_REASON if recovered else "")  # fmt: skip
     hands.append(hand)
     return HandOutcome(
         hand=hand, created=True, result=_refresh(locked, hands, result), hands=tuple(hands), played=result

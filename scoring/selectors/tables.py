@@ -139,6 +139,12 @@ class TableSheet:
         return [row for row in self.rows if row.pending]
 
     @property
+    def held_keys(self) -> str:
+        """The idempotency keys of the donnes on the sheet, space-separated: the referee's
+        page compares them with its journal (static/js/referee.js)."""
+        return " ".join(row.hand.idempotency_key for row in self.rows if row.hand.idempotency_key)
+
+    @property
     def side_totals(self) -> list[tuple[SideInfo, Number]]:
         return list(zip(self.sides, self.totals, strict=True))
 
@@ -296,6 +302,12 @@ class TableProgress:
     donnes_played: int
     totals: list[int]
     pending: int
+
+
+def recovered_count(round: Round) -> int:
+    """How many donnes of the round the referees' phones sent again after the server lost
+    them (a copy restored): scoring.services.hand_submit's `recovered`."""
+    return Hand.objects.filter(table__round=round, recovered_from_phone=True).count()
 
 
 def table_progress(round: Round) -> dict[int, TableProgress]:
