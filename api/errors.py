@@ -52,7 +52,7 @@ RETRY_AFTER_SECONDS = 5
 # Refusals of a hand write that come from the state of the table or the round, not from
 # what was typed: the same entry may succeed later, or never, whatever its content.
 STATE_CODES = frozenset(
-    {"round_closed", "sheet_changed", "partie_finished", "hand_gone", "no_hand", "bad_rule_options"}
+    {"round_closed", "sheet_changed", "partie_finished", "hand_gone", "no_hand", "bad_rule_options", "hand_removed"}
 )
 
 

@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from kit.requests import UserRequest
-from scoring.selectors.tables import table_progress
+from scoring.selectors.tables import recovered_count, table_progress
 from tournaments import access, games, selectors, services
 from tournaments.forms import PaymentForm
 from tournaments.models import Competitor, Round, Tournament
@@ -80,6 +80,8 @@ def _round_context(tournament: Tournament, rnd: Round | None) -> dict[str, Any]:
         "pending_tables": [t.number for t in tables if t.pending],
         # Each of them with how long it has waited, the longest first.
         "waiting_donnes": sorted((w for t in tables for w in t.waiting), key=lambda w: -w.minutes),
+        # Donnes the phones sent again after a copy of the database was restored.
+        "recovered_count": recovered_count(rnd),
         "byes": selectors.round_byes(rnd),
         "repeats": selectors.explained_repeats(rnd),
         "conflicts": selectors.named_pairs(rnd, rnd.conflicts),

@@ -21,7 +21,7 @@ from tournaments.services.common import (
     refusal,
     table_size,
 )
-from tournaments.signals import round_closed
+from tournaments.signals import round_closed, round_drawn
 
 
 def _new_seed() -> int:
@@ -71,6 +71,8 @@ def _draw_or_explain(rnd: Round) -> Round:
     rnd = pairing.draw_round(rnd)
     # A new round starts the live ranking's next column, and its byes score by the policy.
     refresh_standings_after_commit(rnd.tournament)
+    drawn = {"round_id": rnd.pk, "tournament_id": rnd.tournament_id, "number": rnd.number}
+    transaction.on_commit(lambda: round_drawn.send_robust(sender=Round, **drawn))
     return rnd
 
 

@@ -59,8 +59,17 @@ def _count_miss(address: str) -> int:
     return count_hit(_miss_key(address), window=window)
 
 
-def denied(request: HttpRequest, status: int, title: str, message: str) -> HttpResponse:
-    return render(request, "notice.html", {"title": title, "message": message}, status=status)
+# The header that says why a table link was refused (`unknown`, `revoked`, `closed`), for
+# the referee's page polling it: a closed round's journal can go, an unknown table's stays
+# on the phone (static/js/referee.js).
+LINK_STATE_HEADER = "Atout-Table-Link"
+
+
+def denied(request: HttpRequest, status: int, title: str, message: str, link_state: str = "") -> HttpResponse:
+    response = render(request, "notice.html", {"title": title, "message": message}, status=status)
+    if link_state:
+        response[LINK_STATE_HEADER] = link_state
+    return response
 
 
 RefereeView = Callable[..., HttpResponse]
@@ -91,6 +100,7 @@ def referee_table(view: RefereeView) -> RefereeView:
                 404,
                 _("Unknown table link"),
                 _("This link does not open any table. Check it, or scan the QR code on the table sheet again."),
+                "unknown",
             )
         if table.token_revoked:
             return denied(
@@ -98,6 +108,7 @@ def referee_table(view: RefereeView) -> RefereeView:
                 403,
                 _("This link was withdrawn"),
                 _("The director has withdrawn this table's link. Ask the director for the new one."),
+                "revoked",
             )
         if table.round.status != Round.Status.OPEN:
             return denied(
@@ -106,6 +117,7 @@ def referee_table(view: RefereeView) -> RefereeView:
                 _("This round is closed"),
                 _("Round %(number)s is closed: hands can no longer be entered from this link. Ask the director.")
                 % {"number": table.round.number},
+                "closed",
             )
         return view(request, table, *args, **kwargs)
 

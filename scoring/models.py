@@ -49,6 +49,9 @@ class Hand(models.Model):
     entered_side = models.PositiveSmallIntegerField(null=True, blank=True)
     # NULL, not "", for "no key": the unique constraint below must ignore hands without one.
     idempotency_key = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
+    # Stored again from a referee's phone, which kept it as acknowledged when the server
+    # no longer had it (a copy of the database restored): the director's dashboard counts them.
+    recovered_from_phone = models.BooleanField(default=False)
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -88,6 +91,10 @@ class HandRevision(models.Model):
     reason = models.TextField(blank=True)
     author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True)
     author_label = models.CharField(max_length=120, blank=True)
+    # On a deletion (the referee's undo, the director's delete): the idempotency key the
+    # hand was entered with, so that no later resend of that entry brings it back (an
+    # offline queue, a phone's journal after a restore: scoring.services.hand_submit).
+    idempotency_key = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

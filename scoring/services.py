@@ -39,6 +39,11 @@ from tournaments.models import Round, Table, Tournament, new_table_token
 IDEMPOTENCY_KEY_MAX = 64
 # The refusal of an idempotency key sent again with another hand than the one stored under it.
 KEY_REUSED = "idempotency_key_reused"
+# The refusal of an entry whose hand was stored, then deleted here: what this site removed
+# stays removed, whatever resend comes later (its DELETE revision keeps the key).
+HAND_REMOVED = "hand_removed"
+# The reason a hand's history gives for an entry sent again from a referee's phone.
+RECOVERED_REASON = gettext_noop("Sent again from the referee's phone: the server had lost it (a copy restored).")
 
 
 class HandRefused(Exception):
@@ -183,6 +188,8 @@ def _revision(
         reason=reason,
         author=author if author is not None and author.is_authenticated else None,
         author_label=author_label[:120],
+        # A deletion keeps the key: the tombstone that hand_submit reads.
+        idempotency_key=hand.idempotency_key if action == HandRevision.Action.DELETE else None,
     )
 
 
@@ -301,6 +308,25 @@ def _require_same_entry(stored: Hand, raw: Any) -> None:
     )
 
 
+def _require_not_removed(table: Table, key: str) -> None:
+    """Refuse an entry whose hand was stored under `key`, then deleted (undone at the
+    table, deleted by the director): a resend must not bring it back."""
+    removed = (
+        HandRevision.objects.filter(table=table, action=HandRevision.Action.DELETE, idempotency_key=key)
+        .order_by("-at")
+        .values_list("number", flat=True)
+        .first()
+    )
+    if removed is not None:
+        raise _refusal(
+            HAND_REMOVED,
+            gettext_noop(
+                "This entry was stored as donne {number}, then deleted from the sheet: it is not stored again."
+            ),
+            number=removed,
+        )
+
+
 @transaction.atomic
 def hand_submit(
     *,
@@ -312,13 +338,17 @@ def hand_submit(
     via: str = Hand.Via.REFEREE,
     author_label: str = "",
     entered_side: int | None = None,
+    recovered: bool = False,
 ) -> HandOutcome:
     """Store the next donne of `table` as entered (`raw`), scored by the engine.
 
     Refused (HandRefused) when the round is closed (except for the director), when the
     partie is already over, or when the hand breaks a rule; every error is given with
-    its field. A known idempotency key returns the hand stored with it; an
-    `expected_number` already taken returns that donne as a conflict.
+    its field. A known idempotency key returns the hand stored with it, and the key of a
+    hand deleted since is refused (HAND_REMOVED); an `expected_number` already taken
+    returns that donne as a conflict. `recovered`: the entry comes from a phone's journal,
+    which the server had acknowledged and lost since (a copy restored); a hand it stores
+    says so (`recovered_from_phone`, and its revision's reason).
     """
     locked = _lock_table(table)
     tournament = locked.round.tournament
@@ -332,6 +362,8 @@ def hand_submit(
     if stored is not None:
         _require_same_entry(stored, raw)
         return HandOutcome(hand=stored, replayed=True, result=TableResult.objects.filter(table=locked).first())
+    if key is not None:
+        _require_not_removed(locked, key)
     if via != Hand.Via.DIRECTOR:
         _require_open(locked.round)
     number = hands[-1].number + 1 if hands else 1
@@ -360,10 +392,11 @@ def hand_submit(
         entered_via=via,
         entered_side=entered_side,
         idempotency_key=key,
+        recovered_from_phone=recovered,
         **score_fields(score, reserve_in),
     )
     _revision(hand, HandRevision.Action.CREATE, before=None, after=_snapshot(hand), author=entered_by,
-              author_label=author_label)  # fmt: skip
+              author_label=author_label, reason=RECOVERED_REASON if recovered else "")  # fmt: skip
     hands.append(hand)
     return HandOutcome(
         hand=hand, created=True, result=_refresh(locked, hands, result), hands=tuple(hands), played=result

@@ -63,6 +63,7 @@ referee_patterns = [
     path("<str:token>/hands/", referee.submit, name="submit"),
     path("<str:token>/last/", referee.correct_last, name="correct_last"),
     path("<str:token>/undo/", referee.undo, name="undo"),
+    path("<str:token>/journal/", referee.journal_resend, name="journal"),
     path("<str:token>/hands/<int:number>/confirm/", referee.confirm, name="confirm"),
 ]
 

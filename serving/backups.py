@@ -10,11 +10,14 @@ Terms:
   mode 700 and each file mode 600, since it holds players' e-mails and phones), named
   `atout-<UTC time>-<reason>.<kind>`: `.sqlite3`, made with SQLite's online backup API
   (a consistent copy while referees write), or `.pgdump`, pg_dump's custom format.
-- *reason*: `round-<n>-closed` (taken once a round's close has committed: the
-  `tournaments.signals.round_closed` receiver, in the web process), `periodic` (every
-  5 minutes, by the venue launcher), `before-restore` (the database a restore replaced).
-- *rotation*: after each round-close or periodic backup, only the newest `keep` files
-  stay (a setting: `./run --venue --backup-keep N`).
+- *reason*: `round-<n>-drawn` and `round-<n>-closed` (taken once a round's draw or close
+  has committed: the `tournaments.signals.round_drawn` and `round_closed` receivers, in the
+  web process), `periodic` (every 5 minutes, by the venue launcher), `before-restore` (the
+  database a restore replaced). A copy follows each draw at once so that a restored copy
+  knows the round in play: without it, the phones of a round drawn after the last copy
+  hold donnes for tables the server never heard of (docs/operating.md).
+- *rotation*: after each round or periodic backup, only the newest `keep` files stay (a
+  setting: `./run --venue --backup-keep N`).
 
 A restore first keeps the database it replaces as a `before-restore` backup (when it
 can still be read), so restoring never loses anything, and says what each one holds.
@@ -60,11 +63,11 @@ class Backup:
     def describe(self) -> str:
         """When and why it was taken, in words."""
         when = self.taken_at.astimezone().strftime("%Y-%m-%d %H:%M:%S")
-        round_closed = re.fullmatch(r"round-(\d+)-closed", self.reason)
+        round_event = re.fullmatch(r"round-(\d+)-(closed|drawn)", self.reason)
         why = {
             "periodic": "a periodic copy",
             "before-restore": "the database a restore replaced",
-        }.get(self.reason, f"after round {round_closed.group(1)} closed" if round_closed else self.reason)
+        }.get(self.reason, f"after round {round_event.group(1)} {round_event.group(2)}" if round_event else self.reason)
         return f"{self.path.name} (taken {when}, {why})"
 
 
@@ -178,15 +181,25 @@ def settings_keep() -> int:
     return int(os.environ.get(BACKUP_KEEP_ENV) or DEFAULT_KEEP)
 
 
-def after_round_closed(sender: object, *, number: int, **kwargs: Any) -> None:
-    """The `round_closed` receiver venue mode connects in the web processes (atout.apps)."""
+def _copy_after(event: str, number: int) -> None:
+    """Copy the database after round `number`'s `event` ("drawn", "closed") committed."""
     from django.conf import settings
 
     directory = Path(os.environ[BACKUP_DIR_ENV])
     try:
-        backup = take(settings.DATABASES["default"], directory, reason=f"round-{number}-closed", keep=settings_keep())
+        backup = take(settings.DATABASES["default"], directory, reason=f"round-{number}-{event}", keep=settings_keep())
     except (BackupError, OSError, sqlite3.Error, subprocess.SubprocessError):
-        # The round is closed whatever happens here; the periodic copy comes soon anyway.
-        log.exception("the copy of the database after round %s closed failed", number)
+        # The round is drawn or closed whatever happens here; the periodic copy comes soon anyway.
+        log.exception("the copy of the database after round %s was %s failed", number, event)
         return
-    log.info("database copied after round %s closed: %s", number, backup.path)
+    log.info("database copied after round %s was %s: %s", number, event, backup.path)
+
+
+def after_round_closed(sender: object, *, number: int, **kwargs: Any) -> None:
+    """The `round_closed` receiver venue mode connects in the web processes (atout.apps)."""
+    _copy_after("closed", number)
+
+
+def after_round_drawn(sender: object, *, number: int, **kwargs: Any) -> None:
+    """The `round_drawn` receiver venue mode connects in the web processes (atout.apps)."""
+    _copy_after("drawn", number)

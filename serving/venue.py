@@ -22,7 +22,7 @@ both on Ctrl+C or when either dies. Their log lines go to `.venue.log` (git-igno
 the address and the QR code stay on the screen for the room to scan.
 
 The night's database is copied (serving.backups) every 5 minutes by the launcher and each
-time a round closes by the web process, into `.venue-backups/` (git-ignored), the newest
+time a round is drawn or closes by the web process, into `.venue-backups/` (git-ignored), the newest
 24 kept (`--backup-every`, `--backup-keep`). If the laptop dies, `./run --venue --restore`
 puts the newest copy back (or `--restore FILE` a given one), says what it restored and
 what the database it replaced held (kept as a copy too), and serves the room again.
@@ -156,7 +156,7 @@ def venue_environment(
 ) -> dict[str, str]:
     """The settings variables of a venue: production, but plain HTTP on a local network.
 
-    With `backup_dir`, the web processes copy the database there when a round closes.
+    With `backup_dir`, the web processes copy the database there when a round is drawn or closes.
     `public_url`: the address phones open (ATOUT_PUBLIC_URL) when the environment gives
     one; else the room's address found, so that every QR code and printed link carries it
     even when the director's browser opens the site at 127.0.0.1.
@@ -506,7 +506,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
         )
         every = f"{args.backup_every / 60:g} min" if args.backup_every >= 60 else f"{args.backup_every:g} s"
         backed_up = (
-            f"Copies of the database: every {every} and when a round closes, the newest "
+            f"Copies of the database: every {every} and when a round is drawn or closes, the newest "
             f"{args.backup_keep} kept in {args.backup_dir} (./run --venue --restore brings the newest back).\n"
         )
     else:

@@ -12,6 +12,10 @@ receivers in `ScoringConfig.ready`.
 - `round_closed` (sender `Round`; keywords `round_id`, `tournament_id`, `number`): a round
   was closed, sent once the close has committed, robustly (a failing receiver is logged,
   the close stands). Venue mode keeps a copy of the database at each one (serving.backups).
+- `round_drawn` (sender `Round`; keywords `round_id`, `tournament_id`, `number`): a round
+  was drawn, or drawn again (new tables, new referee links), sent once the draw has
+  committed, robustly (a failing receiver is logged, the draw stands). Venue mode copies
+  the database at once, so that a copy restored later knows the round the phones play.
 - `names_erased` (sender `Player`; keywords `tournament_ids`, `competitor_names`: competitor
   id -> its new name, `player_names`: player id -> its new name): a player was anonymised,
   sent inside the anonymisation's transaction; whoever keeps a copy of those names (the
@@ -27,5 +31,6 @@ from django.dispatch import Signal
 
 standings_refresh_requested = Signal()
 round_closed = Signal()
+round_drawn = Signal()
 names_erased = Signal()
 tournament_finished = Signal()

@@ -7,7 +7,9 @@ the guarantees are the form's:
 - *Idempotency-Key* (header, up to 64 characters): a resend of the same entry (a
   dropped connection, an offline queue) gets the stored hand back (200, `replayed`),
   never a second donne; the database's unique (table, key) backs it. The same key with
-  another entry is refused (422, `idempotency_key_reused`): nothing is stored.
+  another entry is refused (422, `idempotency_key_reused`): nothing is stored. The key of
+  a hand deleted since (undone, deleted by the director) is refused (409,
+  `hand_removed`): what was removed stays removed.
 - *expected_number*: the donne the app thinks it is entering. When another phone
   stored that donne first, nothing is written and the answer is 409 with that donne
   (`hand`), so the app can show it and ask.
@@ -133,7 +135,7 @@ class HandEntryView(TableView):
         summary="Enter the table's next donne",
         description="201 with the stored hand; 200 with `replayed: true` for an Idempotency-Key already used "
         "with this same entry; 422 (code idempotency_key_reused, naming that donne) when it was used with "
-        "another entry; "
+        "another entry; 409 (code hand_removed) when the hand stored with it was deleted since; "
         "409 (code donne_taken, with `hand`) when expected_number was stored by another phone; 400 with the "
         "engine's codes (fields under `raw.`) when the hand breaks a rule; 409 when the partie is over or the "
         "round closed.",
@@ -170,7 +172,7 @@ class HandEntryView(TableView):
             error = hand_refusal_error(refused)
             for problem in error.errors:
                 # The service's refusals of the key itself: name the header.
-                if problem["code"] in ("bad_key", services.KEY_REUSED):
+                if problem["code"] in ("bad_key", services.KEY_REUSED, services.HAND_REMOVED):
                     problem["field"] = "Idempotency-Key"
             raise error from refused
         hand = outcome.hand

@@ -141,6 +141,12 @@ class TableSheet:
         return [row for row in self.rows if row.pending]
 
     @property
+    def held_keys(self) -> str:
+        """The idempotency keys of the donnes on the sheet, space-separated: the referee's
+        page compares them with its journal (static/js/referee.js)."""
+        return " ".join(row.hand.idempotency_key for row in self.rows if row.hand.idempotency_key)
+
+    @property
     def side_totals(self) -> list[tuple[SideInfo, Number]]:
         return list(zip(self.sides, self.totals, strict=True))
 
@@ -326,6 +332,12 @@ class TableProgress:
     @property
     def pending(self) -> int:
         return len(self.waiting)
+
+
+def recovered_count(round: Round) -> int:
+    """How many donnes of the round the referees' phones sent again after the server lost
+    them (a copy restored): scoring.services.hand_submit's `recovered`."""
+    return Hand.objects.filter(table__round=round, recovered_from_phone=True).count()
 
 
 def table_progress(round: Round) -> dict[int, TableProgress]:

@@ -7,7 +7,12 @@ which swaps the form and refreshes the score and the sheet out of band); without
 JavaScript every action is a plain form post followed by a redirect, and a refused
 entry comes back typed as it was, with its errors.
 
-Terms (donne, partie, table sheet, pending): docs/glossary.md.
+The page keeps a *journal* on the phone (static/js/referee.js): every donne the server
+acknowledged for the table's open round. When the sheet no longer holds one of them (the
+laptop died and a copy of its database was restored), the page sends it again here
+(`journal_resend`), under its key, and the director's dashboard counts it.
+
+Terms (donne, partie, table sheet, pending, journal): docs/glossary.md.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ import uuid
 from typing import Any
 
 from django.contrib import messages
-from django.http import HttpResponse, QueryDict
+from django.http import HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -34,6 +39,7 @@ from scoring.models import Hand
 from scoring.partie import table_game, tournament_options_or_defaults
 from scoring.selectors.tables import HandCheck, SideInfo, TableSheet, hand_check, table_sheet, table_sides
 from scoring.services import (
+    HAND_REMOVED,
     KEY_REUSED,
     HandRefused,
     hand_confirm,
@@ -121,7 +127,7 @@ def _urls(table: Table) -> dict[str, str]:
     token = table.token
     return {
         name: reverse(f"referee:{name}", args=[token])
-        for name in ("table", "validate", "submit", "correct_last", "undo", "sheet")
+        for name in ("table", "validate", "submit", "correct_last", "undo", "sheet", "journal")
     }
 
 
@@ -161,8 +167,21 @@ def _respond(request: SiteRequest, context: dict[str, Any], *, status: int = 200
     return render(request, template, context, status=status)
 
 
-def _stored_notice(hand: Hand, sheet: TableSheet, text: str) -> dict[str, Any]:
-    return {"kind": "ok", "text": text, "scores": _scores_text(sheet.sides, list(hand.scores))}
+def _stored_notice(hand: Hand, sheet: TableSheet, text: str, action: str) -> dict[str, Any]:
+    return {
+        "kind": "ok",
+        "text": text,
+        "scores": _scores_text(sheet.sides, list(hand.scores)),
+        "journal": _journal_note(action, hand),
+    }
+
+
+def _journal_note(action: str, hand: Hand) -> dict[str, Any] | None:
+    """What the phone's journal learns from an answer (static/js/referee.js): the entry
+    under `key` was stored as donne `number`, corrected, or taken back (`action`)."""
+    if not hand.idempotency_key:
+        return None
+    return {"action": action, "key": hand.idempotency_key, "number": hand.number}
 
 
 @never_cache
@@ -223,9 +242,10 @@ def submit(request: SiteRequest, table: Table) -> HttpResponse:
         )
     except HandRefused as refused:
         sheet = table_sheet(table, sides)
-        if any(error.code == KEY_REUSED for error in refused.errors) and not sheet.finished:
-            # The key went with a donne already stored (a resend edited since it left):
-            # say which, and keep this entry under a new key, aimed at the next donne.
+        if any(error.code in (KEY_REUSED, HAND_REMOVED) for error in refused.errors) and not sheet.finished:
+            # The key went with a donne already stored (a resend edited since it left), or
+            # with one deleted since: say which, and keep this entry under a new key,
+            # aimed at the next donne.
             notice = {"kind": "conflict", "text": " ".join(rule_error_text(error) for error in refused.errors)}
             form = _renumbered(table, sheet, form, request.POST, new_key=True)
             return _respond(request, _context(request, table, sheet, form=form, notice=notice))
@@ -258,7 +278,7 @@ def submit(request: SiteRequest, table: Table) -> HttpResponse:
             text += " " + _("It counts once a player of another side confirms it below.")
         messages.success(request, text)
         return redirect("referee:table", token=table.token)
-    notice = _stored_notice(hand, sheet, text)
+    notice = _stored_notice(hand, sheet, text, "stored")
     return _respond(request, _context(request, table, sheet, form=_new_form(table, sheet), notice=notice))
 
 
@@ -277,13 +297,75 @@ def _renumbered(table: Table, sheet: TableSheet, form: HandForm, data: QueryDict
     return renumbered
 
 
+def _journal_answer(outcome: str, status: int, message: str = "", number: int | None = None) -> JsonResponse:
+    return JsonResponse({"outcome": outcome, "number": number, "message": message}, status=status)
+
+
+@require_POST
+@referee_table
+def journal_resend(request: SiteRequest, table: Table) -> HttpResponse:
+    """One donne of the phone's journal, sent again: the server had acknowledged it, and
+    its sheet no longer holds it (a copy of the database restored since).
+
+    The phone sends the entry as it was first sent, under its idempotency key and aimed
+    at the donne it was stored as, naming the round and tournament it was kept for: a
+    donne is never stored in another round than its own. The answer says what became of
+    it (JSON `outcome`): `stored` (a hand marked `recovered_from_phone`), `held` (the
+    server has it after all), `waiting` (an earlier donne is missing: send it again
+    later, once another phone sent that one), `taken` (another donne holds its number
+    now), `removed` (deleted here since), `refused` (the entry no longer goes in) or
+    `elsewhere` (kept for another round).
+    """
+    rnd = table.round
+    if request.POST.get("journal_round") != str(rnd.number) or request.POST.get("journal_tournament") != (
+        rnd.tournament.slug
+    ):
+        return _journal_answer("elsewhere", 409, _("This donne was kept for another round: it is not sent here."))
+    sides = table_sides(table)
+    form = _bound(table, sides, request.POST)
+    key = form.cleaned_data.get("idempotency_key") if form.is_valid() else None
+    if not (key and form.require_side()):
+        problems = " ".join(str(message) for messages_ in form.errors.values() for message in messages_)
+        return _journal_answer("refused", 400, problems or _("This entry has no key: it cannot be sent again."))
+    try:
+        outcome = hand_submit(
+            table=table,
+            raw=form.raw(),
+            idempotency_key=key,
+            expected_number=_expected(form),
+            via=Hand.Via.REFEREE,
+            author_label=_author_label(form, sides),
+            entered_side=form.entered_side,
+            recovered=True,
+        )
+    except HandRefused as refused:
+        codes = {error.code for error in refused.errors}
+        text = " ".join(rule_error_text(error) for error in refused.errors)
+        if "sheet_changed" in codes:
+            return _journal_answer("waiting", 409, text, _expected(form))
+        return _journal_answer("removed" if HAND_REMOVED in codes else "refused", 409, text, _expected(form))
+    hand = outcome.hand
+    assert hand is not None
+    if outcome.conflict:
+        message = _(
+            "Donne %(number)s kept on this phone was not sent again: the sheet already has another donne %(number)s."
+        ) % {"number": hand.number}
+        return _journal_answer("taken", 409, message, hand.number)
+    return _journal_answer("stored" if outcome.created else "held", 201 if outcome.created else 200, "", hand.number)
+
+
 @require_POST
 @referee_table
 def undo(request: SiteRequest, table: Table) -> HttpResponse:
     number = request.POST.get("number", "")
+    notice: dict[str, Any]
     try:
         removed = hand_undo_last(table=table, expected_number=int(number) if number.isdigit() else None)
-        notice = {"kind": "ok", "text": _("Donne %(number)s was taken back.") % {"number": removed.number}}
+        notice = {
+            "kind": "ok",
+            "text": _("Donne %(number)s was taken back.") % {"number": removed.number},
+            "journal": _journal_note("removed", removed),
+        }
     except HandRefused as refused:
         notice = {"kind": "error", "text": " ".join(rule_error_text(error) for error in refused.errors)}
     sheet = table_sheet(table)
@@ -325,7 +407,7 @@ def correct_last(request: SiteRequest, table: Table) -> HttpResponse:
         messages.success(request, text)
         return redirect("referee:table", token=table.token)
     sheet = table_sheet(table)
-    notice = _stored_notice(hand, sheet, text)
+    notice = _stored_notice(hand, sheet, text, "corrected")
     return _respond(request, _context(request, table, sheet, form=_new_form(table, sheet), notice=notice))
 
 

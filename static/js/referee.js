@@ -12,7 +12,15 @@
  * - the answer to a sent donne is brought on screen: its summary, and right under it the
  *   "Confirm for …" buttons when the other side must confirm it (the Send button the
  *   thumb pressed is at the bottom of a form taller than a phone's screen); the focus
- *   goes to that summary.
+ *   goes to that summary;
+ * - the phone keeps a journal of the round: every donne the server acknowledged from it
+ *   (the entry as sent, its key, the donne number it was stored as), in localStorage
+ *   under the table's token, with the tournament and round it was kept for. When the
+ *   table sheet (the page polls it) lacks one of them, the server lost it (the laptop
+ *   died and a copy of its database was restored): the page sends it again, in donne
+ *   order, under the same key, to the journal address of the same table, never to
+ *   another round. A donne deleted since stays deleted (the server refuses its key).
+ *   The journal goes when the round is closed; one untouched for two days is dropped.
  */
 (function () {
   "use strict";
@@ -182,7 +190,7 @@
       // Save before the submit leaves, so that a request lost on the way is kept.
       save(f);
       var key = f.elements.namedItem("idempotency_key");
-      sending = { storage: storageKey(f), key: key ? key.value : "" };
+      sending = { storage: storageKey(f), key: key ? key.value : "", data: values(f) };
     }
   });
 
@@ -218,6 +226,7 @@
   document.addEventListener("htmx:afterSwap", function (event) {
     if (!event.detail.target || event.detail.target.id !== "entry") { return; }
     say(null);
+    note(sending);
     showSummary();
     var f = form();
     var key = f && f.elements.namedItem("idempotency_key");
@@ -234,15 +243,187 @@
     setUp();
   });
 
+  // -- the journal: donnes the server acknowledged, sent again if it lost them ------------
+
+  var JOURNAL = "atout:journal:";
+  var JOURNAL_KEPT_MS = 2 * 24 * 3600 * 1000;
+  var journalBusy = false;
+
+  function sheet() { return document.getElementById("sheet"); }
+  function journalStatus() { return document.getElementById("journal-status"); }
+
+  function readJournal(token) {
+    try { return JSON.parse(window.localStorage.getItem(JOURNAL + token) || "null"); } catch (e) { return null; }
+  }
+  function writeJournal(token, journal) {
+    try {
+      if (journal.entries.length) {
+        journal.at = Date.now();
+        window.localStorage.setItem(JOURNAL + token, JSON.stringify(journal));
+      } else {
+        window.localStorage.removeItem(JOURNAL + token);
+      }
+    } catch (e) { /* private mode or full: nothing kept */ }
+  }
+
+  function pruneJournals() {
+    try {
+      for (var i = window.localStorage.length - 1; i >= 0; i--) {
+        var name = window.localStorage.key(i);
+        if (!name || name.indexOf(JOURNAL) !== 0) { continue; }
+        var journal = JSON.parse(window.localStorage.getItem(name) || "null");
+        if (!journal || !journal.at || Date.now() - journal.at > JOURNAL_KEPT_MS) { window.localStorage.removeItem(name); }
+      }
+    } catch (e) { /* nothing to do */ }
+  }
+
+  function tell(kind, text) {
+    var line = journalStatus();
+    if (!line) { return; }
+    line.textContent = text || line.dataset[kind] || "";
+    line.hidden = !line.textContent;
+  }
+
+  // What an answer to the entry form says of a donne: stored (or found stored) under its
+  // key as donne n, corrected, or taken back. `sent` is what this phone sent, if anything.
+  function note(sent) {
+    var s = sheet();
+    var notice = document.querySelector("#entry .notice[data-journal-action]");
+    if (!s || !s.dataset.token || !notice) { return; }
+    var token = s.dataset.token;
+    var action = notice.dataset.journalAction;
+    var key = notice.dataset.journalKey;
+    var journal = readJournal(token) || { tournament: s.dataset.tournament, round: s.dataset.round, entries: [] };
+    var entries = journal.entries.filter(function (entry) { return entry.key !== key; });
+    var kept = journal.entries.filter(function (entry) { return entry.key === key; })[0];
+    if (action === "stored" && sent && sent.key === key) {
+      entries.push({ key: key, number: Number(notice.dataset.journalNumber), data: sent.data });
+    } else if (action === "corrected" && kept && sent) {
+      // The donne goes back as corrected, under the key it was first stored with.
+      entries.push({ key: key, number: Number(notice.dataset.journalNumber), data: sent.data });
+    } else if (action !== "removed" && kept) {
+      entries.push(kept);
+    }
+    journal.entries = entries;
+    writeJournal(token, journal);
+  }
+
+  function csrf() {
+    try { return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || ""; } catch (e) { return ""; }
+  }
+
+  function body(journal, entry) {
+    var data = new FormData();
+    Object.keys(entry.data).forEach(function (name) {
+      entry.data[name].forEach(function (value) { data.append(name, value); });
+    });
+    data.set("mode", "new");
+    data.set("idempotency_key", entry.key);
+    data.set("expected_number", String(entry.number));
+    data.set("journal_tournament", journal.tournament);
+    data.set("journal_round", String(journal.round));
+    return data;
+  }
+
+  // The server's answer to a request of this table's (a poll, a resend): a round closed
+  // clears the journal; a table it does not know keeps it, and the referee is told.
+  function linkState(token, status, state) {
+    if (status === 403 && state === "closed") {
+      try { window.localStorage.removeItem(JOURNAL + token); } catch (e) { /* nothing to do */ }
+      tell(null, "");
+    } else if (status === 404 && state === "unknown") {
+      tell("unknown");
+    }
+  }
+
+  // Send the missing donnes again, lowest number first; stop at the first that must wait.
+  function resend(s, journal, missing, stored) {
+    var token = s.dataset.token;
+    var entry = missing.shift();
+    if (!entry) { return done(s, stored); }
+    var request = { method: "POST", body: body(journal, entry), headers: { "X-CSRFToken": csrf() }, credentials: "same-origin" };
+    window.fetch(s.dataset.journal, request).then(function (response) {
+      var state = response.headers.get("Atout-Table-Link");
+      if (state || response.status >= 500 || response.status === 429) {
+        linkState(token, response.status, state);
+        return done(s, stored);
+      }
+      return response.json().then(function (answer) {
+        if (answer.outcome === "stored" || answer.outcome === "held") {
+          if (answer.outcome === "stored") { stored.push(answer.number); }
+          return resend(s, journal, missing, stored);
+        }
+        if (answer.outcome === "waiting" || answer.outcome === "elsewhere") {
+          if (answer.outcome === "waiting") { tell("waiting"); }
+          return done(s, stored);
+        }
+        // Removed here since, another donne in its place, or refused: it stays out.
+        var current = readJournal(token);
+        if (current) {
+          current.entries = current.entries.filter(function (kept) { return kept.key !== entry.key; });
+          writeJournal(token, current);
+        }
+        tell(null, answer.message);
+        return resend(s, journal, missing, stored);
+      });
+    }).catch(function () { done(s, stored); });
+  }
+
+  function done(s, stored) {
+    journalBusy = false;
+    if (!stored.length) { return; }
+    tell("recovered");
+    // Show the donnes back on the sheet; an untouched entry form aimed at one of them is
+    // brought up to the sheet's next donne.
+    window.htmx.trigger(s, "journal-sent");
+    var f = form();
+    var number = f && f.elements.namedItem("expected_number");
+    var last = Math.max.apply(null, stored);
+    if (f && f.dataset.mode !== "correct" && number && Number(number.value) <= last && !typed(values(f))) {
+      window.htmx.ajax("GET", window.location.pathname, { target: "#entry", select: "#entry", swap: "outerHTML" });
+    }
+  }
+
+  // Compare the journal with the sheet on the page; send again what the sheet lacks.
+  function syncJournal() {
+    var s = sheet();
+    if (journalBusy || !s || !s.dataset.journal || !s.dataset.token || !window.fetch || !window.htmx) { return; }
+    var journal = readJournal(s.dataset.token);
+    if (!journal || !journal.entries.length) { return; }
+    // Kept for this table's round of this tournament, and sent nowhere else.
+    if (journal.tournament !== s.dataset.tournament || String(journal.round) !== s.dataset.round) { return; }
+    var held = (s.dataset.held || "").split(" ");
+    var missing = journal.entries
+      .filter(function (entry) { return held.indexOf(entry.key) === -1; })
+      .sort(function (a, b) { return a.number - b.number; });
+    if (!missing.length) { return; }
+    journalBusy = true;
+    resend(s, journal, missing, []);
+  }
+
+  document.addEventListener("htmx:afterSettle", syncJournal);
+  document.addEventListener("htmx:responseError", function (event) {
+    var s = sheet();
+    var xhr = event.detail.xhr;
+    if (s && s.dataset.token && xhr) { linkState(s.dataset.token, xhr.status, xhr.getResponseHeader("Atout-Table-Link")); }
+  });
+
   window.addEventListener("online", function () {
     var f = form();
     var entry = f && load(f);
     if (entry && entry.queued) { send(f); }
+    syncJournal();
   });
 
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", setUp);
-  } else {
+  function start() {
+    pruneJournals();
     setUp();
+    syncJournal();
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
   }
 })();

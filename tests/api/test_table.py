@@ -66,6 +66,18 @@ def test_the_same_idempotency_key_with_another_hand_is_a_422_naming_the_stored_d
     assert [hand.raw for hand in Hand.objects.filter(table=table)] == [sound_hand()]
 
 
+def test_a_resend_of_a_donne_taken_back_since_is_a_409_and_stores_nothing(played) -> None:
+    _tournament, rnd = played(4)
+    table = rnd.tables.get(number=1)
+    assert enter(table, sound_hand(), key="entry-9", expected_number=1).status_code == 201
+    assert referee(table).delete(f"{API}/table/hands/1/").status_code in (200, 204)
+    response = enter(table, sound_hand(), key="entry-9", expected_number=1)
+    assert response.status_code == 409
+    [error] = response.json()["errors"]
+    assert (error["code"], error["field"]) == ("hand_removed", "Idempotency-Key")
+    assert not Hand.objects.filter(table=table).exists()
+
+
 def test_a_resend_of_the_first_entry_after_a_correction_is_still_a_replay(played) -> None:
     _tournament, rnd = played(4)
     table = rnd.tables.get(number=1)

@@ -249,10 +249,49 @@ def test_closing_a_round_in_venue_mode_copies_the_database(tmp_path: Path, monke
     assert copy.reason == "round-1-closed"
 
 
+def _table_rows(copy: backups.Backup) -> str:
+    """The tables a copy holds, as text (either kind of copy)."""
+    if copy.path.suffix == ".sqlite3":
+        with sqlite3.connect(copy.path) as db:
+            return repr(db.execute("SELECT * FROM tournaments_table").fetchall())
+    result = subprocess.run(
+        ["pg_restore", "--data-only", "--table=tournaments_table", "--file=-", str(copy.path)],
+        capture_output=True, text=True, timeout=60, check=True,
+    )  # fmt: skip
+    return result.stdout
+
+
+@pytest.mark.django_db(transaction=True)
+def test_drawing_a_round_in_venue_mode_copies_the_database_at_once_and_so_does_drawing_it_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rounds.services import round_draw, round_redraw
+    from tests.factories import TournamentFactory, competitors_for
+    from tests.scoring.tables import director_of
+    from tournaments.signals import round_drawn
+
+    tournament = TournamentFactory(status="running")
+    competitors_for(tournament, 4)
+    director = director_of(tournament)
+    monkeypatch.setenv(backups.BACKUP_DIR_ENV, str(tmp_path / "copies"))
+    round_drawn.connect(backups.after_round_drawn, dispatch_uid="test-venue-copies")
+    try:
+        drawn = round_draw(by=director, tournament=tournament)
+        (copy,) = backups.backups(tmp_path / "copies")
+        # The copy knows the round and its tables: a restore of it lets the phones in.
+        tokens = list(drawn.tables.values_list("token", flat=True))
+        assert len(tokens) == 2 and all(token in _table_rows(copy) for token in tokens)
+        round_redraw(by=director, round=drawn)
+    finally:
+        round_drawn.disconnect(dispatch_uid="test-venue-copies")
+    assert [copy.reason for copy in backups.backups(tmp_path / "copies")] == ["round-1-drawn", "round-1-drawn"]
+    assert "after round 1 drawn" in copy.describe()
+
+
 def test_the_web_processes_connect_the_copy_only_in_venue_mode(tmp_path: Path) -> None:
     probe = (
-        "import django; django.setup(); from tournaments.signals import round_closed;"
-        "print(round_closed.has_listeners())"
+        "import django; django.setup(); from tournaments.signals import round_closed, round_drawn;"
+        "print(round_closed.has_listeners() and round_drawn.has_listeners())"
     )
     for directory, connected in (("", "False"), (str(tmp_path), "True")):
         env = clean_env(DJANGO_SETTINGS_MODULE="atout.settings", **{backups.BACKUP_DIR_ENV: directory})

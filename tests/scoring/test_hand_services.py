@@ -73,6 +73,43 @@ def test_a_resend_with_the_same_key_returns_the_stored_hand_and_adds_nothing() -
     assert numbers(table) == [1]
 
 
+def test_a_hand_the_director_deleted_never_comes_back_whatever_resend_comes_later() -> None:
+    table = make_table()
+    first = hand_submit(table=table, raw=HAND, idempotency_key="phone-k1", expected_number=1)
+    hand_submit(table=table, raw=LITIGE, idempotency_key="phone-k2", expected_number=2)
+    hand_delete(hand=first.hand, reason="Entered at the wrong table", by=director_of(table.round.tournament))
+    assert numbers(table) == [1]
+    for expected in (1, 2, None):
+        with pytest.raises(HandRefused) as refused:
+            hand_submit(table=table, raw=HAND, idempotency_key="phone-k1", expected_number=expected)
+        [error] = refused.value.errors
+        assert (error.code, error.params["number"]) == (services.HAND_REMOVED, 1)
+    assert [hand.idempotency_key for hand in Hand.objects.filter(table=table)] == ["phone-k2"]
+    # The deletion's revision is the tombstone: it keeps the key; no other revision does.
+    keys = set(HandRevision.objects.filter(table=table).values_list("action", "idempotency_key"))
+    assert keys == {("create", None), ("delete", "phone-k1")}
+
+
+def test_a_donne_taken_back_at_the_table_is_not_brought_back_by_a_resend_of_its_entry() -> None:
+    table = make_table()
+    hand_submit(table=table, raw=HAND, idempotency_key="queued", expected_number=1)
+    hand_undo_last(table=table, expected_number=1)
+    with pytest.raises(HandRefused) as refused:
+        hand_submit(table=table, raw=HAND, idempotency_key="queued", expected_number=1)
+    assert refused.value.errors[0].code == services.HAND_REMOVED
+    assert numbers(table) == []
+    # The same donne typed again is a new entry, under a new key: it goes in.
+    assert hand_submit(table=table, raw=HAND, idempotency_key="typed-again", expected_number=1).created
+
+
+def test_the_key_of_a_hand_deleted_at_another_table_is_no_bar_here() -> None:
+    table = make_table(tables=2)
+    other = table.round.tables.get(number=2)
+    hand_submit(table=other, raw=HAND, idempotency_key="shared", expected_number=1)
+    hand_undo_last(table=other, expected_number=1)
+    assert hand_submit(table=table, raw=HAND, idempotency_key="shared", expected_number=1).created
+
+
 def test_a_donne_another_phone_stored_first_comes_back_as_a_conflict_with_what_was_stored() -> None:
     table = make_table()
     stored = hand_submit(table=table, raw=HAND, idempotency_key="phone-1", expected_number=1)

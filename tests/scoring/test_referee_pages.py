@@ -215,6 +215,17 @@ def test_a_key_sent_again_with_another_hand_is_refused_naming_the_donne_and_the_
     assert Hand.objects.get(table=table).raw["taker"] == "A"
 
 
+def test_a_queued_entry_whose_donne_was_taken_back_since_is_refused_and_kept_under_a_new_key(client: Client) -> None:
+    table = make_table()
+    entry = ENTRIES["belote_classique"][0]
+    post(client, table, entry, number=1, key="k-queued")
+    client.post(reverse("referee:undo", args=[table.token]), {"number": "1"})
+    again = text(post(client, table, entry, number=1, key="k-queued", HTTP_HX_REQUEST="true"))
+    assert "Cette saisie a été enregistrée comme donne 1, puis supprimée de la feuille" in again
+    assert 'value="102"' in again and 'value="k-queued"' not in again
+    assert numbers(table) == []
+
+
 def test_a_donne_entered_from_another_phone_first_is_shown_and_the_entry_kept(client: Client) -> None:
     table = make_table()
     post(client, table, ENTRIES["belote_classique"][0], number=1)
