@@ -71,6 +71,12 @@ from tournaments.services.tournament import (
     tournament_settings_errors,
     tournament_update,
 )
+from tournaments.services.screen import (
+    SCREEN_MESSAGE_MAX_MINUTES,
+    screen_message_errors,
+    screen_message_post,
+    screen_message_withdraw,
+)
 
 __all__ = [
     "EDITABLE_WHEN_FINISHED",
@@ -110,6 +116,10 @@ __all__ = [
     "prize_add",
     "prize_delete",
     "prize_update",
+    "SCREEN_MESSAGE_MAX_MINUTES",
+    "screen_message_errors",
+    "screen_message_post",
+    "screen_message_withdraw",
     "tournament_create",
     "tournament_frozen_fields",
     "tournament_set_status",
