@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from django.db.models import QuerySet
+from django.utils import timezone, translation
 
 from scoring.models import RefereeCall
 from tournaments.models import Table, Tournament
@@ -25,3 +29,24 @@ def table_calls(table: Table) -> QuerySet[RefereeCall]:
 def calls_stamp(calls: list[RefereeCall]) -> str:
     """What the dashboard's ETag says of the open calls: it moves when one comes, changes or goes."""
     return ".".join(f"{call.pk}:{call.repeats}:{call.reason}" for call in calls) or "none"
+
+
+# Seconds between two polls of the dashboard's calls: a call shows "at once".
+CALLS_POLL_SECONDS = 4
+
+
+def calls_panel(tournament: Tournament) -> dict[str, Any]:
+    """The dashboard's panel of open referee calls, with the ETag it was drawn with.
+
+    The ETag moves when a call comes, changes or goes, and each minute (the panel says
+    how long ago each call was made)."""
+    calls = open_calls(tournament)
+    minute = int(timezone.now().timestamp() // 60)
+    etag = f'"calls-{tournament.pk}-{calls_stamp(calls)}-{minute}-{translation.get_language()}"'
+    return {
+        "tournament": tournament,
+        "calls": calls,
+        "calls_etag": etag,
+        "calls_headers": json.dumps({"If-None-Match": etag}),
+        "calls_poll": CALLS_POLL_SECONDS,
+    }

@@ -60,6 +60,12 @@ from tournaments.services.registration import (
     forbidden_pair_add,
     forbidden_pair_remove,
 )
+from tournaments.services.screen import (
+    SCREEN_MESSAGE_MAX_MINUTES,
+    screen_message_errors,
+    screen_message_post,
+    screen_message_withdraw,
+)
 from tournaments.services.tournament import (
     EDITABLE_WHEN_FINISHED,
     FIXED_ONCE_DRAWN,
@@ -71,12 +77,6 @@ from tournaments.services.tournament import (
     tournament_settings_errors,
     tournament_update,
 )
-from tournaments.services.screen import (
-    SCREEN_MESSAGE_MAX_MINUTES,
-    screen_message_errors,
-    screen_message_post,
-    screen_message_withdraw,
-)
 
 __all__ = [
     "EDITABLE_WHEN_FINISHED",
@@ -84,6 +84,7 @@ __all__ = [
     "INVITATION_LIFETIME",
     "LOCKED_WHEN_RUNNING",
     "SAME_PERSON",
+    "SCREEN_MESSAGE_MAX_MINUTES",
     "TRANSITIONS",
     "ErasedPlayers",
     "NewPlayer",
@@ -116,7 +117,6 @@ __all__ = [
     "prize_add",
     "prize_delete",
     "prize_update",
-    "SCREEN_MESSAGE_MAX_MINUTES",
     "screen_message_errors",
     "screen_message_post",
     "screen_message_withdraw",
