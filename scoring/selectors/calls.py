@@ -41,7 +41,11 @@ def calls_panel(tournament: Tournament) -> dict[str, Any]:
     The ETag moves when a call comes, changes or goes, and each minute (the panel says
     how long ago each call was made)."""
     calls = open_calls(tournament)
-    minute = int(timezone.now().timestamp() // 60)
+    now = timezone.now()
+    minute = int(now.timestamp() // 60)
+    for call in calls:
+        # For the template only: whole minutes since the call (0: just now).
+        call.minutes_ago = max(0, int((now - call.opened_at).total_seconds() // 60))  # type: ignore[attr-defined]
     etag = f'"calls-{tournament.pk}-{calls_stamp(calls)}-{minute}-{translation.get_language()}"'
     return {
         "tournament": tournament,

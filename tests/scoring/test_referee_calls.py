@@ -7,6 +7,7 @@ the tournament's club.
 
 from __future__ import annotations
 
+import datetime
 import html
 import re
 from collections.abc import Iterator
@@ -15,6 +16,7 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from scoring.models import RefereeCall
 from scoring.services import referee_call, referee_call_handle, table_token_revoke
@@ -62,7 +64,9 @@ def test_a_call_with_a_reason_shows_on_the_directors_dashboard_with_its_table(cl
     assert "Appels à l’arbitre" in dashboard or "Appels à l'arbitre" in dashboard
     panel = words(calls_panel(client, table))
     assert "Table 1 · Litige" in panel
-    assert "il y a 0 minute" in panel
+    assert "à l’instant" in panel
+    RefereeCall.objects.filter(table=table).update(opened_at=timezone.now() - datetime.timedelta(minutes=3))
+    assert "Table 1 · Litige · il y a 3 minutes" in words(calls_panel(client, table))
 
 
 def test_calling_again_updates_the_open_call_instead_of_adding_one(client: Client) -> None:
