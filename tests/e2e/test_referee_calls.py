@@ -74,7 +74,7 @@ def test_a_phone_calls_the_referee_and_the_director_posts_a_message_to_the_proje
     phone.get_by_label("Motif (facultatif)").select_option(label="Litige")
     phone.get_by_role("button", name="Appeler l’arbitre").click()
     phone.get_by_text("L’arbitre est appelé.").wait_for()
-    assert "(Litige)" in phone.locator("#referee-call").inner_text()
+    assert "Litige · Appelé à" in phone.locator("#referee-call").inner_text()
     screenshot(phone, "referee-call-phone")
     assert RefereeCall.objects.get(table=table).reason == "dispute"
 
