@@ -71,7 +71,7 @@ def test_a_phone_calls_the_referee_and_the_director_posts_a_message_to_the_proje
     phone = phone_context.new_page()
     phone.set_default_timeout(10_000)
     phone.goto(f"{live_server.url}/r/{table.token}/")
-    phone.get_by_label("Motif (facultatif)").select_option(label="Litige")
+    phone.locator("#referee-call").get_by_text("Litige", exact=True).click()
     phone.get_by_role("button", name="Appeler l’arbitre").click()
     phone.get_by_text("L’arbitre est appelé.").wait_for()
     assert "Litige · Appelé à" in phone.locator("#referee-call").inner_text()
