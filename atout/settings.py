@@ -15,7 +15,7 @@ from pathlib import Path
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
-from whitenoise.compress import Compressor
+from whitenoise.compress import Compressor  # type: ignore[import-untyped]  # WhiteNoise ships no type hints
 
 from kit import redis_guard
 from kit.env import env_bool, env_database, env_int, env_list, env_networks, env_str, env_url

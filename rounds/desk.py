@@ -16,17 +16,18 @@ from typing import Any
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from kit.requests import UserRequest
+from scoring.selectors.calls import calls_panel
 from scoring.selectors.tables import recovered_count, table_progress
 from tournaments import access, games, selectors, services
-from tournaments.forms import PaymentForm
-from tournaments.models import Competitor, Round, Tournament
+from tournaments.forms import PaymentForm, ScreenMessageForm, add_service_errors
+from tournaments.models import Competitor, Round, ScreenMessage, Tournament
 from tournaments.qr import only_this_computer, public_url, qr_svg_inline
 from tournaments.views import clock_context, confirm_page, confirmed, refused, tournament_view
 
@@ -48,6 +49,8 @@ def _dashboard_context(tournament: Tournament) -> dict[str, Any]:
         "last_round": rnd.number if rnd is not None else 0,
         **_round_context(tournament, rnd),
         **clock_context(tournament, rnd),
+        **calls_panel(tournament),
+        **_screen_context(tournament),
         "next_statuses": [
             (status, Tournament.Status(status).label) for status in services.TRANSITIONS[tournament.status]
         ],
@@ -233,3 +236,54 @@ def competitor_link(request: UserRequest, tournament: Tournament, competitor_id:
     else:
         raise Http404("unknown action")
     return redirect("manage:receipt", pk=tournament.pk, competitor_id=competitor.pk)
+
+
+def _screen_context(tournament: Tournament, form: ScreenMessageForm | None = None, done: str = "") -> dict[str, Any]:
+    return {
+        "tournament": tournament,
+        "screen_form": form or ScreenMessageForm(),
+        "screen_messages": selectors.screen_messages(tournament.pk),
+        "screen_done": done,
+    }
+
+
+def _screen_answer(
+    request: UserRequest, tournament: Tournament, form: ScreenMessageForm | None, done: str
+) -> HttpResponse:
+    """From htmx the messages' panel in place (a refusal beside its field); else the dashboard."""
+    if request.htmx:
+        return render(request, "tournaments/dashboard_screen.html", _screen_context(tournament, form, done))
+    if form is not None and form.errors:
+        context = {**_dashboard_context(tournament), **_screen_context(tournament, form)}
+        return render(request, "tournaments/dashboard.html", context, status=200)
+    if done:
+        messages.success(request, done)
+    return redirect("manage:dashboard", pk=tournament.pk)
+
+
+@require_POST
+@tournament_view
+def screen_message_post(request: UserRequest, tournament: Tournament) -> HttpResponse:
+    """The director's message goes on the projectors and the « Ma soirée » pages."""
+    form = ScreenMessageForm(request.POST)
+    if form.is_valid():
+        try:
+            services.screen_message_post(
+                by=request.user,
+                tournament=tournament,
+                text=form.cleaned_data["text"] or "",
+                minutes=form.cleaned_data["minutes"],
+            )
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            return _screen_answer(request, tournament, None, _("The message is on the screens."))
+    return _screen_answer(request, tournament, form, "")
+
+
+@require_POST
+@tournament_view
+def screen_message_withdraw(request: UserRequest, tournament: Tournament, message_id: int) -> HttpResponse:
+    message = get_object_or_404(ScreenMessage, pk=message_id, tournament=tournament)
+    services.screen_message_withdraw(by=request.user, message=message)
+    return _screen_answer(request, tournament, None, _("The message is withdrawn from the screens."))

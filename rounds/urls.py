@@ -16,6 +16,12 @@ urlpatterns = [
     path("tournament/<int:pk>/competitors/<int:competitor_id>/payment/", desk.competitor_payment, name="payment"),
     path("tournament/<int:pk>/competitors/<int:competitor_id>/receipt/", desk.competitor_receipt, name="receipt"),
     path("tournament/<int:pk>/competitors/<int:competitor_id>/link/", desk.competitor_link, name="competitor_link"),
+    path("tournament/<int:pk>/screen/", desk.screen_message_post, name="screen_message"),
+    path(
+        "tournament/<int:pk>/screen/<int:message_id>/withdraw/",
+        desk.screen_message_withdraw,
+        name="screen_message_withdraw",
+    ),
     path("tournament/<int:pk>/rounds/draw/", views.round_draw, name="round_draw"),
     path("tournament/<int:pk>/rounds/<int:number>/redraw/", views.round_redraw, name="round_redraw"),
     path("tournament/<int:pk>/rounds/<int:number>/close/", views.round_close, name="round_close"),

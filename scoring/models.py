@@ -281,3 +281,36 @@ class StandingsTotal(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament}: {self.competitor_id}"
+
+
+class RefereeCall(models.Model):
+    """A table calling the referee (the director) from its referee page, until handled.
+
+    A table has at most one open call: pressing again updates its reason. Calls stay
+    after they are handled: the table's history lists them (scoring/views/manage.py).
+    """
+
+    class Reason(models.TextChoices):
+        NONE = "", _("No reason given")
+        DISPUTE = "dispute", _("Dispute")
+        CARD = "card", _("Card dropped")
+        QUESTION = "question", _("Question")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="referee_calls")
+    reason = models.CharField(_("reason"), max_length=16, choices=Reason.choices, blank=True)
+    opened_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    repeats = models.PositiveSmallIntegerField(default=0)
+    handled_at = models.DateTimeField(null=True, blank=True)
+    handled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ("opened_at", "pk")
+        constraints = (
+            models.UniqueConstraint(fields=("table",), condition=Q(handled_at=None), name="one_open_call_per_table"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.table}: {self.reason or '-'}"

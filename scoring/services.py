@@ -18,12 +18,13 @@ from typing import Any, NotRequired, TypedDict
 
 from django.contrib.auth.models import User
 from django.db import connection, transaction
+from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from engine.core import Number, OptionError, RuleError
 from engine.match import MatchResult
 from scoring.messages import rule_error_text, rule_errors_by_field
-from scoring.models import Hand, HandRevision, TableResult
+from scoring.models import Hand, HandRevision, RefereeCall, TableResult
 from scoring.partie import (
     hand_errors,
     partie_play,
@@ -600,4 +601,31 @@ def table_token_renew(*, table: Table, by: User | None = None) -> Table:
     locked.token = new_table_token()
     locked.token_revoked = False
     locked.save(update_fields=["token", "token_revoked"])
+    return locked
+
+
+@transaction.atomic
+def referee_call(*, table: Table, reason: str = "") -> RefereeCall:
+    """The table calls the referee: its open call, or a new one. One open call per table:
+    pressing again updates the reason (and counts the repeat) instead of adding a call."""
+    if reason not in RefereeCall.Reason.values:
+        reason = ""
+    locked = _lock_table(table)
+    call = RefereeCall.objects.select_for_update().filter(table=locked, handled_at=None).first()
+    if call is None:
+        return RefereeCall.objects.create(table=locked, reason=reason)
+    call.reason = reason or call.reason
+    call.repeats += 1
+    call.save(update_fields=["reason", "repeats", "updated_at"])
+    return call
+
+
+@transaction.atomic
+def referee_call_handle(*, call: RefereeCall, by: User | None = None) -> RefereeCall:
+    """The director went to the table: the call leaves the dashboard (and stays in the history)."""
+    locked = RefereeCall.objects.select_for_update().get(pk=call.pk)
+    if locked.handled_at is None:
+        locked.handled_at = timezone.now()
+        locked.handled_by = by
+        locked.save(update_fields=["handled_at", "handled_by", "updated_at"])
     return locked

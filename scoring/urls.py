@@ -50,6 +50,8 @@ hands_patterns = [
     path("table/<int:table_id>/", manage.table_hands, name="table"),
     path("table/<int:table_id>/history/", manage.history, name="history"),
     path("table/<int:table_id>/link/", manage.table_link, name="link"),
+    path("calls/", manage.calls, name="calls"),
+    path("calls/<int:call_id>/handled/", manage.call_handled, name="call_handled"),
     path("<int:hand_id>/edit/", manage.edit, name="edit"),
     path("<int:hand_id>/delete/", manage.delete, name="delete"),
 ]
@@ -65,9 +67,11 @@ referee_patterns = [
     path("<str:token>/undo/", referee.undo, name="undo"),
     path("<str:token>/journal/", referee.journal_resend, name="journal"),
     path("<str:token>/hands/<int:number>/confirm/", referee.confirm, name="confirm"),
+    path("<str:token>/call/", referee.call, name="call"),
 ]
 
 # A competitor's « Ma soirée » by its personal link: /soiree/<token>/, namespace "soiree".
 soiree_patterns = [
     path("<str:token>/", soiree.by_link, name="page"),
+    path("<str:token>/screen/", soiree.screen, name="screen"),
 ]

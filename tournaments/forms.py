@@ -540,3 +540,24 @@ class ClockForm(forms.Form):
         if wanted and data.get("minutes") is None and "minutes" not in self.errors:
             self.add_error("minutes", _("Give a number of minutes."))
         return data
+
+
+class ScreenMessageForm(forms.Form):
+    """A message for the screens; its limits are the service's (tournaments.services.screen)."""
+
+    text = forms.CharField(
+        label=_("Message on the screens"),
+        required=False,
+        strip=True,
+        help_text=_("At most 140 characters: shown on the projectors and on every player’s « Ma soirée » page."),
+        widget=forms.TextInput(attrs={"maxlength": 140, "autocomplete": "off"}),
+    )
+    minutes = forms.IntegerField(
+        label=_("For (minutes)"),
+        required=False,
+        help_text=_("Empty: until withdrawn."),
+        widget=forms.NumberInput(attrs={"min": 1, "max": 1440}),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **{**kwargs, "prefix": "screen"})

@@ -530,3 +530,24 @@ class Bye(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round}: {self.competitor} ({self.reason})"
+
+
+SCREEN_MESSAGE_LENGTH = 140
+
+
+class ScreenMessage(models.Model):
+    """A short message of the director shown on the projectors and every « Ma soirée »
+    page while active: until withdrawn, or until `expires_at` when a time was chosen."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="screen_messages")
+    text = models.CharField(_("message"), max_length=SCREEN_MESSAGE_LENGTH)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(null=True, blank=True)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True)
+
+    class Meta:
+        ordering = ("-created_at", "-pk")
+
+    def __str__(self) -> str:
+        return self.text

@@ -9,6 +9,7 @@ app_name = "draw"
 urlpatterns = [
     path("round/<int:number>/draw/", public_views.round_draw, name="round"),
     path("clock/", public_views.round_clock, name="clock"),
+    path("screen/", public_views.screen, name="screen"),
     path("seat/", public_views.seat_finder, name="seat"),
     path("seat/qr.svg", public_views.seat_finder_qr, name="seat_qr"),
     path("rules/", public_views.rules_sheet, name="rules"),

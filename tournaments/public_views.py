@@ -18,6 +18,7 @@ from tournaments import access, selectors
 from tournaments.models import Round, Tournament
 from tournaments.qr import public_url, qr_svg_response
 from tournaments.rules_sheet import rules_sheet as build_rules_sheet
+from tournaments.screens import screen_context, screen_response
 from tournaments.text import matches
 
 
@@ -41,8 +42,15 @@ def round_draw(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "byes": selectors.round_byes(rnd),
         "rounds": list(tournament.rounds.values_list("number", flat=True)),
         "clock_url": reverse("draw:clock", kwargs={"slug": tournament.slug}),
+        **screen_context(tournament.pk, url=reverse("draw:screen", kwargs={"slug": tournament.slug})),
     }
     return render(request, "tournaments/draw.html", context)
+
+
+def screen(request: HttpRequest, slug: str) -> HttpResponse:
+    """The director's messages on the projectors, polled (tournaments/screens.py)."""
+    tournament = _visible_tournament(request, slug)
+    return screen_response(request, tournament.pk, url=reverse("draw:screen", kwargs={"slug": slug}))
 
 
 @never_cache

@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import games
-from tournaments.models import Bye, Club, Competitor, Player, Prize, Round, Seat, Table, Tournament
+from tournaments.models import Bye, Club, Competitor, Player, Prize, Round, ScreenMessage, Seat, Table, Tournament
 from tournaments.text import Fold, fold, matches, sort_key
 
 # How each seat position reads on a page: a team holds both seats of a side.
@@ -439,3 +439,18 @@ def prize_for_rank(prizes: Sequence[Prize], rank: object) -> Prize | None:
     if not isinstance(rank, int):
         return None
     return next((prize for prize in prizes if prize.rank_from <= rank <= prize.rank_to), None)
+
+
+def screen_messages(tournament_id: int, *, now: datetime.datetime | None = None) -> list[ScreenMessage]:
+    """The director's messages on the screens now: not withdrawn and not expired, newest first."""
+    now = now or timezone.now()
+    return list(
+        ScreenMessage.objects.filter(tournament_id=tournament_id, withdrawn_at=None)
+        .filter(Q(expires_at=None) | Q(expires_at__gt=now))
+        .order_by("-created_at", "-pk")
+    )
+
+
+def screen_messages_stamp(messages: Iterable[ScreenMessage]) -> str:
+    """What the screens' ETag says of the messages shown: it moves when one comes or goes."""
+    return ".".join(str(message.pk) for message in messages) or "none"

@@ -14,20 +14,30 @@ import segno
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from kit.requests import UserRequest
 from scoring.access import organiser_tournament
 from scoring.forms.base import HandForm, ReasonForm
 from scoring.forms.games import hand_form_class
 from scoring.hand_words import DonneWords, HandWords
-from scoring.models import Hand, HandRevision
+from scoring.models import Hand, HandRevision, RefereeCall
 from scoring.partie import table_game, tournament_options_or_defaults
+from scoring.selectors.calls import calls_panel, table_calls
 from scoring.selectors.tables import hand_check_replacing, round_tables_with_counts, table_sheet, table_sides
-from scoring.services import HandRefused, hand_correct, hand_delete, table_token_renew, table_token_revoke
+from scoring.services import (
+    HandRefused,
+    hand_correct,
+    hand_delete,
+    referee_call_handle,
+    table_token_renew,
+    table_token_revoke,
+)
 from tournaments import games
 from tournaments.models import Round, Table, Tournament
 from tournaments.qr import only_this_computer, public_url
@@ -98,7 +108,8 @@ def history(request: UserRequest, tournament: Tournament, table_id: int) -> Http
             for label, state in ((("before", _("Before")), revision.before), (("after", _("After")), revision.after))
             if state
         ]
-    context = _base(tournament, table=table, revisions=revisions, sides=sides)
+    calls = list(table_calls(table))
+    context = _base(tournament, table=table, revisions=revisions, sides=sides, calls=calls)
     return render(request, "scoring/hands_history.html", context)
 
 
@@ -215,3 +226,30 @@ def sheets(request: UserRequest, tournament: Tournament) -> HttpResponse:
             )
     context = _base(tournament, round=rnd, sheets=printable, only_this_computer=unreachable)
     return render(request, "scoring/hands_sheets.html", context)
+
+
+@require_safe
+@organiser_tournament
+def calls(request: UserRequest, tournament: Tournament) -> HttpResponse:
+    """The open referee calls alone, polled by the dashboard (304 while nothing moved)."""
+    context = calls_panel(tournament)
+    etag = context["calls_etag"]
+    response = get_conditional_response(request, etag=etag)
+    if response is None:
+        response = HttpResponse(render_to_string("scoring/calls_list.html", context, request=request))
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache, private"
+    patch_vary_headers(response, ["HX-Request", "Accept-Language", "Cookie"])
+    return response
+
+
+@require_POST
+@organiser_tournament
+def call_handled(request: UserRequest, tournament: Tournament, call_id: int) -> HttpResponse:
+    """The director marks a call handled: it leaves the dashboard and stays in the table's history."""
+    call = get_object_or_404(RefereeCall, pk=call_id, table__round__tournament=tournament)
+    referee_call_handle(call=call, by=request.user)
+    if request.htmx:
+        return render(request, "scoring/calls_list.html", calls_panel(tournament))
+    messages.success(request, _("The call of table %(number)s is handled.") % {"number": call.table.number})
+    return redirect("manage:dashboard", pk=tournament.pk)

@@ -39,6 +39,7 @@ from tournaments import selectors as tournament_selectors
 from tournaments.access import is_organiser
 from tournaments.models import Bye, Prize, Tournament
 from tournaments.qr import only_this_computer, public_url, qr_svg_response
+from tournaments.screens import screen_context
 
 # Seconds between two polls of a live partial; slower once the tournament is over.
 POLL_SECONDS = 3
@@ -280,7 +281,10 @@ def projector(request: SiteRequest, slug: str) -> HttpResponse:
     if request.htmx:
         return _ranking_partial(request, selectors.polled_tournament(slug, request.user), kind="projector")
     tournament = selectors.visible_tournament(slug, request.user)
-    return _ranking_page(request, tournament, "scoring/public/projector.html", kind="projector", projector=True)
+    screen = screen_context(tournament.pk, url=reverse("draw:screen", kwargs={"slug": tournament.slug}))
+    return _ranking_page(
+        request, tournament, "scoring/public/projector.html", kind="projector", projector=True, **screen
+    )
 
 
 # -- rounds and tables ------------------------------------------------------------------

@@ -35,7 +35,7 @@ from scoring.forms.base import ConfirmForm, HandForm
 from scoring.forms.belote import BeloteForm
 from scoring.forms.games import hand_form_class
 from scoring.messages import rule_error_text
-from scoring.models import Hand
+from scoring.models import Hand, RefereeCall
 from scoring.partie import table_game, tournament_options_or_defaults
 from scoring.selectors.tables import HandCheck, SideInfo, TableSheet, hand_check, table_sheet, table_sides
 from scoring.services import (
@@ -46,6 +46,7 @@ from scoring.services import (
     hand_correct_last,
     hand_submit,
     hand_undo_last,
+    referee_call,
 )
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Table
@@ -158,6 +159,9 @@ def _context(
         "contract_totals": totals,
         "confirmation": tournament.confirmation_required,
         "referee": True,
+        # Read only where the page draws the call's panel (the full page, not the swaps).
+        "referee_call": lambda: _open_call(table),
+        "call_reasons": RefereeCall.Reason.choices,
     }
 
 
@@ -439,3 +443,24 @@ def confirm(request: SiteRequest, table: Table, number: int) -> HttpResponse:
     # Said where the button was, right under the donne just sent.
     context.update(confirm_error=error, confirmed_number=None if error else number)
     return render(request, "scoring/referee_sheet_swap.html", context)
+
+
+def _open_call(table: Table) -> RefereeCall | None:
+    return RefereeCall.objects.filter(table=table, handled_at=None).first()
+
+
+@require_POST
+@referee_table
+def call(request: SiteRequest, table: Table) -> HttpResponse:
+    """« Appeler l'arbitre »: the director's dashboard shows the call until handled. One open
+    call per table: pressing again only updates its reason."""
+    made = referee_call(table=table, reason=request.POST.get("reason", ""))
+    if made.repeats == 0:
+        text = _("The referee is called.")
+    else:
+        text = _("The referee was already called: the call is updated.")
+    if not request.htmx:
+        messages.success(request, text)
+        return redirect("referee:table", token=table.token)
+    context = {"table": table, "referee_call": made, "call_reasons": RefereeCall.Reason.choices, "call_done": text}
+    return render(request, "scoring/referee_call.html", context)

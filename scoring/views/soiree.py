@@ -21,6 +21,7 @@ from typing import Any
 
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
@@ -31,11 +32,18 @@ from scoring.selectors import soiree as selectors
 from scoring.selectors import standings as standings_selectors
 from scoring.views.public import _base_context, _etag, _live, _page
 from tournaments.models import Competitor
+from tournaments.screens import screen_context, screen_response
 
 
 def _soiree(
     request: SiteRequest, tournament: standings_selectors.PublicTournament, competitor: Competitor, *, secret: bool
 ) -> HttpResponse:
+    # The director's messages: by the personal link for a personal page (any tournament
+    # past its draft), by the public screens' address for the public one.
+    if secret:
+        screen_url = reverse("soiree:screen", args=[competitor.link_token])
+    else:
+        screen_url = reverse("draw:screen", kwargs={"slug": tournament.slug})
     etag = _etag("soiree", competitor.pk, selectors.evening_stamp(tournament, competitor), get_language())
 
     def context() -> dict[str, Any]:
@@ -45,7 +53,8 @@ def _soiree(
     if request.htmx:
         response = _live(request, etag, "scoring/public/soiree_live.html", context)
     else:
-        response = _page(request, "scoring/public/soiree.html", context(), etag)
+        values = {**context(), **screen_context(tournament.pk, url=screen_url)}
+        response = _page(request, "scoring/public/soiree.html", values, etag)
     if secret:
         patch_cache_control(response, private=True)
         response["Referrer-Policy"] = "no-referrer"
@@ -59,6 +68,19 @@ def by_link(request: SiteRequest, competitor: Competitor) -> HttpResponse:
     """« Ma soirée » by the competitor's personal link."""
     tournament = standings_selectors.followed_tournament(competitor.tournament_id)
     return _soiree(request, tournament, competitor, secret=True)
+
+
+@require_safe
+@competitor_by_link
+def screen(request: SiteRequest, competitor: Competitor) -> HttpResponse:
+    """The director's messages on a personal « Ma soirée » page, polled (tournaments/screens.py)."""
+    response = screen_response(
+        request, competitor.tournament_id, url=reverse("soiree:screen", args=[competitor.link_token])
+    )
+    patch_cache_control(response, private=True)
+    response["Referrer-Policy"] = "no-referrer"
+    response["X-Robots-Tag"] = "noindex"
+    return response
 
 
 @require_safe

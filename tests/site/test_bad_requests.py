@@ -36,6 +36,7 @@ from drf_spectacular.generators import SchemaGenerator
 from accounts.services import api_token_create
 from rounds.services import round_draw
 from scoring.models import Job
+from scoring.services import referee_call
 from seasons.models import Season
 from tests.api.conftest import enter, sound_hand
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
@@ -144,6 +145,9 @@ def world(db: None) -> World:
     season = Season.objects.create(club=club, name="Saison", slug=tournament.slug)
     season.tournaments.add(tournament)
     job = Job.objects.create(kind="rescore", tournament=tournament, status="done")
+    # A call already open: a bad body to the call's button updates it, never adds one.
+    call = referee_call(table=table, reason="dispute")
+    message = services.screen_message_post(by=organiser, tournament=tournament, text="Pause")
     links: list[str] = []
     invitation = services.invitation_create(
         by=organiser, club=club, email="invitee@example.org", role="organiser", link_for=lambda t: links.append(t) or t
@@ -156,7 +160,7 @@ def world(db: None) -> World:
         "player_id": competitors[0].players.first().pk, "competitor_id": competitors[0].pk,
         "pair_id": pair.pk, "job_id": job.pk, "prize_id": prize.pk, "membership_id": club.memberships.get().pk,
         "invitation_id": invitation.pk, "invitation_token": links[0], "token_id": api_token.token.pk,
-        "uidb64": "MQ",
+        "uidb64": "MQ", "call_id": call.pk, "message_id": message.pk,
     }  # fmt: skip
     headers = {"HTTP_AUTHORIZATION": f"Token {api_token.key}"}
     headers["HTTP_X_TABLE_TOKEN"] = table.token

@@ -60,6 +60,12 @@ from tournaments.services.registration import (
     forbidden_pair_add,
     forbidden_pair_remove,
 )
+from tournaments.services.screen import (
+    SCREEN_MESSAGE_MAX_MINUTES,
+    screen_message_errors,
+    screen_message_post,
+    screen_message_withdraw,
+)
 from tournaments.services.tournament import (
     EDITABLE_WHEN_FINISHED,
     FIXED_ONCE_DRAWN,
@@ -78,6 +84,7 @@ __all__ = [
     "INVITATION_LIFETIME",
     "LOCKED_WHEN_RUNNING",
     "SAME_PERSON",
+    "SCREEN_MESSAGE_MAX_MINUTES",
     "TRANSITIONS",
     "ErasedPlayers",
     "NewPlayer",
@@ -110,6 +117,9 @@ __all__ = [
     "prize_add",
     "prize_delete",
     "prize_update",
+    "screen_message_errors",
+    "screen_message_post",
+    "screen_message_withdraw",
     "tournament_create",
     "tournament_frozen_fields",
     "tournament_set_status",
