@@ -193,7 +193,7 @@ def build_concours(
             for n, (raw, score) in enumerate(zip(raws, match.scores, strict=True), start=1):
                 rows.append(
                     (table.pk, n, json.dumps(raw), json.dumps(parties.options), json.dumps(list(score.scores)),
-                     score.outcome, reserve, score.reserve_out, "{}", "confirmed", "simulation", 1, now, now)
+                     score.outcome, reserve, score.reserve_out, "{}", "confirmed", "simulation", False, 1, now, now)
                 )  # fmt: skip
                 reserve = score.reserve_out
             winner = None if match.winner is None else ("A", "B").index(match.winner)
@@ -202,7 +202,7 @@ def build_concours(
                             finished=match.finished, winner_side=winner)
             )  # fmt: skip
     columns = ("table_id", "number", "raw", "options", "scores", "outcome", "reserve_in", "reserve_out", "extra",
-               "status", "entered_via", "version", "created_at", "updated_at")  # fmt: skip
+               "status", "entered_via", "recovered_from_phone", "version", "created_at", "updated_at")  # fmt: skip
     if hands:
         with (
             connection.cursor() as cursor,
