@@ -83,4 +83,6 @@ def _sweep_forever() -> None:
             log.warning("sweep failed; trying again in %ss", SWEEP_EVERY, exc_info=True)
             continue
         if retried or refreshed:
-            log.info("sweep: %s job(s) queued again, %s standings refresh(es) sent", retried, refreshed)
+            # "asked": with the broker away a send is dropped (scoring.tasks.OwedTask), and the
+            # next sweep asks again while the tickets still outrun what was built.
+            log.info("sweep: %s job(s) queued again, %s standings refresh(es) asked again", retried, refreshed)
