@@ -159,7 +159,8 @@ def _context(
         "contract_totals": totals,
         "confirmation": tournament.confirmation_required,
         "referee": True,
-        # Read only where the page draws the call's panel (the full page, not the swaps).
+        # Read only where a template draws the call: the full page, and the sheet's poll
+        # (the call's status out of band), not the entry form's swaps.
         "referee_call": lambda: _open_call(table),
         "call_reasons": RefereeCall.Reason.choices,
     }

@@ -146,3 +146,14 @@ def test_only_the_tournaments_organisers_see_or_handle_its_calls(client: Client)
     assert handled.status_code == 403
     opened.refresh_from_db()
     assert opened.handled_at is None
+
+
+def test_a_call_the_director_handled_leaves_the_tables_phones_at_their_next_poll(client: Client) -> None:
+    table = make_table()
+    made = referee_call(table=table, reason="question")
+    sheet = reverse("referee:sheet", args=[table.token])
+    polled = client.get(sheet, HTTP_HX_REQUEST="true").content.decode()
+    assert 'id="call-status" hx-swap-oob="true"' in polled and "Appelé à" in html.unescape(polled)
+    referee_call_handle(by=director_of(table.round.tournament), call=made)
+    polled = client.get(sheet, HTTP_HX_REQUEST="true").content.decode()
+    assert 'id="call-status" hx-swap-oob="true"' in polled and "Appelé à" not in html.unescape(polled)
