@@ -8,7 +8,8 @@ What it does, start to finish (it stops by itself and cleans up after itself):
    belote concours of N teams, all checked in; flushes its Redis database (give it one of
    its own);
 2. starts gunicorn on 127.0.0.1 with DEBUG off, as in production (benchkit's
-   environment, as bench/entry_load.py), and a Celery worker on Redis that rebuilds the
+   environment, as bench/entry_load.py; production's configuration file, the site's WSGI
+   app inside benchkit's CpuMeter, below), and a Celery worker on Redis that rebuilds the
    ranking as hands come in;
 3. plays the night with locust's library API (`locust.env.Environment`, a local runner,
    its request statistics), everyone over HTTP on loopback:
@@ -22,7 +23,15 @@ What it does, start to finish (it stops by itself and cleans up after itself):
    - two phones per team open the ranking and poll its partial as the page's htmx does
      (`HX-Request`, `HX-Target`, `HX-Current-URL`, `If-None-Match` with the ETag it was
      drawn with, `Accept-Encoding: gzip` like a browser), every `hx-trigger` seconds;
-     four projectors poll the projector's partial the same way;
+   - one phone per team (`--soirees`) opens its « Ma soirée » page by the personal link
+     (`/soiree/<token>/`, Competitor.link_token) and polls it the same way: the live part
+     (its own address, with the ETag of its `hx-headers`, 304 until the competitor's night
+     moves) every 3 s and the director's messages (`/soiree/<token>/screen/`,
+     tournaments/screens.py) every 10 s;
+   - four projectors poll the projector's partial the same way, and its messages
+     (`/t/<slug>/screen/`) and round clock (`/t/<slug>/clock/`, at load and every 30 s);
+   each page's polled parts, addresses, periods and first ETags are read from the page
+   as served (`polled_parts`), as htmx reads them;
 4. prints the figures (below), the machine's load and cores at the start and at the end,
    and last one JSON line.
 
@@ -44,26 +53,53 @@ The figures:
   started after t; the first sample whose `built` reaches that ticket names a version
   that includes the hand. The figure is thus an upper bound, by about one sample and
   one refresh at most;
-- bytes per poll on the wire: status line, headers and the body as sent (compressed
-  when the server compressed it), as the phone's client read them off its connection,
-  200 and 304 together;
+- per kind of poll (the phones' ranking, « Ma soirée », its messages, the projectors'
+  ranking, messages and clock): polls, 200 and 304 counts, failures, and bytes per poll
+  on the wire: status line, headers and the body as sent (compressed when the server
+  compressed it), as the client read them off its connection, 200 and 304 together;
+- gunicorn's CPU per poll, by kind. gunicorn's processes serve the hands and every kind
+  of poll alike, so their whole CPU says nothing of one kind. Its workers run the site
+  inside benchkit's CpuMeter, which reads the CPU clock of the serving thread
+  (`time.thread_time`) when the app is called and when gunicorn closes the answer it has
+  written, and sums it by kind of request (benchkit.REQUEST_KINDS) in each process: the
+  CPU of that very request, at the moment of the night it was served, 200 or 304 as it
+  came. What no request's clock holds (gunicorn accepting and reading requests, its
+  master, its workers' idle loop: gunicorn's whole CPU from psutil less the sum the
+  meters counted over the same window) is spread evenly over every request served and
+  added, and printed apart ("in the request + the rest"). The meter costs about 5 µs a
+  request (a regular expression and two clock readings), counted in gunicorn's CPU. Not
+  a calibration window at the end where one kind polls alone: by then the ranking no
+  longer moves, every poll is a 304, and a night's polls are mostly 200s at this pace;
 - CPU seconds per stored hand, for gunicorn (the master and its workers) and the Celery
   worker apart (psutil, user + system), cold and warm;
 - lost and doubled: every acknowledged (table, donne) must be one row of scoring_hand,
-  none missing, none twice.
+  none missing, none twice; errors: the director's and the referees' refusals, and every
+  « Ma soirée » page or poll answered neither 200 nor 304 (a failed poll of the ranking
+  or a projector is counted beside its kind, as before, not as an error).
+
+The last line carries, beside the night's figures, `gunicorn_cpu_ms_per_poll` (the
+phones' ranking polls), `soiree_bytes_per_poll` and `soiree_cpu_ms_per_poll`, and
+`polls`: each kind's counts, bytes and CPU per poll.
 
 How it differs from a real night: the pace is `--pace` times a real one, so the ranking
-moves `--pace` times as often per poll; every phone polls from the first second (in a
-real night phones come and go and sleep); all clients share the machine with the server
-(the load generator takes CPU from gunicorn, PostgreSQL and the worker: the phones and
-projectors therefore speak HTTP through a bare socket each, `raw_get`, counted in
+moves `--pace` times as often per poll, and « Ma soirée », whose ETag moves with the
+ranking's version, is drawn again (a 200) `--pace` times as often; every phone and every
+« Ma soirée » page polls from the first second (in a real night phones come and go and
+sleep, and not every team opens its page); each « Ma soirée » is opened by its personal
+link, none by the seat finder's public address (the same page, found by the tournament's
+public pages instead of the link); all clients share the machine with the server
+(the load generator takes CPU from gunicorn, PostgreSQL and the worker: the phones, the
+« Ma soirée » pages and the projectors therefore speak HTTP through a bare socket each,
+`raw_get`, counted in
 locust's statistics all the same, while the referees and the director use locust's
 FastHttpUser); loopback has no
 latency or loss; partie length is `--donnes` donnes (a real concours often plays 12 or
 to a score); the director corrects a hand every REAL_CORRECTION_SECONDS / pace seconds;
-there is no proxy: the phones and projectors send their htmx polls to gunicorn's polls'
-address (GUNICORN_POLL_BIND) themselves, as the proxy of docs/operating.md ("Polls apart") would,
-unless `--polls-together` puts them in the site's queue with the hands; the Celery worker
+there is no proxy: the phones and projectors send the ranking's and the projector's htmx
+polls to gunicorn's polls' address (GUNICORN_POLL_BIND) themselves, as the proxy of
+docs/operating.md ("Polls apart") would, and every other poll (« Ma soirée », the
+messages, the clock) to the site's address, as that proxy does too (`polled_apart`),
+unless `--polls-together` puts them all in the site's queue with the hands; the Celery worker
 runs at `nice 10` (production's compose gives it a container of its own, at the same
 priority as the site), so that on these shared cores the refresh yields to the entries.
 
@@ -136,14 +172,15 @@ EVERY = re.compile(r"\bevery (\d+(?:\.\d+)?)s\b")
 # The htmx polls a proxy sends to the polls' address (docs/operating.md, "Polls apart": its
 # nginx `location`): the live ranking's and the projector's; every other one goes to the site's.
 POLLED_APART = re.compile(r"/t/[^/]+/(?:projector/)?")
-# The kinds of poll, in the order they are printed, with who polls them.
+# The kinds of poll (benchkit.REQUEST_KINDS), in the order they are printed: who polls
+# them, and their name in the last line.
 POLL_KINDS = {
-    "ranking": "phones' ranking",
-    "soirée": "« Ma soirée »",
-    "soirée screen": "« Ma soirée »'s messages",
-    "projector": "projectors' ranking",
-    "screen": "projectors' messages",
-    "clock": "projectors' clock",
+    "ranking": ("phones' ranking", "ranking"),
+    "soirée": ("« Ma soirée »", "soiree"),
+    "soirée screen": ("« Ma soirée »'s messages", "soiree_screen"),
+    "projector": ("projectors' ranking", "projector"),
+    "screen": ("projectors' messages", "screen"),
+    "clock": ("projectors' clock", "clock"),
 }
 
 
@@ -1069,8 +1106,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"end; {len(night.samples)} watcher samples{'; watcher: ' + night.watch_error if night.watch_error else ''})"
     )
     print(
-        "polls, by kind                      polls      200      304   failed  bytes/poll  gunicorn CPU ms/poll "
-        "(in the request + the rest)"
+        "polls, by kind                      polls      200      304   failed  bytes/poll   served  gunicorn CPU "
+        "ms/poll (in the request + the rest)"
     )
     for kind in [*POLL_KINDS, *sorted(set(night.polls) - set(POLL_KINDS))]:
         tally = night.polls.get(kind)
@@ -1078,8 +1115,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             continue
         count, inside_ms = served.get(kind, (0, float("nan")))
         print(
-            f"  {POLL_KINDS.get(kind, kind):<32} {tally.polls:>7} {tally.status.get(200, 0):>8} "
-            f"{tally.status.get(304, 0):>8} {tally.failed:>8} {tally.bytes_per_poll:>11,.0f}  "
+            f"  {POLL_KINDS.get(kind, (kind, ''))[0]:<32} {tally.polls:>7} {tally.status.get(200, 0):>8} "
+            f"{tally.status.get(304, 0):>8} {tally.failed:>8} {tally.bytes_per_poll:>11,.0f} {count:>8}  "
             f"{cpu_ms_per_poll(kind):8.3f} ({inside_ms:.3f} + {rest_ms:.3f})"
         )
     for kind in ("entry", "other"):
@@ -1088,8 +1125,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"  gunicorn, {kind + ' requests':<22} {count:>7} served; CPU ms a request {inside_ms:.3f} + {rest_ms:.3f}"
         )
     print(
-        "  (bytes: status line, headers and body as sent, 200 and 304 together; CPU: the request's own, "
-        "by benchkit's CpuMeter, plus gunicorn's CPU outside requests spread evenly over all of them)"
+        "  (polls: as the clients read them; served: as gunicorn's workers counted them over the same window; "
+        "bytes: status line, headers and body as sent, 200 and 304 together; CPU: the request's own, by "
+        "benchkit's CpuMeter, plus gunicorn's CPU outside requests spread evenly over every request served)"
     )
     print(
         f"CPU s per stored hand              web {web_per_hand:.3f}, worker {worker_per_hand:.3f} (whole night); "
@@ -1159,7 +1197,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "soiree_cpu_ms_per_poll": cpu_ms_per_poll("soirée"),
         "gunicorn_cpu_ms_outside_requests": rest_ms,
         "polls": {
-            kind: {
+            POLL_KINDS.get(kind, (kind, kind))[1]: {
                 "polls": tally.polls,
                 "ok": tally.status.get(200, 0),
                 "not_modified": tally.status.get(304, 0),
