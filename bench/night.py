@@ -290,6 +290,17 @@ def polled_apart(path: str) -> bool:
     return bool(POLLED_APART.fullmatch(urlsplit(path).path))
 
 
+def poll_headers(part: PolledPart, url: str) -> dict[str, str]:
+    """What htmx sends for a poll of `part` from the page at `url` (its hx-headers included)."""
+    headers = {"HX-Request": "true", "HX-Current-URL": url}
+    if part.target:
+        headers["HX-Target"] = headers["HX-Trigger"] = part.target
+    headers.update({"Accept": "*/*", "Accept-Language": "fr-FR,fr;q=0.9", "Accept-Encoding": "gzip, deflate, br"})
+    if part.etag:
+        headers["If-None-Match"] = part.etag
+    return headers
+
+
 def ms(values: Sequence[float]) -> list[float]:
     return [1000 * value for value in values]
 
@@ -687,16 +698,6 @@ def user_classes(night: Night, tables: int) -> list[type]:
                     break
                 donne += 1
             night.done[number].add(slot.number)
-
-    def poll_headers(part: PolledPart, url: str) -> dict[str, str]:
-        """What htmx sends for a poll of `part` from the page at `url` (its hx-headers included)."""
-        headers = {"HX-Request": "true", "HX-Current-URL": url}
-        if part.target:
-            headers["HX-Target"] = headers["HX-Trigger"] = part.target
-        headers.update({"Accept": "*/*", "Accept-Language": "fr-FR,fr;q=0.9", "Accept-Encoding": "gzip, deflate, br"})
-        if part.etag:
-            headers["If-None-Match"] = part.etag
-        return headers
 
     class Page(User):
         """A page open in a browser: opened once, then each of its polled parts (htmx's
