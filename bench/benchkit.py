@@ -1,6 +1,7 @@
 """What the benchmarks share: their own PostgreSQL databases, a production-like
 environment on loopback, the servers they start (gunicorn, a Celery worker) and how to
-wait for them, plain HTTP requests, free ports, Redis and percentiles.
+wait for them, plain HTTP requests, free ports, Redis and percentiles; and the web's CPU
+by kind of request (`CpuMeter`, gunicorn's app `benchkit:metered_wsgi()`).
 
 Imported by the scripts of this folder (`python bench/x.py` puts the folder first on
 the path); it imports nothing of Atout, so a script decides when Django starts.
@@ -10,15 +11,20 @@ from __future__ import annotations
 
 import contextlib
 import http.client
+import json
 import os
+import re
 import secrets
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import uuid
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -183,3 +189,121 @@ def request(
         return response.status, response.headers, response.read()
     finally:
         connection.close()
+
+
+# -- the web's CPU by kind of request ------------------------------------------------------
+
+# The requests a bench tells apart, each (kind, method, path, whether it is an htmx poll):
+# the polled parts of the public pages (the live ranking, the projector, a competitor's
+# « Ma soirée » and the director's messages on either) and a referee's hand. Anything
+# else is "other" (pages opened, the API's other calls, the director's).
+REQUEST_KINDS: tuple[tuple[str, str, re.Pattern[str], bool], ...] = (
+    ("ranking", "GET", re.compile(r"/t/[^/]+/"), True),
+    ("projector", "GET", re.compile(r"/t/[^/]+/projector/"), True),
+    ("screen", "GET", re.compile(r"/t/[^/]+/screen/"), True),
+    ("soirée", "GET", re.compile(r"/soiree/[^/]+/"), True),
+    ("soirée screen", "GET", re.compile(r"/soiree/[^/]+/screen/"), True),
+    ("clock", "GET", re.compile(r"/t/[^/]+/clock/"), True),
+    ("entry", "POST", re.compile(r"/api/v1/table/hands/"), False),
+)
+# Where a CpuMeter of gunicorn's workers writes its totals (one file a process).
+CPU_METER_DIR = "ATOUT_BENCH_CPU_DIR"
+
+
+def request_kind(method: str, path: str, htmx: bool) -> str:
+    """The kind of a request (REQUEST_KINDS), "other" when none."""
+    for kind, wanted, pattern, polled in REQUEST_KINDS:
+        if method == wanted and polled == htmx and pattern.fullmatch(path):
+            return kind
+    return "other"
+
+
+class CpuMeter:
+    """A WSGI app around another that sums, by kind of request, the CPU its thread spends
+    on each one (`time.thread_time`: from the call of the app, after gunicorn has read the
+    request, until the answer's `close()`, after gunicorn has written it), and writes the
+    totals of its process to `folder/cpu-<pid>.json` at most every `every` seconds (and
+    at exit). Not counted: gunicorn's accepting and reading a request, its master, its
+    workers' idle loop; a bench reads them as gunicorn's whole CPU less the sum of these.
+    Its own cost is two clock readings and a dictionary update a request."""
+
+    def __init__(self, app: Callable[..., Iterable[bytes]], folder: Path, every: float = 0.5) -> None:
+        self.app, self.every = app, every
+        self.path = folder / f"cpu-{os.getpid()}.json"
+        self.totals: dict[str, list[float]] = {}
+        self.lock = threading.Lock()
+        self.flushed = time.monotonic()
+        import atexit
+
+        atexit.register(self.flush)
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        started = time.thread_time()
+        kind = request_kind(
+            str(environ.get("REQUEST_METHOD", "")), str(environ.get("PATH_INFO", "")),
+            environ.get("HTTP_HX_REQUEST") == "true",
+        )  # fmt: skip
+        try:
+            answer = self.app(environ, start_response)
+        except BaseException:
+            self.count(kind, time.thread_time() - started)
+            raise
+        return _Metered(answer, self, kind, started)
+
+    def count(self, kind: str, seconds: float) -> None:
+        with self.lock:
+            total = self.totals.setdefault(kind, [0, 0.0])
+            total[0] += 1
+            total[1] += seconds
+            due = time.monotonic() - self.flushed >= self.every
+        if due:
+            self.flush()
+
+    def flush(self) -> None:
+        with self.lock:
+            self.flushed = time.monotonic()
+            text = json.dumps(self.totals)
+        temporary = self.path.with_suffix(f".{threading.get_ident()}.tmp")
+        with contextlib.suppress(OSError):
+            temporary.write_text(text)
+            os.replace(temporary, self.path)
+
+
+class _Metered:
+    """An answer's body passed through; its `close()` (gunicorn's last call) stops the clock."""
+
+    def __init__(self, answer: Iterable[bytes], meter: CpuMeter, kind: str, started: float) -> None:
+        self.answer, self.meter, self.kind, self.started = answer, meter, kind, started
+
+    def __iter__(self) -> Iterator[bytes]:
+        return iter(self.answer)
+
+    def close(self) -> None:
+        try:
+            close = getattr(self.answer, "close", None)
+            if close is not None:
+                close()
+        finally:
+            self.meter.count(self.kind, time.thread_time() - self.started)
+
+
+def metered_wsgi() -> CpuMeter:
+    """gunicorn's app `benchkit:metered_wsgi()` (bench/ on PYTHONPATH, after the checkout):
+    Atout's WSGI app in a CpuMeter writing to $ATOUT_BENCH_CPU_DIR."""
+    from atout.wsgi import application
+
+    return CpuMeter(application, Path(os.environ[CPU_METER_DIR]))
+
+
+def read_cpu_meters(folder: Path) -> dict[str, tuple[int, float]]:
+    """The CpuMeters' totals in `folder`, every process's summed: kind → (requests, CPU s)."""
+    totals: dict[str, tuple[int, float]] = {}
+    for path in sorted(folder.glob("cpu-*.json")):
+        try:
+            found = json.loads(path.read_text())
+        except (OSError, ValueError):  # a file being replaced: its process's last totals are lost for this read
+            continue
+        for kind, (count, seconds) in found.items():
+            before = totals.get(kind, (0, 0.0))
+            totals[kind] = (before[0] + int(count), before[1] + float(seconds))
+    return totals

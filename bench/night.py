@@ -8,7 +8,8 @@ What it does, start to finish (it stops by itself and cleans up after itself):
    belote concours of N teams, all checked in; flushes its Redis database (give it one of
    its own);
 2. starts gunicorn on 127.0.0.1 with DEBUG off, as in production (benchkit's
-   environment, as bench/entry_load.py), and a Celery worker on Redis that rebuilds the
+   environment, as bench/entry_load.py; production's configuration file, the site's WSGI
+   app inside benchkit's CpuMeter, below), and a Celery worker on Redis that rebuilds the
    ranking as hands come in;
 3. plays the night with locust's library API (`locust.env.Environment`, a local runner,
    its request statistics), everyone over HTTP on loopback:
@@ -22,7 +23,15 @@ What it does, start to finish (it stops by itself and cleans up after itself):
    - two phones per team open the ranking and poll its partial as the page's htmx does
      (`HX-Request`, `HX-Target`, `HX-Current-URL`, `If-None-Match` with the ETag it was
      drawn with, `Accept-Encoding: gzip` like a browser), every `hx-trigger` seconds;
-     four projectors poll the projector's partial the same way;
+   - one phone per team (`--soirees`) opens its « Ma soirée » page by the personal link
+     (`/soiree/<token>/`, Competitor.link_token) and polls it the same way: the live part
+     (its own address, with the ETag of its `hx-headers`, 304 until the competitor's night
+     moves) every 3 s and the director's messages (`/soiree/<token>/screen/`,
+     tournaments/screens.py) every 10 s;
+   - four projectors poll the projector's partial the same way, and its messages
+     (`/t/<slug>/screen/`) and round clock (`/t/<slug>/clock/`, at load and every 30 s);
+   each page's polled parts, addresses, periods and first ETags are read from the page
+   as served (`polled_parts`), as htmx reads them;
 4. prints the figures (below), the machine's load and cores at the start and at the end,
    and last one JSON line.
 
@@ -44,26 +53,53 @@ The figures:
   started after t; the first sample whose `built` reaches that ticket names a version
   that includes the hand. The figure is thus an upper bound, by about one sample and
   one refresh at most;
-- bytes per poll on the wire: status line, headers and the body as sent (compressed
-  when the server compressed it), as the phone's client read them off its connection,
-  200 and 304 together;
+- per kind of poll (the phones' ranking, « Ma soirée », its messages, the projectors'
+  ranking, messages and clock): polls, 200 and 304 counts, failures, and bytes per poll
+  on the wire: status line, headers and the body as sent (compressed when the server
+  compressed it), as the client read them off its connection, 200 and 304 together;
+- gunicorn's CPU per poll, by kind. gunicorn's processes serve the hands and every kind
+  of poll alike, so their whole CPU says nothing of one kind. Its workers run the site
+  inside benchkit's CpuMeter, which reads the CPU clock of the serving thread
+  (`time.thread_time`) when the app is called and when gunicorn closes the answer it has
+  written, and sums it by kind of request (benchkit.REQUEST_KINDS) in each process: the
+  CPU of that very request, at the moment of the night it was served, 200 or 304 as it
+  came. What no request's clock holds (gunicorn accepting and reading requests, its
+  master, its workers' idle loop: gunicorn's whole CPU from psutil less the sum the
+  meters counted over the same window) is spread evenly over every request served and
+  added, and printed apart ("in the request + the rest"). The meter costs about 5 µs a
+  request (a regular expression and two clock readings), counted in gunicorn's CPU. Not
+  a calibration window at the end where one kind polls alone: by then the ranking no
+  longer moves, every poll is a 304, and a night's polls are mostly 200s at this pace;
 - CPU seconds per stored hand, for gunicorn (the master and its workers) and the Celery
   worker apart (psutil, user + system), cold and warm;
 - lost and doubled: every acknowledged (table, donne) must be one row of scoring_hand,
-  none missing, none twice.
+  none missing, none twice; errors: the director's and the referees' refusals, and every
+  « Ma soirée » page or poll answered neither 200 nor 304 (a failed poll of the ranking
+  or a projector is counted beside its kind, as before, not as an error).
+
+The last line carries, beside the night's figures, `gunicorn_cpu_ms_per_poll` (the
+phones' ranking polls), `soiree_bytes_per_poll` and `soiree_cpu_ms_per_poll`, and
+`polls`: each kind's counts, bytes and CPU per poll.
 
 How it differs from a real night: the pace is `--pace` times a real one, so the ranking
-moves `--pace` times as often per poll; every phone polls from the first second (in a
-real night phones come and go and sleep); all clients share the machine with the server
-(the load generator takes CPU from gunicorn, PostgreSQL and the worker: the phones and
-projectors therefore speak HTTP through a bare socket each, `raw_get`, counted in
+moves `--pace` times as often per poll, and « Ma soirée », whose ETag moves with the
+ranking's version, is drawn again (a 200) `--pace` times as often; every phone and every
+« Ma soirée » page polls from the first second (in a real night phones come and go and
+sleep, and not every team opens its page); each « Ma soirée » is opened by its personal
+link, none by the seat finder's public address (the same page, found by the tournament's
+public pages instead of the link); all clients share the machine with the server
+(the load generator takes CPU from gunicorn, PostgreSQL and the worker: the phones, the
+« Ma soirée » pages and the projectors therefore speak HTTP through a bare socket each,
+`raw_get`, counted in
 locust's statistics all the same, while the referees and the director use locust's
 FastHttpUser); loopback has no
 latency or loss; partie length is `--donnes` donnes (a real concours often plays 12 or
 to a score); the director corrects a hand every REAL_CORRECTION_SECONDS / pace seconds;
-there is no proxy: the phones and projectors send their htmx polls to gunicorn's polls'
-address (GUNICORN_POLL_BIND) themselves, as the proxy of docs/operating.md ("Polls apart") would,
-unless `--polls-together` puts them in the site's queue with the hands; the Celery worker
+there is no proxy: the phones and projectors send the ranking's and the projector's htmx
+polls to gunicorn's polls' address (GUNICORN_POLL_BIND) themselves, as the proxy of
+docs/operating.md ("Polls apart") would, and every other poll (« Ma soirée », the
+messages, the clock) to the site's address, as that proxy does too (`polled_apart`),
+unless `--polls-together` puts them all in the site's queue with the hands; the Celery worker
 runs at `nice 10` (production's compose gives it a container of its own, at the same
 priority as the site), so that on these shared cores the refresh yields to the entries.
 
@@ -78,6 +114,7 @@ import argparse
 import bisect
 import contextlib
 import gzip
+import html
 import json
 import math
 import os
@@ -94,6 +131,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from benchkit import (
+    CPU_METER_DIR,
     GUNICORN,
     ROOT,
     Server,
@@ -104,8 +142,10 @@ from benchkit import (
     machine_load,
     manage,
     percentile,
+    read_cpu_meters,
     recreate_database,
     redis_answers,
+    request_kind,
     server_env,
     start_django,
     wait_ready,
@@ -124,8 +164,24 @@ WATCH_SECONDS = 0.05
 # The keys the last line always carries.
 SUMMARY_KEYS = ("teams", "entry_p95_ms", "visible_p95_ms", "poll_bytes_avg", "lost", "doubled")
 VERSION_IN_ETAG = re.compile(r"ranking-\d+-(\d+)-")
-ETAG_IN_PAGE = re.compile(r"ranking-\d+-\d+-\d+-[\w-]+")
-POLL_IN_PAGE = re.compile(r'hx-trigger="every (\d+(?:\.\d+)?)s"')
+# An element of a page that htmx polls: its opening tag (attributes hold no ">": the
+# templates escape their values), and in it the attributes read here.
+POLLED_TAG = re.compile(r"<[a-z][a-z0-9]*\s[^>]*\bhx-trigger=\"[^\"]*\bevery\b[^>]*>")
+TAG_ATTRIBUTE = re.compile(r'\s([a-z-]+)=(?:"([^"]*)"|\'([^\']*)\')')
+EVERY = re.compile(r"\bevery (\d+(?:\.\d+)?)s\b")
+# The htmx polls a proxy sends to the polls' address (docs/operating.md, "Polls apart": its
+# nginx `location`): the live ranking's and the projector's; every other one goes to the site's.
+POLLED_APART = re.compile(r"/t/[^/]+/(?:projector/)?")
+# The kinds of poll (benchkit.REQUEST_KINDS), in the order they are printed: who polls
+# them, and their name in the last line.
+POLL_KINDS = {
+    "ranking": ("phones' ranking", "ranking"),
+    "soirée": ("« Ma soirée »", "soiree"),
+    "soirée screen": ("« Ma soirée »'s messages", "soiree_screen"),
+    "projector": ("projectors' ranking", "projector"),
+    "screen": ("projectors' messages", "screen"),
+    "clock": ("projectors' clock", "clock"),
+}
 
 
 # -- pure helpers (tests/site/test_bench_night.py) ----------------------------------------
@@ -145,6 +201,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--duration", type=float, default=1800, help="seconds of play at most; then it stops")
     parser.add_argument("--cold", type=float, default=30, help="first seconds of play counted as cold")
     parser.add_argument("--phones", type=int, default=2, help="phones polling the ranking, per team")
+    parser.add_argument(
+        "--soirees", type=int, default=1, help="« Ma soirée » pages open by the personal link, per team"
+    )
     parser.add_argument("--arrive", type=float, default=30, help="seconds over which phones open the page")
     parser.add_argument("--projectors", type=int, default=4)
     parser.add_argument(
@@ -173,8 +232,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         parser.error("--rounds and --donnes: at least 1")
     if not args.pace > 0 or not math.isfinite(args.pace):
         parser.error("--pace: a positive number")
-    if args.phones < 0 or args.projectors < 0 or args.arrive < 0:
-        parser.error("--phones, --projectors and --arrive: 0 or more")
+    if args.phones < 0 or args.soirees < 0 or args.projectors < 0 or args.arrive < 0:
+        parser.error("--phones, --soirees, --projectors and --arrive: 0 or more")
     return args
 
 
@@ -187,6 +246,59 @@ def etag_version(etag: str | None) -> int | None:
     """The ranking version an ETag of the ranking's partial names (None when it names none)."""
     found = VERSION_IN_ETAG.search(etag or "")
     return int(found.group(1)) if found else None
+
+
+@dataclass
+class PolledPart:
+    """A part of a page that htmx polls: its kind (benchkit.request_kind), address, id
+    (htmx's HX-Target), period, the ETag its hx-headers send, whether it also fires at load."""
+
+    kind: str
+    path: str
+    target: str
+    seconds: float
+    etag: str
+    at_load: bool
+
+
+def polled_parts(page: str) -> dict[str, PolledPart]:
+    """The parts of a page that poll (an `hx-get` with an `hx-trigger` "every Ns"), by kind."""
+    found: dict[str, PolledPart] = {}
+    for tag in POLLED_TAG.finditer(page):
+        attributes = {
+            name: html.unescape(double or single)
+            for name, double, single in TAG_ATTRIBUTE.findall(tag.group(0).replace("\n", " "))
+        }
+        trigger = attributes.get("hx-trigger", "")
+        every = EVERY.search(trigger)
+        path = attributes.get("hx-get", "")
+        if not every or not path:
+            continue
+        try:
+            sent = json.loads(attributes.get("hx-headers") or "{}")
+        except ValueError:
+            sent = {}
+        etag = str(sent.get("If-None-Match", "")) if isinstance(sent, dict) else ""
+        kind = request_kind("GET", urlsplit(path).path, True)
+        at_load = "load" in (part.strip() for part in trigger.split(","))
+        found.setdefault(kind, PolledPart(kind, path, attributes.get("id", ""), float(every.group(1)), etag, at_load))
+    return found
+
+
+def polled_apart(path: str) -> bool:
+    """Whether a proxy as docs/operating.md's sends this htmx poll to the polls' address."""
+    return bool(POLLED_APART.fullmatch(urlsplit(path).path))
+
+
+def poll_headers(part: PolledPart, url: str) -> dict[str, str]:
+    """What htmx sends for a poll of `part` from the page at `url` (its hx-headers included)."""
+    headers = {"HX-Request": "true", "HX-Current-URL": url}
+    if part.target:
+        headers["HX-Target"] = headers["HX-Trigger"] = part.target
+    headers.update({"Accept": "*/*", "Accept-Language": "fr-FR,fr;q=0.9", "Accept-Encoding": "gzip, deflate, br"})
+    if part.etag:
+        headers["If-None-Match"] = part.etag
+    return headers
 
 
 def ms(values: Sequence[float]) -> list[float]:
@@ -254,6 +366,29 @@ def visible_delays(
     return delays, unseen
 
 
+def cpu_by_kind(
+    web_seconds: float, before: dict[str, tuple[int, float]], after: dict[str, tuple[int, float]]
+) -> tuple[dict[str, tuple[int, float]], float]:
+    """The web's CPU over a window, by kind of request, from gunicorn's whole CPU over it
+    (`web_seconds`) and benchkit's CpuMeter totals at its start and end (`before`, `after`:
+    kind → requests, CPU s in them). Returns, by kind, the requests and the CPU ms each one
+    took in the request (a mean), and the rest of gunicorn's CPU (accepting and reading
+    requests, its master, its idle loop) spread evenly over every request of the window, in ms."""
+    counted: dict[str, tuple[int, float]] = {}
+    inside = 0.0
+    requests = 0
+    for kind, (count, seconds) in after.items():
+        count -= before.get(kind, (0, 0.0))[0]
+        seconds -= before.get(kind, (0, 0.0))[1]
+        if count <= 0:
+            continue
+        counted[kind] = (count, 1000 * seconds / count)
+        inside += seconds
+        requests += count
+    rest = 1000 * max(0.0, web_seconds - inside) / requests if requests else float("nan")
+    return counted, rest
+
+
 def summary_line(figures: dict[str, Any]) -> str:
     """The last line: one JSON object with at least SUMMARY_KEYS (NaN written as null)."""
     missing = [key for key in SUMMARY_KEYS if key not in figures]
@@ -292,6 +427,29 @@ class Ack:
 
 
 @dataclass
+class PollTally:
+    """The polls of one kind as their clients read them: how many, by status, the bytes on the wire."""
+
+    polls: int = 0
+    status: dict[int, int] = field(default_factory=lambda: defaultdict(int))
+    wire: int = 0
+
+    def add(self, status: int, wire: int) -> None:
+        self.polls += 1
+        self.status[status] += 1
+        self.wire += wire
+
+    @property
+    def failed(self) -> int:
+        """Polls answered neither 200 nor 304 (0: no answer at all)."""
+        return self.polls - self.status.get(200, 0) - self.status.get(304, 0)
+
+    @property
+    def bytes_per_poll(self) -> float:
+        return self.wire / self.polls if self.polls else float("nan")
+
+
+@dataclass
 class Night:
     args: argparse.Namespace
     slug: str
@@ -307,15 +465,19 @@ class Night:
     corrections_refused: list[str] = field(default_factory=list)
     timelines: dict[int, list[tuple[float, int]]] = field(default_factory=dict)
     phone_team: dict[int, int] = field(default_factory=dict)
-    poll_bytes: list[int] = field(default_factory=list)
-    poll_status: dict[int, int] = field(default_factory=lambda: defaultdict(int))
-    projector_bytes: list[int] = field(default_factory=list)
+    # Each competitor's « Ma soirée » link, by its number.
+    soiree_tokens: dict[int, str] = field(default_factory=dict)
+    polls: dict[str, PollTally] = field(default_factory=dict)
     samples: list[tuple[float, int, int, int]] = field(default_factory=list)
     watch_error: str = ""
     rounds_closed: int = 0
     started: float = 0.0
     finished_at: float = 0.0
     counters: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+
+    def tally(self, kind: str, answer: Answer) -> None:
+        """Count a poll of `kind` as its client read it."""
+        self.polls.setdefault(kind, PollTally()).add(answer.status_code, answer.wire)
 
     def next_index(self, kind: str) -> int:
         index = self.counters[kind]
@@ -385,7 +547,8 @@ def raw_get(host: str, port: int, path: str, headers: dict[str, str], timeout: f
 
 
 def user_classes(night: Night, tables: int) -> list[type]:
-    """The night's locust users; locust is imported here, not at the module's import."""
+    """The night's locust users; locust (and gevent) imported here, not at the module's import."""
+    import gevent
     from locust import User, constant, constant_pacing, task
     from locust.contrib.fasthttp import FastHttpUser
     from locust.exception import StopUser
@@ -536,98 +699,129 @@ def user_classes(night: Night, tables: int) -> list[type]:
                 donne += 1
             night.done[number].add(slot.number)
 
-    def poller(path: str, projector: bool) -> type:
-        class Poller(User):
-            abstract = True
+    class Page(User):
+        """A page open in a browser: opened once, then each of its polled parts (htmx's
+        `every`, the ranking or « Ma soirée » by the locust task, the others — the
+        director's messages, the projector's clock — by a greenlet each) polls its own
+        address at its own period, until the night is over."""
 
-            def get(self, headers: dict[str, str], name: str, port: int | None = None) -> Answer:
-                """A GET through `raw_get` (to `port`, else the site's), counted in locust's
-                statistics like its own clients'."""
-                started = time.perf_counter()
-                try:
-                    answer = raw_get(self.server[0], port or self.server[1], path, headers)
-                    failure: Exception | None = (
-                        None if answer.status_code in (200, 304) else RuntimeError(f"HTTP {answer.status_code}")
-                    )
-                except OSError as error:
-                    answer, failure = Answer(0, {}, b"", 0), error
-                self.environment.events.request.fire(
-                    request_type="GET", name=name, response_time=1000 * (time.perf_counter() - started),
-                    response_length=len(answer.content), response=None, context={}, exception=failure,
-                )  # fmt: skip
-                return answer
+        abstract = True
+        # Who opens it ("phone", "projector", "soirée") and the part its task polls.
+        who = ""
+        main = ""
 
-            def on_start(self) -> None:
-                kind = "projector" if projector else "phone"
-                self.index = night.next_index(kind)
-                self.etag = ""
-                parts = urlsplit(str(self.host))
-                self.server: tuple[str, int] = (parts.hostname or "127.0.0.1", parts.port or 80)
-                self.url = f"{self.host}{path}"
-                # People open the page over the first moments, not all in the same second.
-                time.sleep(random.uniform(0, args.arrive))
-                page = self.get(
-                    {"Accept": "text/html", "Accept-Language": "fr-FR,fr;q=0.9", "Accept-Encoding": "gzip"},
-                    f"{kind}: open the page",
+        def page_path(self) -> str:
+            raise NotImplementedError
+
+        def get(self, path: str, headers: dict[str, str], name: str, port: int | None = None) -> Answer:
+            """A GET through `raw_get` (to `port`, else the site's), counted in locust's
+            statistics like its own clients'."""
+            started = time.perf_counter()
+            try:
+                answer = raw_get(self.server[0], port or self.server[1], path, headers)
+                failure: Exception | None = (
+                    None if answer.status_code in (200, 304) else RuntimeError(f"HTTP {answer.status_code}")
                 )
-                text = page.text
-                found = ETAG_IN_PAGE.search(text)
-                self.etag = f'"{found.group(0)}"' if found else ""
-                every = POLL_IN_PAGE.search(text)
-                self.poll = float(every.group(1)) if every else 3.0
-                if not projector:
-                    night.phone_team[self.index] = 1 + self.index // max(1, args.phones)
-                    night.timelines[self.index] = []
-                # htmx's `every` fires at fixed intervals from the page's load.
-                time.sleep(random.uniform(0, self.poll))
+            except OSError as error:
+                answer, failure = Answer(0, {}, b"", 0), error
+            self.environment.events.request.fire(
+                request_type="GET", name=name, response_time=1000 * (time.perf_counter() - started),
+                response_length=len(answer.content), response=None, context={}, exception=failure,
+            )  # fmt: skip
+            return answer
 
-            def wait_time(self) -> float:
-                return float(constant_pacing(self.poll)(self))
+        def on_start(self) -> None:
+            self.index = night.next_index(self.who)
+            parts = urlsplit(str(self.host))
+            self.server: tuple[str, int] = (parts.hostname or "127.0.0.1", parts.port or 80)
+            path = self.page_path()
+            self.url = f"{self.host}{path}"
+            # People open the page over the first moments, not all in the same second.
+            time.sleep(random.uniform(0, args.arrive))
+            page = self.get(
+                path,
+                {"Accept": "text/html", "Accept-Language": "fr-FR,fr;q=0.9", "Accept-Encoding": "gzip"},
+                f"{self.who}: open the page",
+            )
+            if page.status_code != 200 and self.who == "soirée":
+                night.errors.append(f"soirée {self.index}: the page answered {page.status_code or 'nothing'}")
+            found = polled_parts(page.text)
+            self.part = found.pop(self.main, None) or PolledPart(self.main, path, "", 3.0, "", False)
+            self.poll = self.part.seconds
+            for part in found.values():
+                gevent.spawn(self.keep_polling, part)
+            # htmx's `every` fires at fixed intervals from the page's load.
+            time.sleep(random.uniform(0, self.poll))
 
-            @task
-            def poll_once(self) -> None:
-                headers = {
-                    "HX-Request": "true",
-                    "HX-Target": "ranking",
-                    "HX-Trigger": "ranking",
-                    "HX-Current-URL": self.url,
-                    "Accept": "*/*",
-                    "Accept-Language": "fr-FR,fr;q=0.9",
-                    "Accept-Encoding": "gzip, deflate, br",
-                }
-                if self.etag:
-                    headers["If-None-Match"] = self.etag
-                kind = "projector" if projector else "phone"
-                # The proxy sends the htmx polls to the polls' address (docs/operating.md, "Polls apart").
-                response = self.get(headers, f"{kind}: poll", night.poll_port)
-                if response.status_code == 200:
-                    self.etag = response.headers.get("etag") or self.etag
-                if projector:
-                    night.projector_bytes.append(response.wire)
-                    return
-                night.poll_bytes.append(response.wire)
-                night.poll_status[response.status_code] += 1
-                version = etag_version(self.etag)
+        def poll_part(self, part: PolledPart) -> Answer:
+            """One poll of `part`, tallied by kind; a 200 brings the ETag the next one sends."""
+            port = night.poll_port if polled_apart(part.path) else None
+            answer = self.get(part.path, poll_headers(part, self.url), f"{self.who}: poll {part.kind}", port)
+            if night.finished_at:
+                return answer
+            night.tally(part.kind, answer)
+            if answer.status_code == 200 and part.etag:
+                part.etag = answer.headers.get("etag") or part.etag
+            if answer.status_code not in (200, 304) and self.who == "soirée":
+                # No token in the message: the link is a secret.
+                night.errors.append(f"soirée {self.index}: {part.kind} poll answered {answer.status_code or 'nothing'}")
+            return answer
+
+        def keep_polling(self, part: PolledPart) -> None:
+            if not part.at_load:
+                time.sleep(random.uniform(0, part.seconds))
+            while not night.finished_at and not out_of_time():
+                started = time.monotonic()
+                self.poll_part(part)
+                time.sleep(max(0.0, part.seconds - (time.monotonic() - started)))
+
+        def wait_time(self) -> float:
+            return float(constant_pacing(self.poll)(self))
+
+        @task
+        def poll_once(self) -> None:
+            answer = self.poll_part(self.part)
+            if self.who == "phone" and answer.status_code in (200, 304):
+                version = etag_version(self.part.etag)
                 line = night.timelines[self.index]
                 if version is not None and (not line or line[-1][1] != version):
                     line.append((time.monotonic(), version))
 
-        return Poller
-
-    class Phone(poller(f"/t/{night.slug}/", projector=False)):  # type: ignore[misc]
+    class Phone(Page):
         fixed_count = args.phones * args.teams
+        who, main = "phone", "ranking"
 
-    class Projector(poller(f"/t/{night.slug}/projector/", projector=True)):  # type: ignore[misc]
+        def page_path(self) -> str:
+            night.phone_team[self.index] = 1 + self.index // max(1, args.phones)
+            night.timelines[self.index] = []
+            return f"/t/{night.slug}/"
+
+    class Projector(Page):
         fixed_count = args.projectors
+        who, main = "projector", "projector"
 
-    return [Director, Referee, Phone, Projector]
+        def page_path(self) -> str:
+            return f"/t/{night.slug}/projector/"
+
+    class Soiree(Page):
+        """« Ma soirée » by a competitor's personal link (`/soiree/<token>/`), `--soirees` a team."""
+
+        fixed_count = args.soirees * args.teams
+        who, main = "soirée", "soirée"
+
+        def page_path(self) -> str:
+            team = 1 + self.index // max(1, args.soirees)
+            return f"/soiree/{night.soiree_tokens[team]}/"
+
+    return [Director, Referee, Phone, Projector, Soiree]
 
 
 # -- set-up, the watcher, the processes' CPU ---------------------------------------------
 
 
-def seed(env: dict[str, str], teams: int, rounds: int, donnes: int) -> tuple[str, str]:
-    """The club, its organiser and an API token, the concours with every team checked in."""
+def seed(env: dict[str, str], teams: int, rounds: int, donnes: int) -> tuple[str, str, dict[int, str]]:
+    """The club, its organiser and an API token, the concours with every team checked in;
+    its slug, the token and each team's « Ma soirée » link by its number."""
     start_django(env)
     import datetime
 
@@ -648,7 +842,8 @@ def seed(env: dict[str, str], teams: int, rounds: int, donnes: int) -> tuple[str
         Competitor(tournament=tournament, number=i + 1, name=f"Équipe {i + 1}", status="checked_in")
         for i in range(teams)
     )
-    return tournament.slug, key
+    links = dict(Competitor.objects.filter(tournament=tournament).values_list("number", "link_token"))
+    return tournament.slug, key, links
 
 
 def watch(night: Night, tournament_slug: str) -> None:
@@ -757,7 +952,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         manage(env, "migrate", "--noinput")
         manage(env, "collectstatic", "--noinput")
         manage(env, "compile_catalogues")
-        slug, key = seed(env, args.teams, args.rounds, args.donnes)
+        slug, key, links = seed(env, args.teams, args.rounds, args.donnes)
         port = free_port()
         # Production's configuration file, with this run's address (and workers or threads when given).
         env["GUNICORN_BIND"] = f"127.0.0.1:{port}"
@@ -775,10 +970,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             + (f", polls apart on 127.0.0.1:{poll_port}" if poll_port else ", polls on the same address")
             + f"; a Celery worker on {args.redis}"
         )
+        # The site's WSGI app in benchkit's CpuMeter (bench/ after the checkout on the path:
+        # the apps win over the benches of the same name).
+        meters = results / "night-cpu"
+        meters.mkdir(exist_ok=True)
+        for old in meters.glob("cpu-*"):
+            old.unlink()
+        web_env = {**env, CPU_METER_DIR: str(meters), "PYTHONPATH": str(ROOT / "bench")}
         gunicorn = Server(
             "gunicorn",
-            [GUNICORN, "-c", "python:serving.gunicorn_conf", "atout.wsgi"],
-            env,
+            [GUNICORN, "-c", "python:serving.gunicorn_conf", "benchkit:metered_wsgi()"],
+            web_env,
             results / "night-gunicorn.log",
         )
         servers.append(gunicorn)
@@ -791,19 +993,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         servers.append(celery)
         wait_ready(gunicorn, port)
 
-        night = Night(args=args, slug=slug, api_key=key, poll_port=poll_port)
+        night = Night(args=args, slug=slug, api_key=key, poll_port=poll_port, soiree_tokens=links)
         classes = user_classes(night, tables)
-        users = 1 + tables + args.phones * args.teams + args.projectors
+        users = 1 + tables + (args.phones + args.soirees) * args.teams + args.projectors
         print(
             f"==> {args.rounds} rounds of {args.donnes} donnes at {tables} tables; pace {args.pace:g}× a real night "
             f"(a donne per table every {think_seconds(args.pace):.1f} s on average, "
             f"{tables / think_seconds(args.pace):.1f} hands/s in all); "
-            f"{args.phones * args.teams} phones, {args.projectors} projectors, 1 director ({users} locust users)"
+            f"{args.phones * args.teams} phones on the ranking, {args.soirees * args.teams} on « Ma soirée », "
+            f"{args.projectors} projectors, 1 director ({users} locust users)"
         )
         environment = Environment(user_classes=classes, host=f"http://127.0.0.1:{port}")
         runner = environment.create_local_runner()
         night.started = time.monotonic()
         cpu_start = (cpu_seconds(gunicorn.process.pid), cpu_seconds(celery.process.pid))
+        metered_start = read_cpu_meters(meters)
         # This process alone: the servers are its children.
         clients_start = cpu_seconds(os.getpid(), children=False)
         cpu_cold: list[tuple[float, float]] = []
@@ -821,6 +1025,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 break
         night.finished_at = night.finished_at or time.monotonic()
         cpu_end = (cpu_seconds(gunicorn.process.pid), cpu_seconds(celery.process.pid))
+        metered_end = read_cpu_meters(meters)
         clients_cpu = cpu_seconds(os.getpid(), children=False) - clients_start
         runner.quit()
         watcher.join(5)
@@ -857,9 +1062,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     visible_all, unseen = delays(night.acks)
     visible_cold, _unseen = delays([ack for ack in night.acks if ack.at <= cold_end])
     visible_warm, _unseen = delays([ack for ack in night.acks if ack.at > cold_end])
-    polls = len(night.poll_bytes)
-    poll_avg = sum(night.poll_bytes) / polls if polls else float("nan")
-    projector_avg = sum(night.projector_bytes) / len(night.projector_bytes) if night.projector_bytes else float("nan")
+    ranking = night.polls.get("ranking", PollTally())
+    poll_avg = ranking.bytes_per_poll
+    served, rest_ms = cpu_by_kind(cpu_end[0] - cpu_start[0], metered_start, metered_end)
+
+    def cpu_ms_per_poll(kind: str) -> float:
+        count, inside_ms = served.get(kind, (0, float("nan")))
+        return inside_ms + rest_ms if count else float("nan")
+
     hands = len(night.acks)
     cold_hands = len(entry_cold)
     cpu_mid = cpu_cold[0] if cpu_cold else cpu_end
@@ -896,11 +1106,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"  (upper bound by ~{1000 * WATCH_SECONDS:.0f} ms and one refresh; {unseen} hands no phone saw before the "
         f"end; {len(night.samples)} watcher samples{'; watcher: ' + night.watch_error if night.watch_error else ''})"
     )
-    statuses = ", ".join(f"{status}: {count}" for status, count in sorted(night.poll_status.items()))
     print(
-        f"phone polls                        {polls} ({statuses}); {poll_avg:,.0f} bytes a poll on the wire on average"
+        "polls, by kind                      polls      200      304   failed  bytes/poll   served  gunicorn CPU "
+        "ms/poll (in the request + the rest)"
     )
-    print(f"projector polls                    {len(night.projector_bytes)}; {projector_avg:,.0f} bytes a poll")
+    for kind in [*POLL_KINDS, *sorted(set(night.polls) - set(POLL_KINDS))]:
+        tally = night.polls.get(kind)
+        if tally is None:
+            continue
+        count, inside_ms = served.get(kind, (0, float("nan")))
+        print(
+            f"  {POLL_KINDS.get(kind, (kind, ''))[0]:<32} {tally.polls:>7} {tally.status.get(200, 0):>8} "
+            f"{tally.status.get(304, 0):>8} {tally.failed:>8} {tally.bytes_per_poll:>11,.0f} {count:>8}  "
+            f"{cpu_ms_per_poll(kind):8.3f} ({inside_ms:.3f} + {rest_ms:.3f})"
+        )
+    for kind in ("entry", "other"):
+        count, inside_ms = served.get(kind, (0, float("nan")))
+        print(
+            f"  gunicorn, {kind + ' requests':<22} {count:>7} served; CPU ms a request {inside_ms:.3f} + {rest_ms:.3f}"
+        )
+    print(
+        "  (polls: as the clients read them; served: as gunicorn's workers counted them over the same window; "
+        "bytes: status line, headers and body as sent, 200 and 304 together; CPU: the request's own, by "
+        "benchkit's CpuMeter, plus gunicorn's CPU outside requests spread evenly over every request served)"
+    )
     print(
         f"CPU s per stored hand              web {web_per_hand:.3f}, worker {worker_per_hand:.3f} (whole night); "
         f"cold web {per_hand(cpu_start[0], cpu_mid[0], cold_hands):.3f} worker "
@@ -926,15 +1155,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     for message in night.errors[:10]:
         print(f"  - {message}")
     print(
-        f"how it differs from a real night   {args.pace:g}× the pace; every phone polls from the start and never "
-        "sleeps; the clients share the machine with the server; loopback, no radio; "
+        f"how it differs from a real night   {args.pace:g}× the pace; every phone and « Ma soirée » page polls "
+        "from the start and never sleeps; one « Ma soirée » page per team opened by its link, none by the "
+        "seat finder; the clients share the machine with the server; loopback, no radio; "
         f"{args.donnes} donnes a partie; "
         + (
             "the polls go to the site's address (no proxy)"
             if args.polls_together
-            else "no proxy: the phones send their polls to the polls' address themselves, as the proxy would"
+            else "no proxy: the phones send the ranking's and the projector's polls to the polls' address "
+            "themselves, as the proxy would, and every other poll (« Ma soirée », messages, clock) to the site's"
         )
-        + "; the Celery worker at nice 10"
+        + "; the Celery worker at nice 10; gunicorn's app in benchkit's CpuMeter"
     )
     load_end = machine_load()
     print(f"==> at the start: {load_start}")
@@ -960,6 +1191,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         "visible_cold_p95_ms": spread(ms(visible_cold))["p95"],
         "visible_warm_p95_ms": spread(ms(visible_warm))["p95"],
         "poll_bytes_avg": poll_avg,
+        "gunicorn_cpu_ms_per_poll": cpu_ms_per_poll("ranking"),
+        "soirees": args.soirees * args.teams,
+        "soiree_polls": night.polls.get("soirée", PollTally()).polls,
+        "soiree_bytes_per_poll": night.polls.get("soirée", PollTally()).bytes_per_poll,
+        "soiree_cpu_ms_per_poll": cpu_ms_per_poll("soirée"),
+        "gunicorn_cpu_ms_outside_requests": rest_ms,
+        "polls": {
+            POLL_KINDS.get(kind, (kind, kind))[1]: {
+                "polls": tally.polls,
+                "ok": tally.status.get(200, 0),
+                "not_modified": tally.status.get(304, 0),
+                "failed": tally.failed,
+                "bytes_per_poll": tally.bytes_per_poll,
+                "gunicorn_cpu_ms_per_poll": cpu_ms_per_poll(kind),
+            }
+            for kind, tally in night.polls.items()
+        },
         "web_cpu_s_per_hand": web_per_hand,
         "worker_cpu_s_per_hand": worker_per_hand,
         "clients_cpu_s": clients_cpu,

@@ -1,6 +1,9 @@
 """The night benchmark's pure helpers (bench/night.py): its arguments, its percentiles,
-its reading of the ranking's ETag, its hand → visible reckoning and its last line.
-The suite never runs the bench itself (it starts servers and takes minutes)."""
+its reading of the ranking's ETag, its hand → visible reckoning and its last line; its
+reading of the polled parts of the pages as the site serves them (« Ma soirée », the
+projector), the proxy's routing of the polls, and the web's CPU by kind of request
+(bench/benchkit.py's CpuMeter). The suite never runs the bench itself (it starts servers
+and takes minutes)."""
 
 from __future__ import annotations
 
@@ -9,14 +12,20 @@ import json
 import math
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 sys.path.append(str(BENCH))
 
+import benchkit  # noqa: E402
 import night  # noqa: E402  (bench/night.py, with bench/ on the path as `python bench/night.py` has it)
+
+from tests.scoring.tables import make_table  # noqa: E402
 
 
 def test_importing_the_bench_loads_neither_locust_nor_gevent():
@@ -32,6 +41,7 @@ def test_importing_the_bench_loads_neither_locust_nor_gevent():
 def test_arguments_have_a_real_nights_defaults():
     args = night.parse_args([])
     assert (args.teams, args.rounds, args.donnes, args.pace, args.phones, args.projectors) == (300, 3, 12, 10.0, 2, 4)
+    assert args.soirees == 1
     assert night.think_seconds(args.pace) == 15.0
 
 
@@ -43,7 +53,15 @@ def test_arguments_are_read():
 
 @pytest.mark.parametrize(
     "argv",
-    [["--teams", "3"], ["--pace", "0"], ["--pace", "nan"], ["--pace", "-2"], ["--rounds", "0"], ["--phones", "-1"]],
+    [
+        ["--teams", "3"],
+        ["--pace", "0"],
+        ["--pace", "nan"],
+        ["--pace", "-2"],
+        ["--rounds", "0"],
+        ["--phones", "-1"],
+        ["--soirees", "-1"],
+    ],
 )
 def test_arguments_out_of_range_are_refused(argv, capsys):
     with pytest.raises(SystemExit) as exit_:
@@ -129,3 +147,135 @@ def test_the_last_line_is_one_json_object_with_the_required_keys():
     assert parsed["entry_p95_ms"] == 12.346
     with pytest.raises(KeyError, match="lost"):
         night.summary_line({key: 1 for key in night.SUMMARY_KEYS if key != "lost"})
+
+
+# -- the pages' polled parts, as the site serves them ----------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_soiree_page_is_polled_as_its_htmx_would_and_its_etag_holds(client: Client):
+    table = make_table(tables=2)
+    competitor = table.round.tournament.competitors.get(number=1)
+    page_path = reverse("soiree:page", args=[competitor.link_token])
+    page = client.get(page_path)
+    parts = night.polled_parts(page.content.decode())
+    assert set(parts) == {"soirée", "soirée screen"}
+    live, screen = parts["soirée"], parts["soirée screen"]
+    assert (live.path, live.target, live.seconds, live.at_load) == (page_path, "soiree", 3.0, False)
+    assert (screen.path, screen.target, screen.seconds) == (
+        reverse("soiree:screen", args=[competitor.link_token]),
+        "screen-messages",
+        10.0,
+    )
+    assert not night.polled_apart(live.path) and not night.polled_apart(screen.path)
+    # The headers the bench sends are those htmx would: each part answers 304 with the ETag read from the page.
+    for part in (live, screen):
+        headers = night.poll_headers(part, f"http://127.0.0.1{page_path}")
+        assert headers["If-None-Match"] == part.etag and headers["HX-Target"] == part.target
+        answer = client.get(part.path, headers=headers)
+        assert answer.status_code == 304, part
+        assert benchkit.request_kind("GET", part.path, True) == part.kind
+
+
+@pytest.mark.django_db
+def test_the_projector_polls_its_ranking_every_3_s_not_at_its_messages_period(client: Client):
+    table = make_table(tables=2)
+    slug = table.round.tournament.slug
+    parts = night.polled_parts(client.get(f"/t/{slug}/projector/").content.decode())
+    assert set(parts) == {"projector", "screen", "clock"}
+    assert (parts["projector"].path, parts["projector"].seconds) == (f"/t/{slug}/projector/", 3.0)
+    assert parts["projector"].etag.startswith('"ranking-')
+    assert (parts["screen"].seconds, parts["clock"].seconds, parts["clock"].at_load) == (10.0, 30.0, True)
+    assert parts["clock"].etag == ""
+    assert night.polled_apart(parts["projector"].path)
+    assert not night.polled_apart(parts["screen"].path) and not night.polled_apart(parts["clock"].path)
+    ranking = night.polled_parts(client.get(f"/t/{slug}/").content.decode())
+    assert set(ranking) == {"ranking"} and night.polled_apart(ranking["ranking"].path)
+
+
+def test_a_page_without_polled_parts_gives_none():
+    assert night.polled_parts('<p hx-get="/x/" hx-trigger="click">no</p><div hx-trigger="every 3s">') == {}
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "htmx", "kind"),
+    [
+        ("GET", "/t/nuit/", True, "ranking"),
+        ("GET", "/t/nuit/", False, "other"),
+        ("GET", "/t/nuit/projector/", True, "projector"),
+        ("GET", "/t/nuit/screen/", True, "screen"),
+        ("GET", "/t/nuit/clock/", True, "clock"),
+        ("GET", "/soiree/abc_DEF-1/", True, "soirée"),
+        ("GET", "/soiree/abc/screen/", True, "soirée screen"),
+        ("POST", "/api/v1/table/hands/", False, "entry"),
+        ("GET", "/t/nuit/round/1/", True, "other"),
+    ],
+)
+def test_requests_are_told_apart_by_kind(method, path, htmx, kind):
+    assert benchkit.request_kind(method, path, htmx) == kind
+
+
+# -- the web's CPU by kind of request --------------------------------------------------------
+
+
+def burn(seconds: float) -> None:
+    until = time.thread_time() + seconds
+    while time.thread_time() < until:
+        pass
+
+
+def test_the_meter_sums_each_requests_own_cpu_by_kind_and_writes_it_for_the_bench(tmp_path):
+    closed = []
+
+    class Body(list):
+        def close(self):
+            burn(0.004)  # the answer's close (Django's request_finished) is the request's too
+            closed.append(True)
+
+    def app(environ, start_response):
+        burn(0.02 if environ["PATH_INFO"].startswith("/soiree/") else 0.002)
+        return Body([b"ok"])
+
+    meter = benchkit.CpuMeter(app, tmp_path, every=0)
+    for path in ["/soiree/abc/", "/soiree/abc/", "/t/nuit/"]:
+        answer = meter({"REQUEST_METHOD": "GET", "PATH_INFO": path, "HTTP_HX_REQUEST": "true"}, None)
+        assert list(answer) == [b"ok"]
+        answer.close()
+    assert closed == [True, True, True]
+    totals = benchkit.read_cpu_meters(tmp_path)
+    # At least what each request burnt, its close included (CPU time, not a wall clock).
+    assert totals["soirée"][0] == 2 and totals["soirée"][1] >= 2 * (0.02 + 0.004)
+    assert totals["ranking"][0] == 1 and totals["ranking"][1] >= 0.002 + 0.004
+    assert set(totals) == {"soirée", "ranking"}
+    # Every process writes its own file; the bench sums them.
+    (tmp_path / "cpu-1.json").write_text(json.dumps({"ranking": [3, 0.5]}))
+    assert benchkit.read_cpu_meters(tmp_path)["ranking"][0] == 4
+
+
+def test_a_request_that_raises_is_counted_all_the_same(tmp_path):
+    def app(environ, start_response):
+        raise RuntimeError("boom")
+
+    meter = benchkit.CpuMeter(app, tmp_path, every=0)
+    with pytest.raises(RuntimeError):
+        meter({"REQUEST_METHOD": "POST", "PATH_INFO": "/api/v1/table/hands/"}, None)
+    assert benchkit.read_cpu_meters(tmp_path)["entry"][0] == 1
+
+
+def test_cpu_per_poll_is_the_requests_own_plus_the_rest_spread_over_every_request():
+    before = {"ranking": (10, 1.0), "entry": (5, 0.5)}
+    after = {"ranking": (110, 2.0), "entry": (55, 1.5), "soirée": (40, 0.8)}
+    served, rest_ms = night.cpu_by_kind(4.0, before, after)
+    # Over the window: 100 ranking polls in 1.0 s, 50 entries in 1.0 s, 40 soirées in 0.8 s;
+    # gunicorn's 4.0 s less those 2.8 s, over 190 requests.
+    assert served == {"ranking": (100, pytest.approx(10.0)), "entry": (50, pytest.approx(20.0)), "soirée": (40, 20.0)}
+    assert rest_ms == pytest.approx(1000 * 1.2 / 190)
+    assert math.isnan(night.cpu_by_kind(1.0, {}, {})[1])
+
+
+def test_polls_are_tallied_by_status_and_bytes():
+    tally = night.PollTally()
+    for status, wire in [(200, 1000), (304, 200), (304, 200), (0, 0), (503, 100)]:
+        tally.add(status, wire)
+    assert (tally.polls, tally.failed, tally.bytes_per_poll) == (5, 2, 300.0)
+    assert math.isnan(night.PollTally().bytes_per_poll)
