@@ -105,6 +105,34 @@ def redis_answers(url: str) -> bool:
         return False
 
 
+def reference_cpu_ms(repeat: int = 5) -> float:
+    """A core's speed: the CPU milliseconds of one fixed pure-Python workload, best of `repeat`.
+
+    Figures of one bench on two machines differ by the machines as much as by the code
+    (the same commit's refresh measured 43 ms on one and 60 ms on another). This workload
+    (JSON, sorting, dictionaries and string formatting, as the site's Python does) takes the
+    same instructions everywhere, so its time says how fast this machine's core is: compare
+    a figure with another machine's after dividing both by their reference. CPU time of
+    this process, so other processes on the machine move it less than wall time.
+    """
+    import random
+
+    rng = random.Random(20261205)
+    rows = [
+        {"rank": i, "name": f"Équipe {i}", "points": rng.randrange(5000), "won": rng.randrange(7)} for i in range(3000)
+    ]
+    best = float("inf")
+    for _ in range(repeat):
+        started = time.process_time()
+        for _ in range(4):
+            decoded = json.loads(json.dumps(rows))
+            decoded.sort(key=lambda row: (-row["points"], -row["won"], row["name"]))
+            by_name = {row["name"]: row for row in decoded}
+            "".join(f"<td>{row['rank']}</td><td>{row['name']}</td>" for row in by_name.values())
+        best = min(best, time.process_time() - started)
+    return round(best * 1000, 1)
+
+
 def machine_load() -> str:
     """The machine's load averages and core count, to print beside a figure."""
     one, five, fifteen = os.getloadavg()

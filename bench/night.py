@@ -145,6 +145,7 @@ from benchkit import (
     read_cpu_meters,
     recreate_database,
     redis_answers,
+    reference_cpu_ms,
     request_kind,
     server_env,
     start_django,
@@ -929,7 +930,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from locust.env import Environment
 
     load_start = machine_load()
-    print(f"==> {load_start}")
+    reference_ms = reference_cpu_ms()
+    print(f"==> {load_start}; reference workload {reference_ms:.1f} ms CPU on one core (benchkit.reference_cpu_ms)")
     if not args.postgres.startswith("postgres"):
         print("night needs PostgreSQL: set DATABASE_URL or --postgres", file=sys.stderr)
         return 2
@@ -1216,6 +1218,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "doubled": doubled,
         "errors": len(night.errors),
         "load_start": load_start,
+        "reference_cpu_ms": reference_ms,
         "load_end": load_end,
         "cores": os.cpu_count() or 1,
     }

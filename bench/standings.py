@@ -76,6 +76,7 @@ from benchkit import (
     machine_load,
     recreate_database,
     redis_answers,
+    reference_cpu_ms,
 )
 
 sys.path.insert(0, str(ROOT))
@@ -924,7 +925,8 @@ def main() -> int:
     parser.add_argument("--night-seconds", type=float, default=60, help="length of (d)'s stretch of night")
     args = parser.parse_args()
     # The machine as the run starts; again at the end (figures move with the load).
-    print(f"==> {machine_load()}")
+    reference_ms = reference_cpu_ms()
+    print(f"==> {machine_load()}; reference workload {reference_ms:.1f} ms CPU on one core (benchkit.reference_cpu_ms)")
     print(UNLIKE_A_NIGHT, flush=True)
     atexit.register(lambda: print(f"==> at the end: {machine_load()}"))
     if not args.postgres.startswith("postgres"):
@@ -1004,7 +1006,7 @@ def main() -> int:
         results.mkdir(exist_ok=True)
         (results / "standings.json").write_text(json.dumps(report, indent=2, default=str))
         # The last line: every figure as JSON (the budget's verdict under "c").
-        print(json.dumps({"load": machine_load(), **report}, default=str), flush=True)
+        print(json.dumps({"load": machine_load(), "reference_cpu_ms": reference_ms, **report}, default=str), flush=True)
         return 0
     except Deadline as stop:
         print(f"!! {stop}", file=sys.stderr)
