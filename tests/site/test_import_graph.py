@@ -40,6 +40,7 @@ FLOORS = {
     "rounds": 4,
     "archive": 4,
     "api": 5,
+    "push": 5,
     "serving": 6,
     "atout": 7,
 }
