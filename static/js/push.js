@@ -74,6 +74,11 @@
     return { ok: answer.ok, data: data };
   }
 
+  if (window.isSecureContext === false) {
+    // Push and service workers need HTTPS (or the machine itself): a room's plain-HTTP Wi-Fi has neither.
+    unavailable(box.dataset.msgInsecure);
+    return;
+  }
   const supported = "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
   if (!supported) {
     const apple = /iPad|iPhone|iPod/.test(navigator.userAgent) || (navigator.platform === "MacIntel" && navigator.maxTouchPoints > 1);

@@ -62,6 +62,8 @@ class Browser:
 
 @dataclass
 class Received:
+    """One request the service received; its headers by lower-case name."""
+
     path: str
     headers: dict[str, str]
     body: bytes
@@ -81,7 +83,8 @@ class LocalPushService:
                 pause = service.stall.get(self.path, 0)
                 if pause:
                     time.sleep(pause)
-                service.received.put(Received(self.path, dict(self.headers.items()), body))
+                headers = {name.lower(): value for name, value in self.headers.items()}
+                service.received.put(Received(self.path, headers, body))
                 self.send_response(service.statuses.get(self.path, 201))
                 self.send_header("Content-Length", "0")
                 self.end_headers()
