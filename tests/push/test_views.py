@@ -254,6 +254,8 @@ def test_my_evening_offers_the_button_at_its_own_address(competitor: Competitor,
     button = "Me prévenir" if language == "fr" else "Notify me"
     assert button in by_link and button in public
     assert "/static/js/push.js" in public
+    # The public page never carries the personal link's secret.
+    assert competitor.link_token not in public
     # The public page still holds no CSRF token (it is gzip-compressed): the key answer brings it.
     assert "csrfmiddlewaretoken" not in public and "X-CSRFToken" not in public
 
