@@ -3,8 +3,9 @@
 Each worker also runs the *sweep*, a thread that sends again now and then what lost
 messages left undone (scoring.jobs.owed_work_resend, seasons.ranking.season_jobs_resend,
 ratings.services.ratings_owed_resend): a broker restarted empty, or away while the site
-sent, loses messages, never the work they stood for. Each app sends its own tasks: the
-roof, which may import every app, asks each in turn.
+sent, loses messages, never the work they stood for. It also deletes the notification
+subscriptions a finished tournament's lost final message left (push.services). Each app
+sends its own tasks: the roof, which may import every app, asks each in turn.
 """
 
 from __future__ import annotations
@@ -66,6 +67,7 @@ def _sweep_forever() -> None:
     """Every SWEEP_EVERY seconds, whatever the broker and the database are doing meanwhile."""
     from django.db import close_old_connections
 
+    from push.services import finished_subscriptions_drop
     from ratings.services import ratings_owed_resend
     from scoring.jobs import owed_work_resend
     from seasons.ranking import season_jobs_resend
@@ -79,6 +81,9 @@ def _sweep_forever() -> None:
             retried += season_jobs_resend()
             if ratings_owed_resend():
                 log.info("sweep: the players' ratings owe a rebuild; sent")
+            dropped = finished_subscriptions_drop()
+            if dropped:
+                log.info("sweep: %s notification subscription(s) of finished tournaments deleted", dropped)
         except Exception:  # the sweep must outlive any one failure
             log.warning("sweep failed; trying again in %ss", SWEEP_EVERY, exc_info=True)
             continue

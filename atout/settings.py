@@ -10,6 +10,7 @@ With DEBUG off the site refuses to start without a real SECRET_KEY and ALLOWED_H
 from __future__ import annotations
 
 from datetime import timedelta
+from email.utils import parseaddr
 from pathlib import Path
 
 from csp.constants import NONE, SELF
@@ -67,6 +68,7 @@ INSTALLED_APPS = [
     "seasons",
     "archive",
     "api",
+    "push",
 ]
 
 MIDDLEWARE = [
@@ -205,6 +207,33 @@ STORAGES = {
 # laptop starts ~4× sooner (docs/operating.md).
 WHITENOISE_KEEP_ONLY_HASHED_FILES = True
 WHITENOISE_SKIP_COMPRESS_EXTENSIONS = (*Compressor.SKIP_COMPRESS_EXTENSIONS, "map")
+
+# « Ma soirée »'s notifications (push/, docs/push.md). The VAPID key pair: given whole
+# (production: the web and the workers share it), else kept in a file generated on its
+# first use (`.vapid-key` in the project folder with DEBUG on: ./run and venue mode share
+# it); neither, and the pages say notifications are unavailable.
+PUSH_VAPID_PRIVATE_KEY = env_str("ATOUT_VAPID_PRIVATE_KEY")
+PUSH_VAPID_KEY_FILE = env_str("ATOUT_VAPID_KEY_FILE") or (str(BASE_DIR / ".vapid-key") if DEBUG else "")
+# Who the push services may write to about this site's messages (VAPID's `sub`).
+PUSH_VAPID_SUBJECT = env_str("ATOUT_VAPID_SUBJECT") or f"mailto:{parseaddr(DEFAULT_FROM_EMAIL)[1] or 'atout@localhost'}"
+# The push services the site posts to (host names, each with its subdomains): the browsers'
+# own. Anything else a page sends as an endpoint is refused, so that the site never posts
+# to an address of someone's choosing.
+PUSH_SERVICE_HOSTS = env_list(
+    "ATOUT_PUSH_SERVICE_HOSTS",
+    [
+        "fcm.googleapis.com",
+        "android.googleapis.com",
+        "push.services.mozilla.com",
+        "push.apple.com",
+        "notify.windows.com",
+    ],
+)
+# A plain-HTTP endpoint on this machine (127.0.0.1, localhost, ::1) is accepted too: the
+# tests' own push service. Off in production.
+PUSH_ALLOW_LOCAL_HTTP = env_bool("ATOUT_PUSH_ALLOW_LOCAL_HTTP", DEBUG)
+# Seconds a call to a push service may take, to connect and for its answer.
+PUSH_TIMEOUT = env_int("ATOUT_PUSH_TIMEOUT", 5)
 
 # Celery: with no broker configured, tasks run eagerly in the calling process.
 EMBEDDED_BROKER_URL = "memory://localhost/"

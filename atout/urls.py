@@ -7,6 +7,7 @@ from django.views.generic import TemplateView
 
 from accounts import views as account_views
 from atout import views
+from push import urls as push_urls
 from rounds import urls as rounds_urls
 from scoring import urls as scoring_urls
 from seasons import urls as seasons_urls
@@ -37,6 +38,11 @@ urlpatterns = [
     path("manage/t/<slug:slug>/hands/", include((scoring_urls.hands_patterns, "hands"))),
     path("r/", include((scoring_urls.referee_patterns, "referee"))),
     path("soiree/", include((scoring_urls.soiree_patterns, "soiree"))),
+    # « Ma soirée »'s notifications (push/): the service worker at the root, subscribing
+    # after either address of the page.
+    path("", include(push_urls.root_patterns)),
+    path("soiree/<str:token>/push/", include((push_urls.by_link_patterns, "soiree_push"))),
+    path("t/<slug:slug>/c/<int:number>/soiree/push/", include((push_urls.public_patterns, "public_push"))),
     path("api/", include("api.urls")),
     # The language switch: a plain link, no CSRF token (see atout.views.switch_language).
     path("language/", views.switch_language, name="switch_language"),

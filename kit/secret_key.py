@@ -16,6 +16,7 @@ import contextlib
 import os
 import secrets
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 FILE_NAME = ".secret-key"
@@ -38,8 +39,9 @@ def project_secret(base_dir: Path) -> str:
     return load_or_create(secret_file(base_dir), adopt=base_dir / OLD_VENUE_FILE)
 
 
-def load_or_create(path: Path, *, adopt: Path | None = None) -> str:
-    """The key kept at `path`; on the first start, `adopt`'s if it holds one, else a new one.
+def load_or_create(path: Path, *, adopt: Path | None = None, make: Callable[[], str] | None = None) -> str:
+    """The key kept at `path`; on the first start, `adopt`'s if it holds one, else a new one
+    (`make()`, a random SECRET_KEY by default; « Ma soirée »'s VAPID key: push/keys.py).
 
     A file that holds no key of ours (empty, too short) is replaced. Several processes
     starting at once (a parallel test run, the development server's reloader) all end up
@@ -48,7 +50,9 @@ def load_or_create(path: Path, *, adopt: Path | None = None) -> str:
     kept = _read(path)
     if kept is not None:
         return kept
-    secret = (_read(adopt) if adopt is not None else None) or secrets.token_urlsafe(64)
+    secret = (_read(adopt) if adopt is not None else None) or (
+        make() if make is not None else secrets.token_urlsafe(64)
+    )
     _write(path, secret)
     return _read(path) or secret
 

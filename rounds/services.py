@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from rounds import pairing
+from rounds.signals import round_clock_changed
 from scoring.models import Hand, TableResult
 from scoring.partie import table_result_force
 from tournaments.access import require_organiser
@@ -166,6 +167,7 @@ def round_clock_start(*, by: User, round: Round, minutes: int, now: datetime.dat
     rnd.clock_started_at = now or timezone.now()
     rnd.clock_minutes = minutes
     rnd.save(update_fields=["clock_started_at", "clock_minutes"])
+    _clock_changed(rnd)
     return rnd
 
 
@@ -186,6 +188,7 @@ def round_clock_adjust(*, by: User, round: Round, minutes: int) -> Round:
         )
     rnd.clock_minutes = total
     rnd.save(update_fields=["clock_minutes"])
+    _clock_changed(rnd)
     return rnd
 
 
@@ -196,4 +199,16 @@ def round_clock_stop(*, by: User, round: Round) -> Round:
     rnd.clock_started_at = None
     rnd.clock_minutes = None
     rnd.save(update_fields=["clock_started_at", "clock_minutes"])
+    _clock_changed(rnd)
     return rnd
+
+
+def _clock_changed(rnd: Round) -> None:
+    """Tell whoever listens (rounds.signals.round_clock_changed) once the change has committed."""
+    changed = {
+        "round_id": rnd.pk,
+        "tournament_id": rnd.tournament_id,
+        "number": rnd.number,
+        "ends_at": rnd.clock_ends_at,
+    }
+    transaction.on_commit(lambda: round_clock_changed.send_robust(sender=Round, **changed))

@@ -9,6 +9,7 @@ What runs is production-like, not the development server:
   mode 600: kit.secret_key), so sessions survive moving from `./run` to venue mode and a
   restart of the laptop; SECRET_KEY in the environment wins;
 - ALLOWED_HOSTS: the LAN address, loopback and the machine's names;
+- « Ma soirée »'s VAPID key pair `./run` keeps in `.vapid-key` (push/keys.py);
 - plain HTTP on the LAN (there is no certificate for a room's Wi-Fi): no HTTPS redirect,
   no HSTS, cookies not marked Secure;
 - static files collected and served by WhiteNoise;
@@ -186,6 +187,9 @@ def venue_environment(
         **({} if services.cache_url else {"WEB_CONCURRENCY": "1", "GUNICORN_THREADS": "8"}),
         backups.BACKUP_DIR_ENV: str(backup_dir or ""),
         backups.BACKUP_KEEP_ENV: str(backup_keep),
+        # « Ma soirée »'s notifications: ./run's VAPID key pair, so that a subscription made
+        # under ./run still gets its messages (push/keys.py); the environment's key wins.
+        "ATOUT_VAPID_KEY_FILE": os.environ.get("ATOUT_VAPID_KEY_FILE", "").strip() or str(ROOT / ".vapid-key"),
     }
 
 

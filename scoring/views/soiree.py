@@ -53,7 +53,8 @@ def _soiree(
     if request.htmx:
         response = _live(request, etag, "scoring/public/soiree_live.html", context)
     else:
-        values = {**context(), **screen_context(tournament.pk, url=screen_url)}
+        # `by_link`: which address the notifications' button subscribes at (push/).
+        values = {**context(), **screen_context(tournament.pk, url=screen_url), "by_link": secret}
         response = _page(request, "scoring/public/soiree.html", values, etag)
     if secret:
         patch_cache_control(response, private=True)

@@ -10,9 +10,10 @@ The floors, lowest first (FLOORS below): `kit/` and `engine/` import no app;
 the other; `scoring/` above them; `ratings/` (players' ratings from the table results) and
 beside it `seasons/` (a club's players ranked over several tournaments), neither importing
 the other; `rounds/` (whose first round may be drawn by rating) and `archive/` above those;
-`api/`; `serving/` (gunicorn's configuration, venue mode, LAN discovery, backups); and
-`atout/`, the roof (settings, URLs, the Celery app). The engine, besides, imports no web
-framework: it runs anywhere plain Python runs.
+`api/`, and beside it `push/` (« Ma soirée »'s notifications, told by rounds' clock);
+`serving/` (gunicorn's configuration, venue mode, LAN discovery, backups); and `atout/`,
+the roof (settings, URLs, the Celery app). The engine, besides, imports no web framework:
+it runs anywhere plain Python runs.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ FLOORS = {
     "rounds": 4,
     "archive": 4,
     "api": 5,
+    "push": 5,
     "serving": 6,
     "atout": 7,
 }
