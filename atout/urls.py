@@ -37,6 +37,8 @@ urlpatterns = [
     path("manage/t/<slug:slug>/hands/", include((scoring_urls.hands_patterns, "hands"))),
     path("r/", include((scoring_urls.referee_patterns, "referee"))),
     path("soiree/", include((scoring_urls.soiree_patterns, "soiree"))),
+    # The door's self check-in, under its secret link (a tablet at the entrance).
+    path("door/", include("tournaments.door_urls")),
     path("api/", include("api.urls")),
     # The language switch: a plain link, no CSRF token (see atout.views.switch_language).
     path("language/", views.switch_language, name="switch_language"),
