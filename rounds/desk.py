@@ -291,7 +291,7 @@ def door(request: UserRequest, tournament: Tournament) -> HttpResponse:
         "only_this_computer": only_this_computer(request),
     }
     response = render(request, "tournaments/door_manage.html", context)
-    response["Referrer-Policy"] = "no-referrer"
+    response["Referrer-Policy"] = "same-origin"
     return response
 
 
@@ -308,7 +308,7 @@ def door_poster(request: UserRequest, tournament: Tournament) -> HttpResponse:
         "only_this_computer": only_this_computer(request),
     }
     response = render(request, "tournaments/door_poster.html", context)
-    response["Referrer-Policy"] = "no-referrer"
+    response["Referrer-Policy"] = "same-origin"
     return response
 
 

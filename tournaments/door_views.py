@@ -62,7 +62,7 @@ def _notice(request: SiteRequest, status: int, title: str, message: str) -> Http
 def _private(response: HttpResponse) -> HttpResponse:
     """The door's pages hold its secret: kept by no cache, sending no Referer, not indexed."""
     patch_cache_control(response, private=True, no_store=True)
-    response["Referrer-Policy"] = "no-referrer"
+    response["Referrer-Policy"] = "same-origin"
     response["X-Robots-Tag"] = "noindex"
     return response
 
