@@ -217,7 +217,7 @@ def test_the_door_finds_a_player_by_name_accents_and_case_aside(club, organiser,
     team_name = client.post(door_url(door, "search"), {"q": "lefevre – martin"})
     assert "Hélène Lefèvre" in words(team_name) and "Paul Martin" in words(team_name)
     nobody = client.post(door_url(door, "search"), {"q": "Zorro"})
-    assert "Personne n’est inscrit sous ce nom" in words(nobody)
+    assert "Aucune inscription à ce nom" in words(nobody)
 
 
 def test_the_receipt_s_qr_text_finds_its_registration(club, organiser, client: Client) -> None:
@@ -233,7 +233,7 @@ def test_the_receipt_s_qr_text_finds_its_registration(club, organiser, client: C
     other = opened(club, organiser)
     elsewhere = team(other, 3)
     missed = client.post(door_url(door, "search"), {"q": f"https://x/soiree/{elsewhere.link_token}/"})
-    assert "Personne n’est inscrit" in words(missed)
+    assert "Aucune inscription à ce nom" in words(missed)
 
 
 def test_i_am_here_shows_what_is_owed_then_settled(club, organiser, client: Client) -> None:
@@ -396,3 +396,15 @@ def test_the_director_s_door_page_and_poster_hold_the_link(club, organiser, orga
     assert revoke.status_code == 302 and Door.objects.get(tournament=tournament).revoked
     junk = organiser_client.post(reverse("manage:door_link", args=[tournament.pk]), {"action": "x"})
     assert junk.status_code == 400
+
+
+def test_a_free_tournament_has_nothing_to_collect(club, organiser, organiser_client) -> None:
+    tournament = opened(club, organiser, fee="0", rule="one")
+    door, one = door_of(tournament, organiser), team(tournament)
+    answer = services.door_check_in(door=door, competitor=one, player=players_of(one)[0], both=True)
+    assert answer.owed == 0
+    two = team(tournament, 2)
+    services.door_check_in(door=door, competitor=two, player=players_of(two)[0])
+    room = organiser_client.get(reverse("manage:dashboard_room", args=[tournament.pk]))
+    assert "1 / 4 pointés, 0 à encaisser" in words(room)
+    assert "À la porte, en attente d’un partenaire : n° 2" in words(room).replace("\xa0", " ")
