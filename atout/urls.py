@@ -43,6 +43,8 @@ urlpatterns = [
     path("", include(push_urls.root_patterns)),
     path("soiree/<str:token>/push/", include((push_urls.by_link_patterns, "soiree_push"))),
     path("t/<slug:slug>/c/<int:number>/soiree/push/", include((push_urls.public_patterns, "public_push"))),
+    # The door's self check-in, under its secret link (a tablet at the entrance).
+    path("door/", include("tournaments.door_urls")),
     path("api/", include("api.urls")),
     # The language switch: a plain link, no CSRF token (see atout.views.switch_language).
     path("language/", views.switch_language, name="switch_language"),

@@ -145,6 +145,7 @@ _SEP = r"(?:/|%2[Ff])"
 SECRET_ROUTES = (
     "r",  # a table's referee link (scoring/urls.py)
     "soiree",  # a competitor's « Ma soirée » link (scoring/urls.py)
+    "door",  # a tournament's door for the self check-in (tournaments/door_urls.py)
     "invitation",  # an invitation to join a club (tournaments/club_urls.py)
     rf"login{_SEP}reset{_SEP}[^/\s?#&%]+",  # a password reset link (atout/urls.py)
 )
@@ -170,7 +171,7 @@ _NAMED_SECRET = re.compile(
 # regular expression ignoring case costs ten times as much): a piece of a secret's name,
 # or of a route taking one. Most lines hold none, and are written as they are.
 _NAME_HINTS = ("token", "secret", "passw", "pwd", "key", "signature", "authori", "session", "cookie")
-_ROUTE_HINTS = ("/r/", "soiree", "invitation", "reset", "%2f")
+_ROUTE_HINTS = ("/r/", "soiree", "door", "invitation", "reset", "%2f")
 
 
 def _cut(match: re.Match[str]) -> str:

@@ -10,15 +10,18 @@ list, and the round out of band (a late arrival checked in shows in its byes at 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.cache import get_conditional_response, patch_vary_headers
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -27,7 +30,7 @@ from scoring.selectors.calls import calls_panel
 from scoring.selectors.tables import recovered_count, table_progress
 from tournaments import access, games, selectors, services
 from tournaments.forms import PaymentForm, ScreenMessageForm, add_service_errors
-from tournaments.models import Competitor, Round, ScreenMessage, Tournament
+from tournaments.models import Competitor, Door, Round, ScreenMessage, Tournament
 from tournaments.qr import only_this_computer, public_url, qr_svg_inline
 from tournaments.views import clock_context, confirm_page, confirmed, refused, tournament_view
 
@@ -51,6 +54,7 @@ def _dashboard_context(tournament: Tournament) -> dict[str, Any]:
         **clock_context(tournament, rnd),
         **calls_panel(tournament),
         **_screen_context(tournament),
+        **_room_context(tournament),
         "next_statuses": [
             (status, Tournament.Status(status).label) for status in services.TRANSITIONS[tournament.status]
         ],
@@ -236,6 +240,92 @@ def competitor_link(request: UserRequest, tournament: Tournament, competitor_id:
     else:
         raise Http404("unknown action")
     return redirect("manage:receipt", pk=tournament.pk, competitor_id=competitor.pk)
+
+
+# -- the door: self check-in (« Pointage ») and the room's count ----------------------------
+
+# Seconds between two polls of the room's count on the dashboard.
+ROOM_POLL_SECONDS = 5
+
+
+def _room_context(tournament: Tournament) -> dict[str, Any]:
+    """The desk's count of the room, with the ETag it was drawn with (it moves with every figure)."""
+    room = selectors.room_count(tournament)
+    etag = f'"room-{tournament.pk}-{room.stamp}-{tournament.entry_fee}-{get_language()}"'
+    return {
+        "tournament": tournament,
+        "room": room,
+        "room_etag": etag,
+        "room_headers": json.dumps({"If-None-Match": etag}),
+        "room_poll": ROOM_POLL_SECONDS,
+    }
+
+
+@tournament_view
+def dashboard_room(request: UserRequest, tournament: Tournament) -> HttpResponse:
+    """The room's count alone, polled by the dashboard: 304 while nobody came in."""
+    context = _room_context(tournament)
+    etag = context["room_etag"]
+    response = get_conditional_response(request, etag=etag)
+    if response is None:
+        response = HttpResponse(render_to_string("tournaments/dashboard_room.html", context, request=request))
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache, private"
+    patch_vary_headers(response, ["HX-Request", "Accept-Language", "Cookie"])
+    return response
+
+
+def _door_url(request: UserRequest, door: Door) -> str:
+    return public_url(request, reverse("door:page", args=[door.token]))
+
+
+@tournament_view
+def door(request: UserRequest, tournament: Tournament) -> HttpResponse:
+    """The door's link for the tablet, its poster, and its withdrawal or renewal."""
+    found = services.door_open(by=request.user, tournament=tournament)
+    context = {
+        "tournament": tournament,
+        "club": tournament.club,
+        "door": found,
+        "url": _door_url(request, found),
+        "only_this_computer": only_this_computer(request),
+    }
+    response = render(request, "tournaments/door_manage.html", context)
+    response["Referrer-Policy"] = "same-origin"
+    return response
+
+
+@tournament_view
+def door_poster(request: UserRequest, tournament: Tournament) -> HttpResponse:
+    """The « Pointage » poster: A4, the QR code of the door's link, to pin up at the entrance."""
+    found = services.door_open(by=request.user, tournament=tournament)
+    url = _door_url(request, found)
+    context = {
+        "tournament": tournament,
+        "door": found,
+        "url": url,
+        "qr": qr_svg_inline(url),
+        "only_this_computer": only_this_computer(request),
+    }
+    response = render(request, "tournaments/door_poster.html", context)
+    response["Referrer-Policy"] = "same-origin"
+    return response
+
+
+@require_POST
+@tournament_view
+def door_link(request: UserRequest, tournament: Tournament) -> HttpResponse:
+    """Withdraw the door's link, or give it a new one (a new poster to print)."""
+    action = request.POST.get("action")
+    if action == "revoke":
+        services.door_link_revoke(by=request.user, tournament=tournament)
+        messages.success(request, _("The door’s link no longer works."))
+    elif action == "renew":
+        services.door_link_renew(by=request.user, tournament=tournament)
+        messages.success(request, _("The door has a new link: open it on the tablet and print the poster again."))
+    else:
+        return HttpResponseBadRequest(_("Unknown action."))
+    return redirect("manage:door", pk=tournament.pk)
 
 
 def _screen_context(tournament: Tournament, form: ScreenMessageForm | None = None, done: str = "") -> dict[str, Any]:

@@ -16,6 +16,10 @@ urlpatterns = [
     path("tournament/<int:pk>/competitors/<int:competitor_id>/payment/", desk.competitor_payment, name="payment"),
     path("tournament/<int:pk>/competitors/<int:competitor_id>/receipt/", desk.competitor_receipt, name="receipt"),
     path("tournament/<int:pk>/competitors/<int:competitor_id>/link/", desk.competitor_link, name="competitor_link"),
+    path("tournament/<int:pk>/room/", desk.dashboard_room, name="dashboard_room"),
+    path("tournament/<int:pk>/door/", desk.door, name="door"),
+    path("tournament/<int:pk>/door/poster/", desk.door_poster, name="door_poster"),
+    path("tournament/<int:pk>/door/link/", desk.door_link, name="door_link"),
     path("tournament/<int:pk>/screen/", desk.screen_message_post, name="screen_message"),
     path(
         "tournament/<int:pk>/screen/<int:message_id>/withdraw/",

@@ -152,6 +152,18 @@ class TournamentForm(forms.Form):
     )
     is_public = forms.BooleanField(label=_("Public ranking and draw"), required=False, initial=True)
     confirmation_required = forms.BooleanField(label=_("Hands confirmed by the other side"), required=False)
+    self_check_in = forms.BooleanField(
+        label=_("Self check-in at the door"),
+        required=False,
+        help_text=_("Players check themselves in on a tablet at the door (« Pointage » poster on the dashboard)."),
+    )
+    door_rule = forms.ChoiceField(
+        label=_("At the door, a team is checked in when"),
+        choices=Tournament.DoorRule.choices,
+        initial=Tournament.DoorRule.EACH,
+        # A browser always sends the select; a form sent without it keeps the setting.
+        required=False,
+    )
     options_for = forms.CharField(widget=forms.HiddenInput, required=False)
 
     def __init__(
@@ -295,7 +307,7 @@ class TournamentForm(forms.Form):
 
     def service_values(self) -> dict[str, Any]:
         data = self.cleaned_data
-        return {
+        values = {
             "name": data["name"],
             "date": data["date"],
             "game": data["game"],
@@ -319,7 +331,13 @@ class TournamentForm(forms.Form):
             "is_public": data["is_public"],
             "confirmation_required": data["confirmation_required"],
             "entry_fee": data["entry_fee"] or 0,
-        } | ({"first_round_order": data["first_round_order"]} if data.get("first_round_order") else {})
+            "self_check_in": data["self_check_in"],
+        }
+        # Selects a form may be sent without: the tournament keeps its setting.
+        for name in ("first_round_order", "door_rule"):
+            if data.get(name):
+                values[name] = data[name]
+        return values
 
     @classmethod
     def initial_from(cls, tournament: Tournament) -> dict[str, Any]:

@@ -249,6 +249,11 @@ class Tournament(models.Model):
         FOUR_FIRST = "four_first", _("Tables of 4, and of 5 where the count calls for it")
         FIVE_FIRST = "five_first", _("Tables of 5, and of 4 where the count calls for it")
 
+    class DoorRule(models.TextChoices):
+        # When a team checks itself in at the door (tournaments/services/door.py).
+        EACH = "each", _("Each of its players checks in")
+        ONE = "one", _("One player may say both are here")
+
     class TableDeCinq(models.TextChoices):
         # What a table of five plays at a tarot à 4 tournament: the engine's tarot à 4
         # setting `table_de_cinq` (docs/rules.md, "The table of five"). Other games keep
@@ -300,6 +305,12 @@ class Tournament(models.Model):
         decimal_places=2,
         default=Decimal("0"),
         validators=[MinValueValidator(Decimal("0"))],
+    )
+    # Self check-in at the door (« Pointage »): a tablet on the door's secret link
+    # (`Door`), each player finding their name; the team rule says when a team of two is in.
+    self_check_in = models.BooleanField(_("self check-in at the door"), default=False)
+    door_rule = models.CharField(
+        _("a team is checked in at the door when"), max_length=8, choices=DoorRule.choices, default=DoorRule.EACH
     )
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default="draft")
     created_by = models.ForeignKey(
@@ -375,6 +386,9 @@ class Competitor(models.Model):
     # tournaments/services/registration.py). Never carried by an archive.
     link_token = models.CharField(max_length=64, unique=True, default=new_table_token)
     link_revoked = models.BooleanField(default=False)
+    # Checked in by its players at the door (tournaments/services/door.py), not by the
+    # director's hand: the desk marks it. A check-in or its undoing at the desk clears it.
+    self_checked_in = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -385,6 +399,36 @@ class Competitor(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class Door(models.Model):
+    """A tournament's door: the secret link a tablet at the entrance opens for the players'
+    self check-in (« Pointage »), a token like a table's, withdrawn and renewed by the
+    director the same way. Made the first time the director asks for it; a row apart from
+    the tournament, so that no archive carries the link (it opens this site's door only)."""
+
+    tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, primary_key=True, related_name="door")
+    token = models.CharField(max_length=64, unique=True, default=new_table_token)
+    revoked = models.BooleanField(default=False)
+
+    def __str__(self) -> str:
+        return f"{self.tournament} · door"
+
+
+class Arrival(models.Model):
+    """One player of a competitor said « Je suis là » at the door (or was said present by
+    a partner, when the tournament's door rule lets one say both are here)."""
+
+    competitor = models.ForeignKey(Competitor, on_delete=models.CASCADE, related_name="arrivals")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["at", "pk"]
+        constraints = [models.UniqueConstraint(fields=["competitor", "player"], name="arrival_once")]
+
+    def __str__(self) -> str:
+        return f"{self.competitor}: {self.player}"
 
 
 class Prize(models.Model):

@@ -10,17 +10,30 @@ above both reads them and hands them to `drawn_tables`).
 from __future__ import annotations
 
 import datetime
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Protocol
 
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import games
-from tournaments.models import Bye, Club, Competitor, Player, Prize, Round, ScreenMessage, Seat, Table, Tournament
+from tournaments.models import (
+    Arrival,
+    Bye,
+    Club,
+    Competitor,
+    Player,
+    Prize,
+    Round,
+    ScreenMessage,
+    Seat,
+    Table,
+    Tournament,
+)
 from tournaments.text import Fold, fold, matches, sort_key
 
 # How each seat position reads on a page: a team holds both seats of a side.
@@ -85,9 +98,10 @@ def club_tournaments(club: Club) -> QuerySet[Tournament]:
 
 
 def competitors_with_players(tournament: Tournament) -> QuerySet[Competitor]:
-    return tournament.competitors.prefetch_related(Prefetch("players", queryset=Player.objects.all())).order_by(
-        "number"
-    )
+    """The competitors with their players and the arrivals their players said at the door."""
+    return tournament.competitors.prefetch_related(
+        Prefetch("players", queryset=Player.objects.all()), "arrivals"
+    ).order_by("number")
 
 
 class TableProgress(Protocol):
@@ -454,3 +468,116 @@ def screen_messages(tournament_id: int, *, now: datetime.datetime | None = None)
 def screen_messages_stamp(messages: Iterable[ScreenMessage]) -> str:
     """What the screens' ETag says of the messages shown: it moves when one comes or goes."""
     return ".".join(str(message.pk) for message in messages) or "none"
+
+
+# -- the door (self check-in) ----------------------------------------------------------------
+
+# A « Ma soirée » link as printed on a receipt's QR code, pasted or typed by a scanner.
+_SOIREE_LINK = re.compile(r"soiree/([A-Za-z0-9_-]{16,64})")
+_BARE_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
+# The most people the door lists for one search: past it, type more of the name.
+DOOR_RESULTS = 12
+
+
+@dataclass(frozen=True, slots=True)
+class DoorMatch:
+    """A player the door found, in the registration they play in."""
+
+    competitor: Competitor
+    player: Player
+    arrived: bool
+
+
+def _door_competitors(tournament: Tournament) -> QuerySet[Competitor]:
+    return (
+        tournament.competitors.exclude(status=Competitor.Status.WITHDRAWN)
+        .prefetch_related(Prefetch("players", queryset=Player.objects.all()), "arrivals")
+        .order_by("number")
+    )
+
+
+def door_find(tournament: Tournament, text: str) -> tuple[list[DoorMatch], bool]:
+    """The players the door's search finds, and whether there were more than it lists.
+
+    `text` is a name (every word found in a player's or the registration's name, accents
+    and case aside, as the seat finder reads it), or the « Ma soirée » link of a receipt
+    (its QR code scanned into the field, or the link pasted): then that registration's
+    players. A withdrawn registration is never found; nor is a withdrawn link."""
+    text = text.strip()[:300]
+    if not text:
+        return [], False
+    link = _SOIREE_LINK.search(text)
+    token = link.group(1) if link else (text if _BARE_TOKEN.fullmatch(text) else "")
+    competitors: list[Competitor] = []
+    if token:
+        competitors = list(_door_competitors(tournament).filter(link_token=token, link_revoked=False))
+    if competitors or link:
+        words: str = ""
+    else:
+        words = text
+        competitors = list(_door_competitors(tournament))
+    found: list[DoorMatch] = []
+    for competitor in competitors:
+        arrived = {arrival.player_id for arrival in competitor.arrivals.all()}
+        players = list(competitor.players.all())
+        # The players found by their own name; all of them when only the team's name matches.
+        named = [p for p in players if words and matches(words, p.full_name)]
+        if not named and (not words or matches(words, competitor.name)):
+            named = players
+        found.extend(DoorMatch(competitor, player, player.pk in arrived) for player in named)
+    return found[:DOOR_RESULTS], len(found) > DOOR_RESULTS
+
+
+@dataclass(frozen=True, slots=True)
+class RoomCount:
+    """The room as the desk counts it: « 42 / 48 pointés, 3 à encaisser »."""
+
+    # Registrations still in (withdrawals aside), and those checked in.
+    expected: int
+    present: int
+    # Checked in and still owing part of the entry fee.
+    owing: int
+    # Checked in by their players at the door.
+    at_the_door: int
+    # Teams of which a player arrived at the door, the partner not yet.
+    waiting: list[Competitor]
+    owing_list: list[Competitor]
+
+    @property
+    def stamp(self) -> str:
+        """What the desk's ETag says of the room: it moves with every figure shown."""
+        waiting = ".".join(str(c.pk) for c in self.waiting)
+        owing = ".".join(str(c.pk) for c in self.owing_list)
+        return f"{self.expected}-{self.present}-{self.at_the_door}-{waiting}-{owing}"
+
+
+def owing_filter(tournament: Tournament) -> Q:
+    """The competitors still owing part of the tournament's entry fee, as a query."""
+    if not tournament.entry_fee:
+        return Q(pk__in=[])
+    return ~Q(payment_status=Competitor.Payment.FREE) & Q(amount_paid__lt=tournament.entry_fee)
+
+
+def room_count(tournament: Tournament) -> RoomCount:
+    """Who is in the room: two small queries, for the desk's count polled every few seconds."""
+    present = Q(status=Competitor.Status.CHECKED_IN)
+    still_in = tournament.competitors.exclude(status=Competitor.Status.WITHDRAWN)
+    figures = still_in.aggregate(
+        expected=Count("pk"),
+        present=Count("pk", filter=present),
+        at_the_door=Count("pk", filter=present & Q(self_checked_in=True)),
+    )
+    arrived = Exists(Arrival.objects.filter(competitor=OuterRef("pk")))
+    noted = list(
+        still_in.filter((present & owing_filter(tournament)) | (~present & arrived))
+        .order_by("number")
+        .only("pk", "number", "name", "status")
+    )
+    return RoomCount(
+        expected=figures["expected"],
+        present=figures["present"],
+        owing=sum(1 for c in noted if c.status == Competitor.Status.CHECKED_IN),
+        at_the_door=figures["at_the_door"],
+        waiting=[c for c in noted if c.status != Competitor.Status.CHECKED_IN],
+        owing_list=[c for c in noted if c.status == Competitor.Status.CHECKED_IN],
+    )

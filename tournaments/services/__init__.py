@@ -1,14 +1,16 @@
 """Every write of the tournament side, one function per use case, each in a transaction.
 
 One module per seam (`players`, `tournament`, `registration`, `money` for entry fees and
-lots, `clubs` for clubs and their people, `privacy` for the players' data rights); import
+lots, `clubs` for clubs and their people, `privacy` for the players' data rights, `door` for
+the players' self check-in); import
 them from here (`from tournaments import services`), which is the services' one address. Drawing and
 closing rounds need the results and the ranking: their services are in rounds/services.py,
 above scoring.
 
 Services are named `<noun>_<verb>`, take keyword arguments only, and take `by`, the user
 acting: each one checks through `tournaments.access` that `by` organises the club
-concerned (PermissionDenied otherwise) before it changes anything. A rule broken by the
+concerned (PermissionDenied otherwise) before it changes anything; the door's check-in
+alone takes the door's secret link instead (`door_check_in`: the players have no account). A rule broken by the
 request raises `ValidationError`, keyed by the field it concerns when there is one, with a
 message in the active language; views show it beside that field.
 
@@ -39,7 +41,8 @@ from tournaments.services.clubs import (
     member_remove,
     member_set_role,
 )
-from tournaments.services.money import competitor_set_payment, prize_add, prize_delete, prize_update
+from tournaments.services.door import DoorAnswer, door_check_in, door_link_renew, door_link_revoke, door_open
+from tournaments.services.money import competitor_owes, competitor_set_payment, prize_add, prize_delete, prize_update
 from tournaments.services.players import (
     SAME_PERSON,
     NewPlayer,
@@ -86,6 +89,7 @@ __all__ = [
     "SAME_PERSON",
     "SCREEN_MESSAGE_MAX_MINUTES",
     "TRANSITIONS",
+    "DoorAnswer",
     "ErasedPlayers",
     "NewPlayer",
     "anonymous_name",
@@ -94,11 +98,16 @@ __all__ = [
     "competitor_check_in",
     "competitor_link_renew",
     "competitor_link_revoke",
+    "competitor_owes",
     "competitor_register",
     "competitor_reinstate",
     "competitor_set_payment",
     "competitor_withdraw",
     "competitors_check_in_all",
+    "door_check_in",
+    "door_link_renew",
+    "door_link_revoke",
+    "door_open",
     "forbidden_pair_add",
     "forbidden_pair_remove",
     "identity_digests",

@@ -57,6 +57,14 @@ def entry_fee_errors(value: Any) -> tuple[Decimal, Errors]:
 # -- payments ---------------------------------------------------------------------------
 
 
+def competitor_owes(tournament: Tournament, competitor: Competitor) -> Decimal:
+    """What `competitor` still owes of the entry fee: the fee minus what it paid, nothing
+    for a free entry (the door's « À régler », the desk's « à encaisser »)."""
+    if competitor.payment_status == Payment.FREE:
+        return Decimal("0")
+    return max(Decimal("0"), tournament.entry_fee - competitor.amount_paid)
+
+
 @transaction.atomic
 def competitor_set_payment(
     *, by: User, competitor: Competitor, status: str, method: str = "", amount: Any = None

@@ -97,7 +97,7 @@ def competitor_register(
 
 
 @dataclass(frozen=True, slots=True)
-class _Seated:
+class Seated:
     """A player of a competitor still in the tournament, as the one-person rule compares them."""
 
     player_id: int
@@ -109,7 +109,7 @@ class _Seated:
     checked_in: bool
 
 
-def _seated(tournament: Tournament) -> list[_Seated]:
+def _seated(tournament: Tournament) -> list[Seated]:
     rows = (
         Competitor.players.through.objects.filter(competitor__tournament=tournament)
         .exclude(competitor__status=Competitor.Status.WITHDRAWN)
@@ -124,7 +124,7 @@ def _seated(tournament: Tournament) -> list[_Seated]:
         )
     )
     return [
-        _Seated(
+        Seated(
             pk,
             csv_import.person_words(last, first),
             licence,
@@ -145,7 +145,7 @@ def _one_person(words_a: tuple[str, ...], licence_a: str, words_b: tuple[str, ..
     return words_a == words_b and csv_import.same_person(licence_a, licence_b)
 
 
-def _already_seated(seated: Sequence[_Seated], last: str, first: str, licence: str, pk: int | None) -> _Seated | None:
+def _already_seated(seated: Sequence[Seated], last: str, first: str, licence: str, pk: int | None) -> Seated | None:
     words = csv_import.person_words(last, first)
     return next((s for s in seated if s.player_id == pk or _one_person(s.words, s.licence, words, licence)), None)
 
@@ -219,18 +219,11 @@ def _lock_competitor(by: User, competitor: Competitor) -> tuple[Tournament, Comp
 def competitor_check_in(*, by: User, competitor: Competitor, present: bool = True) -> Competitor:
     """Mark a competitor present (*pointage*) or not; once rounds are drawn, present means a late arrival."""
     tournament, competitor = _lock_competitor(by, competitor)
-    if tournament.status not in (Status.REGISTRATION, Status.RUNNING):
-        raise refusal(_("Check-in is done while registration is open or the tournament runs."))
-    if competitor.status == Competitor.Status.WITHDRAWN:
-        raise refusal(_("%(name)s has withdrawn.") % {"name": competitor.name})
+    _check_can_check_in(tournament, competitor)
     # A late arrival's byes are rounds it missed, not rounds it played.
     played = competitor.seats.exists() or competitor.byes.exclude(reason="late").exists()
     if present and competitor.status != Competitor.Status.CHECKED_IN:
-        _refuse_twin_checked_in(tournament, competitor)
-        if tournament.status == Status.RUNNING and last_round_number(tournament) >= competitor.joined_round:
-            _check_can_join(tournament)
-            _join_late(tournament, competitor)
-        competitor.status = Competitor.Status.CHECKED_IN
+        check_in_locked(tournament, competitor)
     elif not present and competitor.status == Competitor.Status.CHECKED_IN:
         if played:
             raise refusal(_("%(name)s has already played: withdraw them instead.") % {"name": competitor.name})
@@ -238,8 +231,30 @@ def competitor_check_in(*, by: User, competitor: Competitor, present: bool = Tru
             # A late arrival checked in by mistake, before any round it would play: undone.
             _leave_late(tournament, competitor)
         competitor.status = Competitor.Status.REGISTERED
-    competitor.save(update_fields=["status", "joined_round"])
+        # Not there after all: the arrivals said at the door go with the check-in.
+        competitor.arrivals.all().delete()
+    # The director's hand decides now: the desk no longer marks it checked in at the door.
+    competitor.self_checked_in = False
+    competitor.save(update_fields=["status", "joined_round", "self_checked_in"])
     return competitor
+
+
+def _check_can_check_in(tournament: Tournament, competitor: Competitor) -> None:
+    if tournament.status not in (Status.REGISTRATION, Status.RUNNING):
+        raise refusal(_("Check-in is done while registration is open or the tournament runs."))
+    if competitor.status == Competitor.Status.WITHDRAWN:
+        raise refusal(_("%(name)s has withdrawn.") % {"name": competitor.name})
+
+
+def check_in_locked(tournament: Tournament, competitor: Competitor) -> None:
+    """The check-in itself, on a tournament and a competitor locked by the caller (the
+    director's desk, the door): one person never checked in twice, and once a round is
+    drawn a late arrival, seated from the next round on. The caller saves the competitor."""
+    _refuse_twin_checked_in(tournament, competitor)
+    if tournament.status == Status.RUNNING and last_round_number(tournament) >= competitor.joined_round:
+        _check_can_join(tournament)
+        _join_late(tournament, competitor)
+    competitor.status = Competitor.Status.CHECKED_IN
 
 
 @transaction.atomic
@@ -265,16 +280,26 @@ def competitor_link_renew(*, by: User, competitor: Competitor) -> Competitor:
 def _refuse_twin_checked_in(tournament: Tournament, competitor: Competitor) -> None:
     """One person never sits twice: a registration made twice (before Atout compared names
     folded) is checked in once; the other is to be withdrawn."""
+    found = twin_checked_in(tournament, competitor)
+    if found is not None:
+        mine, twin = found
+        raise refusal(
+            _("%(player)s is already in no. %(number)s, checked in: withdraw one of the two registrations.")
+            % {"player": mine.label, "number": twin.number}
+        )
+
+
+def twin_checked_in(tournament: Tournament, competitor: Competitor) -> tuple[Seated, Seated] | None:
+    """A player of `competitor` and the same person in another competitor already checked
+    in, or None: the one-person rule at check-in."""
     seated = _seated(tournament)
     own = [s for s in seated if s.competitor_id == competitor.pk]
     present = [s for s in seated if s.checked_in and s.competitor_id != competitor.pk]
     for mine in own:
         twin = next((s for s in present if _one_person(s.words, s.licence, mine.words, mine.licence)), None)
         if twin is not None:
-            raise refusal(
-                _("%(player)s is already in no. %(number)s, checked in: withdraw one of the two registrations.")
-                % {"player": mine.label, "number": twin.number}
-            )
+            return mine, twin
+    return None
 
 
 @transaction.atomic

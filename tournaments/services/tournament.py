@@ -61,6 +61,9 @@ TOURNAMENT_FIELDS = (
     "confirmation_required",
     # Changes until the tournament is finished (a late discount, a mistake at creation).
     "entry_fee",
+    # Self check-in at the door and its team rule (tournaments/services/door.py).
+    "self_check_in",
+    "door_rule",
 )
 MAX_ROUNDS = 30
 
@@ -162,6 +165,7 @@ def _clean_tournament(
     errors.update(_seating_errors(values, game))
     values["entry_fee"], fee_errors = entry_fee_errors(values.get("entry_fee"))
     errors.update(fee_errors)
+    errors.update(_door_errors(values))
     raise_errors(errors)
     assert rules is not None
     values.update(
@@ -172,6 +176,18 @@ def _clean_tournament(
         late_policy=rules.late_policy,
     )
     return values
+
+
+def _door_errors(values: dict[str, Any]) -> Errors:
+    """Self check-in on or off, and the team rule, the usual one when none is given."""
+    values["self_check_in"] = values.get("self_check_in", False)
+    values["door_rule"] = values.get("door_rule") or Tournament.DoorRule.EACH
+    errors: Errors = {}
+    if not isinstance(values["self_check_in"], bool):
+        errors["self_check_in"] = [_("Self check-in is on or off: yes or no.")]
+    if values["door_rule"] not in Tournament.DoorRule.values:
+        errors["door_rule"] = [_("Choose when a team is checked in at the door.")]
+    return errors
 
 
 def _end_errors(values: dict[str, Any], game: str) -> Errors:
@@ -254,6 +270,8 @@ def tournament_create(
     is_public: bool = True,
     confirmation_required: bool = False,
     entry_fee: Decimal | int | str = 0,
+    self_check_in: bool = False,
+    door_rule: str = Tournament.DoorRule.EACH,
 ) -> Tournament:
     """A new tournament in draft, the game's defaults filled in where nothing was given.
 
@@ -285,6 +303,8 @@ def tournament_create(
             "is_public": is_public,
             "confirmation_required": confirmation_required,
             "entry_fee": entry_fee,
+            "self_check_in": self_check_in,
+            "door_rule": door_rule,
         },
         preset=preset,
         given=given,
