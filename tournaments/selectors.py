@@ -552,10 +552,11 @@ class RoomCount:
 
 
 def owing_filter(tournament: Tournament) -> Q:
-    """The competitors still owing part of the tournament's entry fee, as a query."""
+    """The competitors still owing the tournament's entry fee, as a query (as
+    tournaments.services.money.competitor_owes: no payment recorded yet)."""
     if not tournament.entry_fee:
         return Q(pk__in=[])
-    return ~Q(payment_status=Competitor.Payment.FREE) & Q(amount_paid__lt=tournament.entry_fee)
+    return Q(payment_status=Competitor.Payment.UNPAID) & Q(amount_paid__lt=tournament.entry_fee)
 
 
 def room_count(tournament: Tournament) -> RoomCount:

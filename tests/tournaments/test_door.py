@@ -21,7 +21,7 @@ from rounds.services import round_draw
 from tests.browser_form import as_post_data, form_as_sent
 from tests.factories import CompetitorFactory, PlayerFactory
 from tests.tournaments.conftest import new_tournament
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.models import Arrival, Bye, Competitor, Door, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -188,13 +188,18 @@ def test_the_director_undoing_a_check_in_clears_the_door_s_arrivals(club, organi
     assert one.status == "registered" and not one.self_checked_in and not one.arrivals.exists()
 
 
-def test_what_is_owed_is_the_fee_minus_what_was_paid(club, organiser) -> None:
+def test_what_is_owed_is_the_fee_until_a_payment_is_recorded_whatever_its_amount(club, organiser) -> None:
     tournament = opened(club, organiser)
     one, two, three = (team(tournament, n) for n in (1, 2, 3))
     services.competitor_set_payment(by=organiser, competitor=two, status="paid", method="cash")
     services.competitor_set_payment(by=organiser, competitor=three, status="paid", method="cash", amount="4")
     owed = [services.competitor_owes(tournament, Competitor.objects.get(pk=c.pk)) for c in (one, two, three)]
-    assert owed == [Decimal("10"), Decimal("0"), Decimal("6")]
+    # A reduced fee recorded as paid (4 € of 10) is the director's call: nothing owed.
+    assert owed == [Decimal("10"), Decimal("0"), Decimal("0")]
+    for competitor in (one, two, three):
+        services.competitor_check_in(by=organiser, competitor=competitor)
+    room = selectors.room_count(tournament)
+    assert (room.present, room.owing, [c.pk for c in room.owing_list]) == (3, 1, [one.pk])
 
 
 # -- the door's pages ------------------------------------------------------------------------

@@ -58,9 +58,11 @@ def entry_fee_errors(value: Any) -> tuple[Decimal, Errors]:
 
 
 def competitor_owes(tournament: Tournament, competitor: Competitor) -> Decimal:
-    """What `competitor` still owes of the entry fee: the fee minus what it paid, nothing
-    for a free entry (the door's « À régler », the desk's « à encaisser »)."""
-    if competitor.payment_status == Payment.FREE:
+    """What `competitor` still owes of the entry fee (the door's « À régler », the desk's
+    « à encaisser »): the fee until the director records a payment. Nothing once it is
+    recorded as paid, whatever the amount (a reduced fee is the director's call, made at
+    the desk), nor for a free entry."""
+    if competitor.payment_status != Payment.UNPAID:
         return Decimal("0")
     return max(Decimal("0"), tournament.entry_fee - competitor.amount_paid)
 
