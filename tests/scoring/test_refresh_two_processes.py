@@ -26,6 +26,7 @@ from scoring.enqueue import enqueue as send
 from scoring.models import StandingsRefresh
 from scoring.standings import refresh, snapshots
 from tests.scoring.test_incremental_standings import CRITERIA, entry, operation, play, ranked_as_rebuilt
+from tests.tiers import examples
 from tests.tournaments.conftest import club, organiser, running
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)]
@@ -76,7 +77,7 @@ def test_two_processes_refreshing_one_tournament_in_turn_always_write_the_full_r
     monkeypatch.setattr(snapshots, "live_update", counted)
 
     @settings(
-        max_examples=20,
+        max_examples=examples(20),
         deadline=None,
         database=None,
         suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
