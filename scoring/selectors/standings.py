@@ -16,7 +16,7 @@ from scoring import live_ranking
 from scoring.models import Hand, Job, StandingsSnapshot, TableResult
 from scoring.partie import counted_count, game_for_seats, partie_or_none
 from scoring.rows import SnapshotRow
-from scoring.standings import RESULT_LABELS, round_histories
+from scoring.standings import RESULT_LABELS, competitor_history
 from tournaments.access import Visitor, is_organiser
 from tournaments.models import Prize, Round, Seat, Table, Tournament
 
@@ -220,10 +220,9 @@ def competitor_rounds(tournament: Tournament, snapshot: StandingsSnapshot, compe
     """A competitor's parties round by round, through the rounds `snapshot` counts.
 
     Snapshots hold the ranking, not the round histories (scoring/standings/ranking.py):
-    read here when a page asks.
+    read here when a page asks, for this competitor alone.
     """
-    histories = round_histories(tournament, after_round=snapshot.after_round)
-    return histories.get(competitor_id, [])
+    return competitor_history(tournament, competitor_id, after_round=snapshot.after_round)
 
 
 def parties_of(history: list[dict[str, Any]], others: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
