@@ -15,6 +15,7 @@ an e-mail, a phone or a payment (docs/glossary.md, "player history"). Terms: doc
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -296,15 +297,88 @@ def evening_stamp(tournament: standings_selectors.PublicTournament, competitor: 
     seats) or bye, and the closed rounds' state. And the tournament's status and settings
     (the lots once it is finished), and the competitor's own row (its name, a withdrawal).
     """
-    served = served_ranking(tournament)
-    ranking = (served.shown(competitor.number), served.progress, served.names) if served is not None else None
+    return _stamp(
+        served_ranking(tournament),
+        Polled(
+            competitor_id=competitor.pk,
+            number=competitor.number,
+            name=competitor.name,
+            status=competitor.status,
+            tournament_id=tournament.pk,
+            updated_at=tournament.updated_at,
+            tournament_status=tournament.status,
+            newest=tournament.standings_version or 0,
+        ),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Polled:
+    """What a poll of « Ma soirée » reads of its competitor and tournament (`polled`)."""
+
+    competitor_id: int
+    number: int
+    name: str
+    status: str
+    tournament_id: int
+    updated_at: datetime.datetime
+    tournament_status: str
+    newest: int  # the newest version of the live ranking
+
+
+def _stamp(served: ServedRanking | None, polled: Polled) -> str:
+    ranking = (served.shown(polled.number), served.progress, served.names) if served is not None else None
     parts = (
         ranking,
-        int(tournament.updated_at.timestamp() * 1000),
-        tournament.status,
-        competitor.name,
-        competitor.status,
-        _watched(tournament.pk, competitor.pk),
+        int(polled.updated_at.timestamp() * 1000),
+        str(polled.tournament_status),
+        polled.name,
+        str(polled.status),
+        _watched(polled.tournament_id, polled.competitor_id),
     )
     # The same in every web process (hash() is not): a poll may reach any of them.
     return hashlib.blake2b(repr(parts).encode(), digest_size=9).hexdigest()
+
+
+POLLED_SQL = """
+    SELECT c.id, c.number, c.name, c.status, t.id, t.updated_at, t.status,
+           (SELECT s.version FROM {snapshot} s WHERE s.tournament_id = t.id ORDER BY s.version DESC LIMIT 1)
+      FROM {competitor} c
+      JOIN {tournament} t ON t.id = c.tournament_id
+     WHERE {where} AND t.status <> %s
+"""
+
+
+def polled(*, token: str | None = None, slug: str | None = None, number: int | None = None) -> Polled | None:
+    """The competitor of a personal link (`token`, not withdrawn) or of a public
+    tournament's page (`slug` and `number`), in a tournament past its draft: one query.
+    None where the page's view would answer anything but the page (it answers that)."""
+    params: list[Any]
+    if token is not None:
+        where, params = "c.link_token = %s AND NOT c.link_revoked", [token]
+    else:
+        where, params = "t.slug = %s AND c.number = %s AND t.is_public", [slug, number]
+    sql = POLLED_SQL.format(
+        snapshot=StandingsSnapshot._meta.db_table,
+        competitor=Competitor._meta.db_table,
+        tournament=Tournament._meta.db_table,
+        where=where,
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, Tournament.Status.DRAFT.value])
+        found = cursor.fetchone()
+    if found is None:
+        return None
+    competitor_id, number_, name, status, tournament_id, updated_at, tournament_status, newest = found
+    return Polled(competitor_id, number_, name, status, tournament_id, updated_at, tournament_status, newest or 0)
+
+
+def polled_stamp(found: Polled) -> str | None:
+    """`evening_stamp` for a poll answered before the middleware chain, from what this
+    process keeps of the served ranking; None when it keeps nothing of that version (the
+    view then answers, and reads it)."""
+    version = live_ranking.published_version(found.tournament_id, found.newest)
+    served = live_ranking.read_rows(found.tournament_id, version) if version else None
+    if not isinstance(served, ServedRanking):
+        return None
+    return _stamp(served, found)
