@@ -122,19 +122,27 @@ def _named(seats: list[Seat]) -> list[Named]:
 
 def seating(competitor: Competitor, rnd: Round | None) -> Seating | None:
     """The competitor's place in `rnd` (None when it neither sits nor sits out there)."""
+    return _seating(competitor, rnd, _table_seats(competitor, rnd))
+
+
+def _table_seats(competitor: Competitor, rnd: Round | None) -> list[Seat]:
+    """Every seat at the competitor's table in `rnd` (none where it has no table), with
+    their competitors and the table, by side and place: one query."""
+    if rnd is None:
+        return []
+    seats = Seat.objects.filter(round=rnd, table__seats__competitor=competitor)
+    return list(seats.select_related("competitor", "table").order_by("side", "position"))
+
+
+def _seating(competitor: Competitor, rnd: Round | None, seats: list[Seat]) -> Seating | None:
     if rnd is None:
         return None
-    own = Seat.objects.filter(round=rnd, competitor=competitor).select_related("table").first()
+    own = next((seat for seat in seats if seat.competitor_id == competitor.pk), None)
     if own is None:
         if Bye.objects.filter(round=rnd, competitor=competitor).exists():
             return Seating(round=rnd, table=None, position="")
         return None
-    others = list(
-        Seat.objects.filter(table=own.table)
-        .exclude(competitor=competitor)
-        .select_related("competitor")
-        .order_by("side", "position")
-    )
+    others = [seat for seat in seats if seat is not own]
     return Seating(
         round=rnd,
         table=own.table.number,
@@ -142,6 +150,16 @@ def seating(competitor: Competitor, rnd: Round | None) -> Seating | None:
         partners=_named([seat for seat in others if seat.side == own.side]),
         opponents=_named([seat for seat in others if seat.side != own.side]),
     )
+
+
+def _sheet(tournament: Tournament, rnd: Round, seats: list[Seat]) -> dict[str, Any]:
+    """The public table sheet of the competitor's table (`table_sheet_public`), from its seats as read."""
+    table = seats[0].table
+    table.round = rnd
+    sides: dict[int, list[dict[str, Any]]] = {}
+    for seat in seats:
+        sides.setdefault(seat.side, []).append({"number": seat.competitor.number, "name": seat.competitor.name})
+    return standings_selectors.table_sheet(tournament, table, sides)
 
 
 def served_snapshot(tournament: Tournament, version: int) -> StandingsSnapshot | None:
@@ -222,10 +240,11 @@ def served_ranking(tournament: standings_selectors.PublicTournament) -> ServedRa
 def evening(tournament: standings_selectors.PublicTournament, competitor: Competitor) -> Evening:
     """The competitor's night as it stands (see the module docstring)."""
     rnd = tournament_selectors.current_round(tournament)
-    seated = seating(competitor, rnd)
+    seats = _table_seats(competitor, rnd)
+    seated = _seating(competitor, rnd, seats)
     sheet = None
-    if seated is not None and seated.table is not None:
-        sheet = standings_selectors.table_sheet_public(tournament, seated.round.number, seated.table)
+    if rnd is not None and seated is not None and seated.table is not None:
+        sheet = _sheet(tournament, rnd, seats)
     served = served_ranking(tournament)
     row = served.row(competitor.number) if served is not None else None
     parties: list[dict[str, Any]] = []

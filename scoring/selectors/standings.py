@@ -245,7 +245,8 @@ def parties_of(history: list[dict[str, Any]], others: dict[int, dict[str, Any]])
 
 
 def table_sheet_public(tournament: Tournament, round_number: int, table_number: int) -> dict[str, Any]:
-    """One table's donnes with the running counted totals, for the public table page: four queries."""
+    """One table's donnes with the running counted totals, for the public table page: four queries
+    (`table_sheet`)."""
     table = (
         Table.objects.filter(round__tournament=tournament, round__number=round_number, number=table_number)
         .select_related("round")
@@ -260,6 +261,12 @@ def table_sheet_public(tournament: Tournament, round_number: int, table_number: 
         .values_list("side", "competitor__number", "competitor__name")
     ):
         sides.setdefault(side, []).append({"number": number, "name": name})
+    return table_sheet(tournament, table, sides)
+
+
+def table_sheet(tournament: Tournament, table: Table, sides: dict[int, list[dict[str, Any]]]) -> dict[str, Any]:
+    """`table_sheet_public` of a table in hand (its round read with it) whose competitors
+    by side (number and name, by side and place) are known: two queries."""
     rows = list(
         Hand.objects.filter(table=table)
         .order_by("number")
