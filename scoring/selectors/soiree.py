@@ -22,6 +22,7 @@ from functools import cached_property
 from typing import Any
 
 from django.db import connection
+from django.db.models import Subquery
 
 from scoring import live_ranking
 from scoring.models import Hand, StandingsBase, StandingsSnapshot, TableResult
@@ -134,6 +135,23 @@ def _table_seats(competitor: Competitor, rnd: Round | None) -> list[Seat]:
     return list(seats.select_related("competitor", "table").order_by("side", "position"))
 
 
+def _latest_seats(tournament: Tournament, competitor: Competitor) -> tuple[Round | None, list[Seat]]:
+    """The latest round drawn and every seat at the competitor's table in it, with their
+    competitors, the table and its result: one query where it sits, two where it does not."""
+    latest = Round.objects.filter(tournament=tournament).order_by("-number").values("pk")[:1]
+    seats = list(
+        Seat.objects.filter(round=Subquery(latest), table__seats__competitor=competitor)
+        .select_related("competitor", "table__result", "round")
+        .order_by("side", "position")
+    )
+    if not seats:
+        return tournament_selectors.current_round(tournament), []
+    rnd = seats[0].round
+    for seat in seats:
+        seat.round = rnd
+    return rnd, seats
+
+
 def _seating(competitor: Competitor, rnd: Round | None, seats: list[Seat]) -> Seating | None:
     if rnd is None:
         return None
@@ -159,7 +177,9 @@ def _sheet(tournament: Tournament, rnd: Round, seats: list[Seat]) -> dict[str, A
     sides: dict[int, list[dict[str, Any]]] = {}
     for seat in seats:
         sides.setdefault(seat.side, []).append({"number": seat.competitor.number, "name": seat.competitor.name})
-    return standings_selectors.table_sheet(tournament, table, sides)
+    # Read with the seats (`_latest_seats`): None before the table's first donne.
+    result: TableResult | None = getattr(table, "result", None)
+    return standings_selectors.table_sheet(tournament, table, sides, result=(result,))
 
 
 def served_snapshot(tournament: Tournament, version: int) -> StandingsSnapshot | None:
@@ -239,8 +259,7 @@ def served_ranking(tournament: standings_selectors.PublicTournament) -> ServedRa
 
 def evening(tournament: standings_selectors.PublicTournament, competitor: Competitor) -> Evening:
     """The competitor's night as it stands (see the module docstring)."""
-    rnd = tournament_selectors.current_round(tournament)
-    seats = _table_seats(competitor, rnd)
+    rnd, seats = _latest_seats(tournament, competitor)
     seated = _seating(competitor, rnd, seats)
     sheet = None
     if rnd is not None and seated is not None and seated.table is not None:

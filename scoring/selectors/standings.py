@@ -264,9 +264,16 @@ def table_sheet_public(tournament: Tournament, round_number: int, table_number: 
     return table_sheet(tournament, table, sides)
 
 
-def table_sheet(tournament: Tournament, table: Table, sides: dict[int, list[dict[str, Any]]]) -> dict[str, Any]:
+def table_sheet(
+    tournament: Tournament,
+    table: Table,
+    sides: dict[int, list[dict[str, Any]]],
+    *,
+    result: tuple[TableResult | None] | None = None,
+) -> dict[str, Any]:
     """`table_sheet_public` of a table in hand (its round read with it) whose competitors
-    by side (number and name, by side and place) are known: two queries."""
+    by side (number and name, by side and place) are known: two queries, one when its
+    `result` was read with it (a tuple of the result or None)."""
     rows = list(
         Hand.objects.filter(table=table)
         .order_by("number")
@@ -292,12 +299,12 @@ def table_sheet(tournament: Tournament, table: Table, sides: dict[int, list[dict
             }
         )
         stamp = max(stamp, updated.isoformat())
-    result = TableResult.objects.filter(table=table).first()
+    found = result[0] if result is not None else TableResult.objects.filter(table=table).first()
     return {
         "table": table,
         "round": table.round,
         "sides": [{"side": side, "competitors": members} for side, members in sorted(sides.items())],
         "hands": hands,
-        "result": result,
-        "stamp": f"{len(hands)}-{stamp}-{result.updated_at.isoformat() if result else ''}",
+        "result": found,
+        "stamp": f"{len(hands)}-{stamp}-{found.updated_at.isoformat() if found else ''}",
     }
