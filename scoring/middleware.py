@@ -14,7 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 
 from scoring.views.public import anonymous_poll
-from scoring.views.soiree_poll import soiree_poll
+from scoring.views.soiree_poll import soiree_poll, soiree_screen_poll
 
 
 class LivePollMiddleware:
@@ -32,8 +32,9 @@ class LivePollMiddleware:
     Content-Security-Policy, so the partial needs none of its own.
 
     « Ma soirée »'s live part polls the same way (by the personal link or the public
-    address): a poll whose page has not moved is answered 304 here
-    (`scoring.views.soiree_poll.soiree_poll`), any other goes down the chain to the view.
+    address), and its strip of the director's messages: a poll whose part has not moved
+    is answered 304 here (`scoring.views.soiree_poll`), any other goes down the chain to
+    the view.
     """
 
     SLUG = "atout-live-poll-slug"
@@ -44,6 +45,7 @@ class LivePollMiddleware:
         self.get_response = get_response
         self.answer = anonymous_poll
         self.soiree = soiree_poll
+        self.soiree_screen = soiree_screen_poll
         self._paths: list[tuple[re.Pattern[str], str]] | None = None
 
     def paths(self) -> list[tuple[re.Pattern[str], str]]:
@@ -59,6 +61,7 @@ class LivePollMiddleware:
                 ("public:ranking", {"slug": self.SLUG}, "page"),
                 ("public:projector", {"slug": self.SLUG}, "projector"),
                 ("soiree:page", {"token": self.TOKEN}, "soiree"),
+                ("soiree:screen", {"token": self.TOKEN}, "soiree_screen"),
                 ("public:soiree", {"slug": self.SLUG, "number": self.NUMBER}, "soiree"),
             ):
                 address = re.escape(reverse(name, kwargs=kwargs))
@@ -84,6 +87,8 @@ class LivePollMiddleware:
         return self.get_response(request)
 
     def _answer(self, request: HttpRequest, found: re.Match[str], kind: str) -> HttpResponse | None:
+        if kind == "soiree_screen":
+            return self.soiree_screen(request, token=found.group("token"))
         if kind != "soiree":
             return self.answer(request, found.group("slug"), kind=kind)
         values = found.groupdict()

@@ -13,6 +13,9 @@ phone sent is still the page's, a 304 with the headers the view gives it. Anythi
 (a first poll, a page that moved, a withdrawn or unknown link, a tournament this visitor
 may not follow, a version of the ranking this process has not read yet) goes down the
 chain to the view, which answers as before.
+
+The page's strip of the director's messages (`/soiree/<token>/screen/`, every 10 s) is
+answered the same way (`soiree_screen_poll`): its 304 while the same messages are on.
 """
 
 from __future__ import annotations
@@ -20,11 +23,12 @@ from __future__ import annotations
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
-from django.utils.cache import get_conditional_response, patch_cache_control
+from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 
 from scoring.access import TOKEN_SHAPE
 from scoring.selectors import soiree as selectors
 from scoring.views.public import _etag, _polled
+from tournaments.screens import screen_context
 
 
 def soiree_poll(
@@ -50,9 +54,38 @@ def soiree_poll(
     response = _polled(response, etag)
     if token is not None:
         # As the view answers a personal link (scoring/views/soiree.py).
-        patch_cache_control(response, private=True)
-        response["Referrer-Policy"] = "no-referrer"
-        response["X-Robots-Tag"] = "noindex"
+        return _personal(response, language)
     response.headers.setdefault("Content-Language", language)
     response.headers.setdefault("X-Frame-Options", settings.X_FRAME_OPTIONS)
     return response
+
+
+def _personal(response: HttpResponse, language: str) -> HttpResponse:
+    """The headers the views give a personal link's answer, and the chain's own."""
+    patch_cache_control(response, private=True)
+    response["Referrer-Policy"] = "no-referrer"
+    response["X-Robots-Tag"] = "noindex"
+    response.headers.setdefault("Content-Language", language)
+    response.headers.setdefault("X-Frame-Options", settings.X_FRAME_OPTIONS)
+    return response
+
+
+def soiree_screen_poll(request: HttpRequest, *, token: str) -> HttpResponse | None:
+    """A 304 for a poll of the personal page's messages while the same are on, else None
+    (the chain answers: scoring.views.soiree.screen, tournaments/screens.py)."""
+    if not request.headers.get("If-None-Match") or not TOKEN_SHAPE.match(token):
+        return None
+    found = selectors.polled(token=token)
+    if found is None:
+        return None
+    etag = screen_context(found.tournament_id, url=request.path)["screen_etag"]
+    response = get_conditional_response(request, etag=etag)
+    if response is None:
+        return None
+    # As tournaments.screens.screen_response answers it.
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache"
+    patch_vary_headers(response, ["HX-Request"])
+    # LocaleMiddleware's, as on every answer the chain gives.
+    patch_vary_headers(response, ["Accept-Language"])
+    return _personal(response, translation.get_language_from_request(request))

@@ -25,7 +25,7 @@ from scoring import middleware
 from scoring.services import hand_submit
 from tests.scoring.tables import director_of, make_table
 from tournaments import services
-from tournaments.models import Competitor, Table, Tournament
+from tournaments.models import Competitor, ScreenMessage, Table, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -134,3 +134,28 @@ def test_a_draft_tournaments_link_is_left_to_the_chain(running: Table, short_cut
     Tournament.objects.filter(pk=running.round.tournament_id).update(status=Tournament.Status.DRAFT)
     assert Client().get(path, headers={**HTMX, "If-None-Match": first["ETag"]}).status_code == 404
     assert short_cut == [] and Competitor.objects.filter(tournament__status="draft").exists()
+
+
+def test_the_messages_strip_gets_the_chains_304_ahead_of_the_chain_until_a_message_comes(
+    running: Table, short_cut: list[str]
+) -> None:
+    team = running.round.tournament.competitors.get(number=1)
+    path = reverse("soiree:screen", args=[team.link_token])
+    first = Client().get(path, headers=HTMX)
+    assert first.status_code == 200 and short_cut == []
+    with CaptureQueriesContext(connection) as queries:
+        again = Client().get(path, headers={**HTMX, "If-None-Match": first["ETag"]})
+    assert again.status_code == 304 and short_cut == [path] and len(queries) == 2
+    director = Client()
+    director.force_login(director_of(running.round.tournament))
+    chained = director.get(path, headers={**HTMX, "If-None-Match": first["ETag"]})
+    assert chained.status_code == 304 and short_cut == [path]
+    for header in (*HEADERS, "Referrer-Policy", "X-Robots-Tag"):
+        assert again.get(header) == chained.get(header), header
+
+    ScreenMessage.objects.create(tournament=running.round.tournament, text="Pause de dix minutes")
+    moved = Client().get(path, headers={**HTMX, "If-None-Match": first["ETag"]})
+    assert moved.status_code == 200 and "Pause de dix minutes" in moved.content.decode()
+    services.competitor_link_revoke(by=director_of(running.round.tournament), competitor=team)
+    assert Client().get(path, headers={**HTMX, "If-None-Match": moved["ETag"]}).status_code == 403
+    assert short_cut == [path]
