@@ -104,12 +104,61 @@ def _drop(key: str) -> None:
 
 def forget_local() -> None:
     """Forget what this process kept (the tests, beside `cache.clear()`)."""
-    global _local_chars
+    global _local_chars, _read_rows_count
     with _local_lock:
         _local.clear()
         _local_chars = 0
     _served.clear()
     _polled_rows.clear()
+    with _read_lock:
+        _read.clear()
+        _read_rows_count = 0
+
+
+# A served version's rows as its readers of one row need them (« Ma soirée »'s polls:
+# scoring.selectors.soiree.served_ranking), decoded once per process and version rather
+# than on every poll: keyed by (tournament, version), READ_SECONDS at most (a version's
+# rows are rewritten in place only when names are erased: such a rewrite shows within
+# that time), READ_ROWS rows in all (the least recently read dropped first).
+READ_SECONDS = 30.0
+READ_ROWS = 30_000
+_read: OrderedDict[tuple[int, int], tuple[float, int, Any]] = OrderedDict()
+_read_rows_count = 0
+_read_lock = threading.Lock()
+
+
+def read_rows(tournament_id: int, version: int) -> Any | None:
+    """What `keep_read_rows` kept for this version, while it holds."""
+    key = (tournament_id, version)
+    with _read_lock:
+        found = _read.get(key)
+        if found is None:
+            return None
+        if found[0] < time.monotonic():
+            _drop_read(key)
+            return None
+        _read.move_to_end(key)
+        return found[2]
+
+
+def keep_read_rows(tournament_id: int, version: int, value: Any, *, rows: int) -> None:
+    """Keep `value`, made from the `rows` rows of this version, READ_SECONDS."""
+    global _read_rows_count
+    key = (tournament_id, version)
+    with _read_lock:
+        _drop_read(key)
+        _read[key] = (time.monotonic() + READ_SECONDS, rows, value)
+        _read_rows_count += rows
+        while _read_rows_count > READ_ROWS and len(_read) > 1:
+            _drop_read(next(iter(_read)))
+
+
+def _drop_read(key: tuple[int, int]) -> None:
+    """Forget `key` (the caller holds `_read_lock`)."""
+    global _read_rows_count
+    gone = _read.pop(key, None)
+    if gone is not None:
+        _read_rows_count -= gone[1]
 
 
 def clock() -> float:

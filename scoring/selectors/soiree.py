@@ -15,15 +15,19 @@ an e-mail, a phone or a payment (docs/glossary.md, "player history"). Terms: doc
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
-from django.db.models import Count, Max, OuterRef, Subquery
+from django.db import connection
+from django.db.models import Subquery
 
 from scoring import live_ranking
-from scoring.models import Hand, StandingsSnapshot
+from scoring.models import Hand, StandingsBase, StandingsSnapshot, TableResult
 from scoring.selectors import standings as standings_selectors
+from scoring.standings import competitor_history
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Bye, Competitor, Prize, Round, Seat, Tournament
 from tournaments.selectors import POSITION_LABELS, RoundClock
@@ -60,7 +64,6 @@ class Evening:
 
     tournament: Tournament
     competitor: Competitor
-    players: list[str]
     seating: Seating | None
     clock: RoundClock | None
     # The public table sheet of the partie at the competitor's table in the latest round
@@ -74,6 +77,12 @@ class Evening:
     @property
     def finished(self) -> bool:
         return self.tournament.status == Tournament.Status.FINISHED
+
+    @cached_property
+    def players(self) -> list[str]:
+        """The competitor's players by name (the page's title; its polled part shows none)."""
+        players = self.competitor.players.all()
+        return [p.full_name for p in sorted(players, key=lambda p: (sort_key(p.last_name), sort_key(p.first_name)))]
 
     @property
     def past(self) -> list[dict[str, Any]]:
@@ -114,19 +123,44 @@ def _named(seats: list[Seat]) -> list[Named]:
 
 def seating(competitor: Competitor, rnd: Round | None) -> Seating | None:
     """The competitor's place in `rnd` (None when it neither sits nor sits out there)."""
+    return _seating(competitor, rnd, _table_seats(competitor, rnd))
+
+
+def _table_seats(competitor: Competitor, rnd: Round | None) -> list[Seat]:
+    """Every seat at the competitor's table in `rnd` (none where it has no table), with
+    their competitors and the table, by side and place: one query."""
+    if rnd is None:
+        return []
+    seats = Seat.objects.filter(round=rnd, table__seats__competitor=competitor)
+    return list(seats.select_related("competitor", "table").order_by("side", "position"))
+
+
+def _latest_seats(tournament: Tournament, competitor: Competitor) -> tuple[Round | None, list[Seat]]:
+    """The latest round drawn and every seat at the competitor's table in it, with their
+    competitors, the table and its result: one query where it sits, two where it does not."""
+    latest = Round.objects.filter(tournament=tournament).order_by("-number").values("pk")[:1]
+    seats = list(
+        Seat.objects.filter(round=Subquery(latest), table__seats__competitor=competitor)
+        .select_related("competitor", "table__result", "round")
+        .order_by("side", "position")
+    )
+    if not seats:
+        return tournament_selectors.current_round(tournament), []
+    rnd = seats[0].round
+    for seat in seats:
+        seat.round = rnd
+    return rnd, seats
+
+
+def _seating(competitor: Competitor, rnd: Round | None, seats: list[Seat]) -> Seating | None:
     if rnd is None:
         return None
-    own = Seat.objects.filter(round=rnd, competitor=competitor).select_related("table").first()
+    own = next((seat for seat in seats if seat.competitor_id == competitor.pk), None)
     if own is None:
         if Bye.objects.filter(round=rnd, competitor=competitor).exists():
             return Seating(round=rnd, table=None, position="")
         return None
-    others = list(
-        Seat.objects.filter(table=own.table)
-        .exclude(competitor=competitor)
-        .select_related("competitor")
-        .order_by("side", "position")
-    )
+    others = [seat for seat in seats if seat is not own]
     return Seating(
         round=rnd,
         table=own.table.number,
@@ -134,6 +168,18 @@ def seating(competitor: Competitor, rnd: Round | None) -> Seating | None:
         partners=_named([seat for seat in others if seat.side == own.side]),
         opponents=_named([seat for seat in others if seat.side != own.side]),
     )
+
+
+def _sheet(tournament: Tournament, rnd: Round, seats: list[Seat]) -> dict[str, Any]:
+    """The public table sheet of the competitor's table (`table_sheet_public`), from its seats as read."""
+    table = seats[0].table
+    table.round = rnd
+    sides: dict[int, list[dict[str, Any]]] = {}
+    for seat in seats:
+        sides.setdefault(seat.side, []).append({"number": seat.competitor.number, "name": seat.competitor.name})
+    # Read with the seats (`_latest_seats`): None before the table's first donne.
+    result: TableResult | None = getattr(table, "result", None)
+    return standings_selectors.table_sheet(tournament, table, sides, result=(result,))
 
 
 def served_snapshot(tournament: Tournament, version: int) -> StandingsSnapshot | None:
@@ -147,68 +193,230 @@ def served_version(tournament: standings_selectors.PublicTournament) -> int:
     return live_ranking.published_version(tournament.pk, tournament.standings_version or 0)
 
 
+@dataclass(frozen=True, slots=True)
+class ServedRanking:
+    """What « Ma soirée » reads of the served snapshot: its rows by number and by
+    competitor (the names of the past rounds' opponents and partners), the rounds it
+    counts (`ranking_progress`) and a digest of every competitor's number and name.
+    Read only: kept per process and version (`served_ranking`) for every page polling."""
+
+    version: int
+    after_round: int | None
+    progress: dict[str, Any] | None
+    by_number: dict[int, dict[str, Any]]
+    by_id: dict[int, dict[str, Any]]
+    names: str
+
+    def row(self, number: int) -> dict[str, Any] | None:
+        return self.by_number.get(number)
+
+    def shown(self, number: int) -> tuple[Any, ...] | None:
+        """What the page shows of the competitor's row: rank (and so its lot), points,
+        parties played and the partie in play (« en cours, 5 donnes »)."""
+        row = self.by_number.get(number)
+        if row is None:
+            return None
+        return (row.get("rank"), row.get("points"), row.get("played"), repr(row.get("current_partie")))
+
+
+def _served_ranking_of(snapshot: StandingsSnapshot) -> ServedRanking:
+    rows: list[dict[str, Any]] = snapshot.rows
+    # By competitor, not in ranking order: the order moves with every hand, names hardly ever.
+    names = sorted((row.get("competitor") or 0, row.get("number") or 0, row.get("name") or "") for row in rows)
+    return ServedRanking(
+        version=snapshot.version,
+        after_round=snapshot.after_round,
+        progress=standings_selectors.ranking_progress(snapshot),
+        by_number={row["number"]: row for row in rows if "number" in row},
+        by_id={row["competitor"]: row for row in rows if "competitor" in row},
+        names=hashlib.blake2b(repr(names).encode(), digest_size=9).hexdigest(),
+    )
+
+
+def served_ranking(tournament: standings_selectors.PublicTournament) -> ServedRanking | None:
+    """The served snapshot as « Ma soirée » reads it (None before the first ranking).
+
+    Kept per process and version (scoring.live_ranking.read_rows): a version's rows,
+    its rounds and their statuses never change once it is written (a round's status is
+    in the version's digest, scoring/standings/snapshots.py: closing one writes a new
+    version), so the hundreds of pages polling one version decode its rows once. Only
+    the version asked for is kept: when it is gone and the newest stands in, that one
+    is read again at each poll until the publication moves on.
+    """
+    version = served_version(tournament)
+    if version:
+        kept = live_ranking.read_rows(tournament.pk, version)
+        if isinstance(kept, ServedRanking):
+            return kept
+    snapshot = served_snapshot(tournament, version)
+    if snapshot is None:
+        return None
+    served = _served_ranking_of(snapshot)
+    if version and snapshot.version == version:
+        live_ranking.keep_read_rows(tournament.pk, version, served, rows=len(served.by_number) or 1)
+    return served
+
+
 def evening(tournament: standings_selectors.PublicTournament, competitor: Competitor) -> Evening:
     """The competitor's night as it stands (see the module docstring)."""
-    rnd = tournament_selectors.current_round(tournament)
-    seated = seating(competitor, rnd)
+    rnd, seats = _latest_seats(tournament, competitor)
+    seated = _seating(competitor, rnd, seats)
     sheet = None
-    if seated is not None and seated.table is not None:
-        sheet = standings_selectors.table_sheet_public(tournament, seated.round.number, seated.table)
-    snapshot = served_snapshot(tournament, served_version(tournament))
-    row = standings_selectors.row_of(snapshot, competitor.number)
+    if rnd is not None and seated is not None and seated.table is not None:
+        sheet = _sheet(tournament, rnd, seats)
+    served = served_ranking(tournament)
+    row = served.row(competitor.number) if served is not None else None
     parties: list[dict[str, Any]] = []
-    if snapshot is not None and row is not None:
-        names = {other["competitor"]: other for other in snapshot.rows}
-        history = standings_selectors.competitor_rounds(tournament, snapshot, competitor.pk)
-        parties = standings_selectors.parties_of(history, names)
+    if served is not None and row is not None:
+        history = competitor_history(tournament, competitor.pk, after_round=served.after_round)
+        parties = standings_selectors.parties_of(history, served.by_id)
     prize = None
     if tournament.status == Tournament.Status.FINISHED and row is not None:
         prize = tournament_selectors.prize_for_rank(tournament_selectors.prizes_shown(tournament), row.get("rank"))
-    players = sorted(competitor.players.all(), key=lambda p: (sort_key(p.last_name), sort_key(p.first_name)))
     return Evening(
         tournament=tournament,
         competitor=competitor,
-        players=[player.full_name for player in players],
         seating=seated,
         clock=tournament_selectors.round_clock(rnd),
         sheet=sheet,
         row=row,
-        progress=standings_selectors.ranking_progress(snapshot),
+        progress=served.progress if served is not None else None,
         parties=parties,
         prize=prize,
     )
 
 
-def evening_stamp(tournament: standings_selectors.PublicTournament, competitor: Competitor) -> str:
-    """What changes whenever « Ma soirée » does, for its ETag: two small queries.
+# What « Ma soirée » shows from the database rather than the ranking, in one query: the
+# latest round (a new draw, a close, the clock) with the competitor's table in it (or its
+# bye), that table's donnes, result and seats, and the closed rounds' stored totals
+# (scoring/standings/base.py: dropped, a new generation, by whatever changes a closed
+# round's result, a bye, a late arrival or a withdrawal; the past rounds are read from
+# the rounds themselves).
+WATCHED_SQL = """
+    SELECT r.id, r.status, r.clock_started_at, r.clock_minutes, s.table_id,
+           (SELECT COUNT(*) FROM {hand} h WHERE h.table_id = s.table_id),
+           (SELECT MAX(h.updated_at) FROM {hand} h WHERE h.table_id = s.table_id),
+           (SELECT res.updated_at FROM {result} res WHERE res.table_id = s.table_id),
+           (SELECT COUNT(*) FROM {seat} o WHERE o.table_id = s.table_id),
+           (SELECT b.id FROM {bye} b WHERE b.round_id = r.id AND b.competitor_id = %s),
+           (SELECT base.generation FROM {base} base WHERE base.tournament_id = r.tournament_id),
+           (SELECT base.token FROM {base} base WHERE base.tournament_id = r.tournament_id)
+      FROM {round} r
+      LEFT JOIN {seat} s ON s.round_id = r.id AND s.competitor_id = %s
+     WHERE r.tournament_id = %s
+     ORDER BY r.number DESC
+     LIMIT 1
+"""
 
-    The ranking's served version (rank, points, past rounds), the latest round (a new
-    draw, a close, the clock) with the competitor's table in it, that table's donnes and
-    result, the tournament's status and settings (the lots once it is finished), and the
-    competitor's own row (its name, a withdrawal).
-    """
-    seat = Seat.objects.filter(round=OuterRef("pk"), competitor=competitor).values("table_id")[:1]
-    latest = (
-        Round.objects.filter(tournament=tournament)
-        .order_by("-number")
-        .annotate(table_id=Subquery(seat))
-        .values_list("pk", "status", "clock_started_at", "clock_minutes", "table_id")
-        .first()
+
+def _watched(tournament_id: int, competitor_id: int) -> tuple[Any, ...] | None:
+    sql = WATCHED_SQL.format(
+        hand=Hand._meta.db_table,
+        result=TableResult._meta.db_table,
+        seat=Seat._meta.db_table,
+        bye=Bye._meta.db_table,
+        base=StandingsBase._meta.db_table,
+        round=Round._meta.db_table,
     )
-    table_part: tuple[Any, ...] = ()
-    if latest is not None and latest[4] is not None:
-        hands = Hand.objects.filter(table_id=latest[4]).aggregate(
-            count=Count("pk"), last=Max("updated_at"), result=Max("table__result__updated_at")
-        )
-        table_part = tuple(hands.values())
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [competitor_id, competitor_id, tournament_id])
+        found: tuple[Any, ...] | None = cursor.fetchone()
+    return found
+
+
+def evening_stamp(tournament: standings_selectors.PublicTournament, competitor: Competitor) -> str:
+    """What changes whenever « Ma soirée » does, for its ETag: one small query.
+
+    Of the served ranking (`served_ranking`, kept per process and version), what the page
+    shows of it: the competitor's own row as shown (`ServedRanking.shown`), the rounds it
+    counts, and every competitor's name (the opponents and partners named); not its
+    version, which moves with every hand anywhere in the room. From the database
+    (`WATCHED_SQL`): the latest round with the competitor's table (its donnes, result and
+    seats) or bye, and the closed rounds' state. And the tournament's status and settings
+    (the lots once it is finished), and the competitor's own row (its name, a withdrawal).
+    """
+    return _stamp(
+        served_ranking(tournament),
+        Polled(
+            competitor_id=competitor.pk,
+            number=competitor.number,
+            name=competitor.name,
+            status=competitor.status,
+            tournament_id=tournament.pk,
+            updated_at=tournament.updated_at,
+            tournament_status=tournament.status,
+            newest=tournament.standings_version or 0,
+        ),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Polled:
+    """What a poll of « Ma soirée » reads of its competitor and tournament (`polled`)."""
+
+    competitor_id: int
+    number: int
+    name: str
+    status: str
+    tournament_id: int
+    updated_at: datetime.datetime
+    tournament_status: str
+    newest: int  # the newest version of the live ranking
+
+
+def _stamp(served: ServedRanking | None, polled: Polled) -> str:
+    ranking = (served.shown(polled.number), served.progress, served.names) if served is not None else None
     parts = (
-        served_version(tournament),
-        int(tournament.updated_at.timestamp() * 1000),
-        tournament.status,
-        competitor.name,
-        competitor.status,
-        latest,
-        table_part,
+        ranking,
+        int(polled.updated_at.timestamp() * 1000),
+        str(polled.tournament_status),
+        polled.name,
+        str(polled.status),
+        _watched(polled.tournament_id, polled.competitor_id),
     )
     # The same in every web process (hash() is not): a poll may reach any of them.
     return hashlib.blake2b(repr(parts).encode(), digest_size=9).hexdigest()
+
+
+POLLED_SQL = """
+    SELECT c.id, c.number, c.name, c.status, t.id, t.updated_at, t.status,
+           (SELECT s.version FROM {snapshot} s WHERE s.tournament_id = t.id ORDER BY s.version DESC LIMIT 1)
+      FROM {competitor} c
+      JOIN {tournament} t ON t.id = c.tournament_id
+     WHERE {where} AND t.status <> %s
+"""
+
+
+def polled(*, token: str | None = None, slug: str | None = None, number: int | None = None) -> Polled | None:
+    """The competitor of a personal link (`token`, not withdrawn) or of a public
+    tournament's page (`slug` and `number`), in a tournament past its draft: one query.
+    None where the page's view would answer anything but the page (it answers that)."""
+    params: list[Any]
+    if token is not None:
+        where, params = "c.link_token = %s AND NOT c.link_revoked", [token]
+    else:
+        where, params = "t.slug = %s AND c.number = %s AND t.is_public", [slug, number]
+    sql = POLLED_SQL.format(
+        snapshot=StandingsSnapshot._meta.db_table,
+        competitor=Competitor._meta.db_table,
+        tournament=Tournament._meta.db_table,
+        where=where,
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, Tournament.Status.DRAFT.value])
+        found = cursor.fetchone()
+    if found is None:
+        return None
+    competitor_id, number_, name, status, tournament_id, updated_at, tournament_status, newest = found
+    return Polled(competitor_id, number_, name, status, tournament_id, updated_at, tournament_status, newest or 0)
+
+
+def polled_stamp(found: Polled) -> str | None:
+    """`evening_stamp` for a poll answered before the middleware chain, from what this
+    process keeps of the served ranking; None when it keeps nothing of that version (the
+    view then answers, and reads it)."""
+    version = live_ranking.published_version(found.tournament_id, found.newest)
+    served = live_ranking.read_rows(found.tournament_id, version) if version else None
+    if not isinstance(served, ServedRanking):
+        return None
+    return _stamp(served, found)

@@ -16,7 +16,7 @@ from scoring import live_ranking
 from scoring.models import Hand, Job, StandingsSnapshot, TableResult
 from scoring.partie import counted_count, game_for_seats, partie_or_none
 from scoring.rows import SnapshotRow
-from scoring.standings import RESULT_LABELS, round_histories
+from scoring.standings import RESULT_LABELS, competitor_history
 from tournaments.access import Visitor, is_organiser
 from tournaments.models import Prize, Round, Seat, Table, Tournament
 
@@ -220,10 +220,9 @@ def competitor_rounds(tournament: Tournament, snapshot: StandingsSnapshot, compe
     """A competitor's parties round by round, through the rounds `snapshot` counts.
 
     Snapshots hold the ranking, not the round histories (scoring/standings/ranking.py):
-    read here when a page asks.
+    read here when a page asks, for this competitor alone.
     """
-    histories = round_histories(tournament, after_round=snapshot.after_round)
-    return histories.get(competitor_id, [])
+    return competitor_history(tournament, competitor_id, after_round=snapshot.after_round)
 
 
 def parties_of(history: list[dict[str, Any]], others: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
@@ -246,7 +245,8 @@ def parties_of(history: list[dict[str, Any]], others: dict[int, dict[str, Any]])
 
 
 def table_sheet_public(tournament: Tournament, round_number: int, table_number: int) -> dict[str, Any]:
-    """One table's donnes with the running counted totals, for the public table page: four queries."""
+    """One table's donnes with the running counted totals, for the public table page: four queries
+    (`table_sheet`)."""
     table = (
         Table.objects.filter(round__tournament=tournament, round__number=round_number, number=table_number)
         .select_related("round")
@@ -261,6 +261,19 @@ def table_sheet_public(tournament: Tournament, round_number: int, table_number: 
         .values_list("side", "competitor__number", "competitor__name")
     ):
         sides.setdefault(side, []).append({"number": number, "name": name})
+    return table_sheet(tournament, table, sides)
+
+
+def table_sheet(
+    tournament: Tournament,
+    table: Table,
+    sides: dict[int, list[dict[str, Any]]],
+    *,
+    result: tuple[TableResult | None] | None = None,
+) -> dict[str, Any]:
+    """`table_sheet_public` of a table in hand (its round read with it) whose competitors
+    by side (number and name, by side and place) are known: two queries, one when its
+    `result` was read with it (a tuple of the result or None)."""
     rows = list(
         Hand.objects.filter(table=table)
         .order_by("number")
@@ -286,12 +299,12 @@ def table_sheet_public(tournament: Tournament, round_number: int, table_number: 
             }
         )
         stamp = max(stamp, updated.isoformat())
-    result = TableResult.objects.filter(table=table).first()
+    found = result[0] if result is not None else TableResult.objects.filter(table=table).first()
     return {
         "table": table,
         "round": table.round,
         "sides": [{"side": side, "competitors": members} for side, members in sorted(sides.items())],
         "hands": hands,
-        "result": result,
-        "stamp": f"{len(hands)}-{stamp}-{result.updated_at.isoformat() if result else ''}",
+        "result": found,
+        "stamp": f"{len(hands)}-{stamp}-{found.updated_at.isoformat() if found else ''}",
     }

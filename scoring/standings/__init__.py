@@ -15,7 +15,7 @@ The names the rest of the house uses are importable from here.
 from scoring.standings.base import base_forget
 from scoring.standings.locking import standings_lock
 from scoring.standings.ranking import RESULT_LABELS, columns_for, rank_rows
-from scoring.standings.reading import Loaded, load, round_histories
+from scoring.standings.reading import Loaded, competitor_history, load, round_histories
 from scoring.standings.refresh import (
     standings_catch_up,
     standings_rebuild,
@@ -29,6 +29,7 @@ __all__ = [
     "Loaded",
     "base_forget",
     "columns_for",
+    "competitor_history",
     "load",
     "rank_rows",
     "rebuild_locked",

@@ -433,6 +433,75 @@ def partie_of(competitor_id: int, entry: Entry) -> engine_standings.PartieResult
     )
 
 
+OWN_TABLES_SQL = """
+    SELECT t.round_id, t.id, t.number, CAST(res.totals AS TEXT), res.finished, res.winner_side, res.donnes_played,
+           r.number
+      FROM {seat} own
+      JOIN {table} t ON t.id = own.table_id
+      JOIN {round} r ON r.id = own.round_id
+      LEFT JOIN {result} res ON res.table_id = t.id
+     WHERE own.competitor_id = %s AND r.tournament_id = %s AND r.number <= %s
+"""
+
+OWN_BYES_SQL = """
+    SELECT r.number, r.id, b.reason
+      FROM {bye} b
+      JOIN {round} r ON r.id = b.round_id
+     WHERE b.competitor_id = %s AND r.tournament_id = %s AND r.number <= %s
+"""
+
+TABLE_SEATS_SQL = """
+    SELECT s.table_id, s.side, s.competitor_id
+      FROM {seat} s
+     WHERE s.table_id IN ({among})
+     ORDER BY s.table_id, s.side, s.position
+"""
+
+
+def competitor_history(
+    tournament: Tournament, competitor_id: int, *, after_round: int | None = None
+) -> list[dict[str, Any]]:
+    """One competitor's item of `round_histories`, read for that competitor alone.
+
+    What « Ma soirée » and a competitor's page show: the same items as `round_histories`
+    (built by the same `_build_table`, `build_round` and `history_item`), but from the
+    competitor's own tables with their seats and results, and its byes: two or three
+    small queries, not every table of every round. A bye's points are the engine's rule
+    over the winners of its round, so a round the competitor sat out is read whole (its
+    tables and seats), as `load` reads it.
+    """
+    through = after_round if after_round is not None else 2**31 - 1
+    names = {
+        "seat": Seat._meta.db_table,
+        "table": Table._meta.db_table,
+        "round": Round._meta.db_table,
+        "result": TableResult._meta.db_table,
+        "bye": Bye._meta.db_table,
+    }
+    with connection.cursor() as cursor:
+        cursor.execute(OWN_TABLES_SQL.format(**names), [competitor_id, tournament.pk, through])
+        own_tables: list[tuple[Any, ...]] = cursor.fetchall()
+        cursor.execute(OWN_BYES_SQL.format(**names), [competitor_id, tournament.pk, through])
+        own_byes: list[tuple[int, int, str]] = cursor.fetchall()
+        seats: dict[int, list[tuple[int, int]]] = {}
+        if own_tables:
+            among = ", ".join(["%s"] * len(own_tables))
+            cursor.execute(TABLE_SEATS_SQL.format(seat=names["seat"], among=among), [row[1] for row in own_tables])
+            for table_id, side, seated in cursor.fetchall():
+                seats.setdefault(table_id, []).append((side, seated))
+    entries: dict[int, Entry] = {}
+    for *row, number in own_tables:
+        work = _build_table(number, tuple(row), tuple(seats[row[1]]))
+        entries.update((number, entry) for member, entry, _partie in work.members if member == competitor_id)
+    for number, round_id, reason in own_byes:
+        # As `load` builds the round: its seated tables by number, then the byes (this one).
+        tables, round_seats = _table_rows([round_id])
+        tables.sort(key=itemgetter(2))
+        seated = [(row, round_seats[row[1]]) for row in tables if row[1] in round_seats]
+        entries[number] = build_round(number, seated, [(competitor_id, reason)], tournament).entries[competitor_id]
+    return [history_item(entries[number]) for number in sorted(entries)]
+
+
 def round_histories(tournament: Tournament, *, after_round: int | None = None) -> dict[int, list[dict[str, Any]]]:
     """Every competitor's parties round by round (through `after_round`, all when None).
 
