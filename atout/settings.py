@@ -139,6 +139,11 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # The live ranking's polls are served a new version at most every this many seconds
 # (scoring/live_ranking.py): a hand shows within it plus one poll. 0: every version at once.
 RANKING_PUBLISH_SECONDS = env_int("ATOUT_RANKING_PUBLISH_SECONDS", 2)
+# « Ma soirée » polls its page every this many seconds (scoring/views/soiree.py), more
+# slowly than the ranking's 3 s: one page per competitor, and at a busy night's pace its
+# own rank moves between nearly every two polls, so most of its polls are a new page, not
+# a 304 (docs/live-refresh.md, "The 300-team night").
+SOIREE_POLL_SECONDS = env_int("ATOUT_SOIREE_POLL_SECONDS", 10)
 
 _cache_url = env_str("CACHE_URL")
 CACHES = {

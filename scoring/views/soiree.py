@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -48,7 +49,10 @@ def _soiree(
 
     def context() -> dict[str, Any]:
         evening = selectors.evening(tournament, competitor)
-        return _base_context(tournament, evening=evening, public_links=tournament.is_public)
+        values = _base_context(tournament, evening=evening, public_links=tournament.is_public)
+        # Never more often than the ranking's own polls (a finished tournament's are slower).
+        values["poll_seconds"] = max(values["poll_seconds"], settings.SOIREE_POLL_SECONDS)
+        return values
 
     if request.htmx:
         response = _live(request, etag, "scoring/public/soiree_live.html", context)

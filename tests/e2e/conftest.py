@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS, ROOT  # noqa: F401 (the browser tests import them from here)
+from tests.push.conftest import push_service, use_local_push  # noqa: F401 (push_service: a fixture for the tests here)
 
 SCREENSHOTS = ROOT / "test-results" / "screenshots"
 PHONE = {"width": 390, "height": 844}
@@ -93,6 +94,36 @@ def phone_page(browser, live_server) -> Iterator[object]:
     page.set_default_timeout(10_000)
     yield page
     context.close()
+
+
+@pytest.fixture(autouse=True)
+def soiree_polls_as_the_ranking(settings) -> None:
+    """« Ma soirée » polls every 3 s here, as the ranking does (10 s by default: a night's
+    pace, settings.SOIREE_POLL_SECONDS), so the walks wait for it no longer than for the rest."""
+    settings.SOIREE_POLL_SECONDS = 3
+
+
+@pytest.fixture
+def local_push(settings, tmp_path: Path) -> None:
+    """Push notifications sent to a push service the test runs (tests/push/conftest.py)."""
+    use_local_push(settings, tmp_path)
+
+
+LAPTOP = {"width": 1366, "height": 900}
+
+
+def director_desk(browser, live_server, tournament, username: str = "directrice", viewport: dict | None = None):
+    """The director's dashboard of `tournament`, logged in on a French laptop (the
+    factories' password); close it with `page.context.close()`."""
+    desk = browser.new_context(viewport=viewport or LAPTOP, locale="fr-FR").new_page()
+    desk.set_default_timeout(10_000)
+    desk.goto(live_server.url + "/login/")
+    desk.fill("input[name=username]", username)
+    desk.fill("input[name=password]", "secret-pass-123")
+    desk.locator("main button[type=submit]").click()
+    desk.wait_for_load_state()
+    desk.goto(f"{live_server.url}/manage/tournament/{tournament.pk}/")
+    return desk
 
 
 def screenshot(page, name: str) -> Path:

@@ -11,7 +11,7 @@ from decimal import Decimal
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from tests.e2e.conftest import screenshot
+from tests.e2e.conftest import director_desk, screenshot
 from tests.e2e.test_accessibility import serious_violations
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from tournaments import services
@@ -73,15 +73,7 @@ def test_the_tablet_checks_in_a_team_s_two_players_and_the_dashboard_counts_them
     door = services.door_open(by=director, tournament=tournament)
     axe = Axe()
 
-    laptop = browser.new_context(viewport=LAPTOP, locale="fr-FR")
-    desk = laptop.new_page()
-    desk.set_default_timeout(10_000)
-    desk.goto(live_server.url + "/login/")
-    desk.fill("input[name=username]", "directrice")
-    desk.fill("input[name=password]", "secret-pass-123")
-    desk.locator("main button[type=submit]").click()
-    desk.wait_for_load_state()
-    desk.goto(f"{live_server.url}/manage/tournament/{tournament.pk}/")
+    desk = director_desk(browser, live_server, tournament, viewport=LAPTOP)
     room = desk.locator("#room .room-count")
     assert room.inner_text() == "0 / 4 pointés, 0 à encaisser"
     desk.evaluate("window.notReloaded = true")
@@ -121,7 +113,7 @@ def test_the_tablet_checks_in_a_team_s_two_players_and_the_dashboard_counts_them
     assert "à la porte" in desk.locator("#competitors").inner_text()
     assert serious_violations(axe, desk) == []
     screenshot(desk, "door-dashboard-count")
-    laptop.close()
+    desk.context.close()
     tablet_context.close()
 
 

@@ -15,11 +15,7 @@ the language of the run. Screenshots: test-results/screenshots/player-night-*.pn
 from __future__ import annotations
 
 import datetime
-import json
-import time
-from collections.abc import Iterator
 from decimal import Decimal
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,15 +25,14 @@ from push.models import Subscription
 from rounds.services import round_close, round_draw
 from scoring.services import hand_submit
 from scoring.standings import standings_rebuild
-from tests.e2e.conftest import PHONE, screenshot
+from tests.e2e.conftest import PHONE, director_desk, screenshot
 from tests.e2e.test_accessibility import serious_violations
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
-from tests.push.conftest import Browser, LocalPushService
+from tests.push.conftest import Browser, LocalPushService, ServiceWorkerPush
 from tournaments import services
 from tournaments.models import Competitor, Tournament
 
 SMALL_PHONE = {"width": 360, "height": 740}
-LAPTOP = {"width": 1366, "height": 900}
 PROJECTOR = {"width": 1280, "height": 720}
 # Pages poll every few seconds: long enough for several polls.
 POLLS = 30_000
@@ -74,20 +69,6 @@ TEXTS = {
         "lot": "Lot: {lot}",
     },
 }
-
-
-@pytest.fixture
-def push_service() -> Iterator[LocalPushService]:
-    service = LocalPushService()
-    yield service
-    service.close()
-
-
-@pytest.fixture(autouse=True)
-def push_settings(settings: Any, tmp_path: Path) -> None:
-    settings.PUSH_VAPID_PRIVATE_KEY = ""
-    settings.PUSH_VAPID_KEY_FILE = str(tmp_path / "vapid-key")
-    settings.PUSH_ALLOW_LOCAL_HTTP = True
 
 
 def _concours(director: Any) -> tuple[Tournament, Competitor]:
@@ -144,21 +125,11 @@ def _clean(page: Any, axe: Axe) -> None:
     assert serious_violations(axe, page) == []
 
 
-def _notifications(page: Any) -> list[dict[str, str]]:
-    shown: list[dict[str, str]] = page.evaluate(
-        """async () => {
-            const registration = await navigator.serviceWorker.ready;
-            return (await registration.getNotifications()).map((n) => ({title: n.title, body: n.body}));
-        }"""
-    )
-    return shown
-
-
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("language", ["fr", "en"])
 def test_a_player_s_whole_night_from_the_door_to_the_final_rank(
-    browser: Any, live_server: Any, push_service: LocalPushService, language: str
+    browser: Any, live_server: Any, push_service: LocalPushService, local_push: None, language: str
 ) -> None:
     texts = TEXTS[language]
     axe = Axe()
@@ -206,16 +177,7 @@ def test_a_player_s_whole_night_from_the_door_to_the_final_rank(
     status.filter(has_text=texts["unavailable"]).wait_for(timeout=40_000)
     assert len(status.inner_text().splitlines()) == 1
     _clean(phone, axe)
-    scope = phone.evaluate("async () => (await navigator.serviceWorker.ready).scope")
-    devtools = phone_context.new_cdp_session(phone)
-    registrations: list[dict[str, Any]] = []
-    devtools.on("ServiceWorker.workerRegistrationUpdated", lambda event: registrations.extend(event["registrations"]))
-    devtools.send("ServiceWorker.enable")
-    deadline = time.monotonic() + 10
-    while not any(r["scopeURL"] == scope for r in registrations):
-        assert time.monotonic() < deadline, registrations
-        phone.wait_for_timeout(100)
-    registration_id = next(r["registrationId"] for r in registrations if r["scopeURL"] == scope)
+    worker = ServiceWorkerPush(phone_context, phone)
     # What a browser that could reach its push service would have sent the site.
     reader = Browser()
     keys = reader.subscription(push_service.endpoint("helene"))["keys"]
@@ -230,15 +192,7 @@ def test_a_player_s_whole_night_from_the_door_to_the_final_rank(
     )
 
     # -- the director's laptop, and the projector in the room -------------------------------
-    laptop = browser.new_context(viewport=LAPTOP, locale="fr-FR")
-    desk = laptop.new_page()
-    desk.set_default_timeout(10_000)
-    desk.goto(live_server.url + "/login/")
-    desk.fill("input[name=username]", "directrice")
-    desk.fill("input[name=password]", "secret-pass-123")
-    desk.locator("main button[type=submit]").click()
-    desk.wait_for_load_state()
-    desk.goto(f"{live_server.url}/manage/tournament/{tournament.pk}/")
+    desk = director_desk(browser, live_server, tournament)
     room_context = browser.new_context(viewport=PROJECTOR, locale=texts["locale"])
     room = room_context.new_page()
     room.set_default_timeout(10_000)
@@ -284,15 +238,8 @@ def test_a_player_s_whole_night_from_the_door_to_the_final_rank(
     assert phone.evaluate("window.neverReloaded") is True
     message = reader.read(push_service.next().body)
     assert message["body"] == expected
-    devtools.send(
-        "ServiceWorker.deliverPushMessage",
-        {"origin": live_server.url, "registrationId": registration_id, "data": json.dumps(message)},
-    )
-    deadline = time.monotonic() + 10
-    while not _notifications(phone):
-        assert time.monotonic() < deadline, "no notification shown"
-        phone.wait_for_timeout(100)
-    assert _notifications(phone) == [{"title": tournament.name, "body": expected}]
+    worker.deliver(message)
+    assert [(n["title"], n["body"]) for n in worker.wait_shown()] == [(tournament.name, expected)]
     _clean(phone, axe)
     screenshot(phone, f"player-night-{language}-round-2")
 
@@ -313,5 +260,5 @@ def test_a_player_s_whole_night_from_the_door_to_the_final_rank(
     room.locator("#ranking .prize-lot").first.wait_for(timeout=POLLS)
     assert serious_violations(axe, room) == []
     screenshot(room, f"player-night-{language}-projector-final")
-    for context in (phone_context, laptop, room_context, referee_context):
+    for context in (phone_context, desk.context, room_context, referee_context):
         context.close()

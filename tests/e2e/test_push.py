@@ -11,10 +11,6 @@ notification shown is read back from the page (`registration.getNotifications()`
 
 from __future__ import annotations
 
-import json
-import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,7 +20,7 @@ from push.models import Subscription
 from rounds.services import round_close, round_draw
 from tests.e2e.conftest import screenshot
 from tests.e2e.test_accessibility import serious_violations
-from tests.push.conftest import Browser, LocalPushService
+from tests.push.conftest import Browser, LocalPushService, ServiceWorkerPush
 from tests.scoring.tables import director_of, make_table
 
 SMALL_PHONE = {"width": 360, "height": 740}
@@ -46,35 +42,11 @@ TEXTS = {
 }
 
 
-@pytest.fixture
-def push_service() -> Iterator[LocalPushService]:
-    service = LocalPushService()
-    yield service
-    service.close()
-
-
-@pytest.fixture(autouse=True)
-def push_settings(settings: Any, tmp_path: Path) -> None:
-    settings.PUSH_VAPID_PRIVATE_KEY = ""
-    settings.PUSH_VAPID_KEY_FILE = str(tmp_path / "vapid-key")
-    settings.PUSH_ALLOW_LOCAL_HTTP = True
-
-
-def notifications(page: Any) -> list[dict[str, str]]:
-    shown: list[dict[str, str]] = page.evaluate(
-        """async () => {
-            const registration = await navigator.serviceWorker.ready;
-            return (await registration.getNotifications()).map((n) => ({title: n.title, body: n.body, tag: n.tag}));
-        }"""
-    )
-    return shown
-
-
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("language", ["fr", "en"])
 def test_notify_me_says_unavailable_then_the_worker_shows_the_next_round(
-    browser: Any, live_server: Any, push_service: LocalPushService, language: str
+    browser: Any, live_server: Any, push_service: LocalPushService, local_push: None, language: str
 ) -> None:
     texts = TEXTS[language]
     table = make_table(tables=2)
@@ -99,17 +71,8 @@ def test_notify_me_says_unavailable_then_the_worker_shows_the_next_round(
     assert not Subscription.objects.exists()
 
     # The service worker, registered by the click, at the site's root.
-    scope = page.evaluate("async () => (await navigator.serviceWorker.ready).scope")
-    assert scope == f"{live_server.url}/"
-    devtools = context.new_cdp_session(page)
-    registrations: list[dict[str, Any]] = []
-    devtools.on("ServiceWorker.workerRegistrationUpdated", lambda event: registrations.extend(event["registrations"]))
-    devtools.send("ServiceWorker.enable")
-    deadline = time.monotonic() + 10
-    while not any(r["scopeURL"] == scope for r in registrations):
-        assert time.monotonic() < deadline, registrations
-        page.wait_for_timeout(100)
-    registration_id = next(r["registrationId"] for r in registrations if r["scopeURL"] == scope)
+    worker = ServiceWorkerPush(context, page)
+    assert worker.scope == f"{live_server.url}/"
 
     # A browser that did subscribe (the test's), for the same competitor: the director
     # draws round 2 and the site sends it the real message.
@@ -135,15 +98,8 @@ def test_notify_me_says_unavailable_then_the_worker_shows_the_next_round(
     body = f"{texts['drawn']} {seat.table.number}, {texts['against']} {opponents}"
     assert message["body"] == body
 
-    devtools.send(
-        "ServiceWorker.deliverPushMessage",
-        {"origin": live_server.url, "registrationId": registration_id, "data": json.dumps(message)},
-    )
-    deadline = time.monotonic() + 10
-    while not notifications(page):
-        assert time.monotonic() < deadline, "no notification shown"
-        page.wait_for_timeout(100)
-    assert notifications(page) == [{"title": tournament.name, "body": body, "tag": f"round-{drawn.pk}"}]
+    worker.deliver(message)
+    assert worker.wait_shown() == [{"title": tournament.name, "body": body, "tag": f"round-{drawn.pk}"}]
     # The page itself moved on without a reload, as it always does.
     page.locator(".soiree-headline", has_text=texts["drawn"]).wait_for(timeout=10_000)
     assert serious_violations(Axe(), page) == []

@@ -11,7 +11,7 @@ import pytest
 
 from rounds.services import round_draw
 from scoring.models import RefereeCall
-from tests.e2e.conftest import PHONE, screenshot
+from tests.e2e.conftest import PHONE, director_desk, screenshot
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from tournaments import services
 from tournaments.models import ScreenMessage, Tournament
@@ -45,15 +45,7 @@ def test_a_phone_calls_the_referee_and_the_director_posts_a_message_to_the_proje
     tournament = _drawn_round(director)
     table = tournament.rounds.get(number=1).tables.get(number=1)
 
-    laptop = browser.new_context(viewport=LAPTOP, locale="fr-FR")
-    desk = laptop.new_page()
-    desk.set_default_timeout(10_000)
-    desk.goto(live_server.url + "/login/")
-    desk.fill("input[name=username]", "directrice")
-    desk.fill("input[name=password]", "secret-pass-123")
-    desk.locator("main button[type=submit]").click()
-    desk.wait_for_load_state()
-    desk.goto(f"{live_server.url}/manage/tournament/{tournament.pk}/")
+    desk = director_desk(browser, live_server, tournament, viewport=LAPTOP)
     calls = desk.locator("#referee-calls")
     assert "Aucune table n’appelle." in calls.inner_text()
 
@@ -112,5 +104,5 @@ def test_a_phone_calls_the_referee_and_the_director_posts_a_message_to_the_proje
     desk.locator("#screen-panel").get_by_role("button", name="Retirer").click()
     desk.get_by_text("Aucun message sur les écrans.").wait_for()
     room.locator(".screen-message").wait_for(state="detached", timeout=POLLS)
-    for context in (laptop, phone_context, room_context):
+    for context in (desk.context, phone_context, room_context):
         context.close()

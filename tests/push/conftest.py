@@ -116,6 +116,50 @@ class LocalPushService:
         self.server.server_close()
 
 
+class ServiceWorkerPush:
+    """A page's service worker, reached through DevTools as a push service reaches it:
+    `deliver` hands it a message, `shown` reads back the notifications it showed."""
+
+    def __init__(self, context: Any, page: Any, timeout: float = 10) -> None:
+        self.page = page
+        self.origin = page.evaluate("() => location.origin")
+        scope = page.evaluate("async () => (await navigator.serviceWorker.ready).scope")
+        self.scope: str = scope
+        self.devtools = context.new_cdp_session(page)
+        registrations: list[dict[str, Any]] = []
+        self.devtools.on(
+            "ServiceWorker.workerRegistrationUpdated", lambda event: registrations.extend(event["registrations"])
+        )
+        self.devtools.send("ServiceWorker.enable")
+        deadline = time.monotonic() + timeout
+        while not any(r["scopeURL"] == scope for r in registrations):
+            assert time.monotonic() < deadline, registrations
+            page.wait_for_timeout(100)
+        self.registration_id = next(r["registrationId"] for r in registrations if r["scopeURL"] == scope)
+
+    def deliver(self, message: dict[str, Any]) -> None:
+        self.devtools.send(
+            "ServiceWorker.deliverPushMessage",
+            {"origin": self.origin, "registrationId": self.registration_id, "data": json.dumps(message)},
+        )
+
+    def shown(self) -> list[dict[str, str]]:
+        notes: list[dict[str, str]] = self.page.evaluate(
+            """async () => {
+                const registration = await navigator.serviceWorker.ready;
+                return (await registration.getNotifications()).map((n) => ({title: n.title, body: n.body, tag: n.tag}));
+            }"""
+        )
+        return notes
+
+    def wait_shown(self, timeout: float = 10) -> list[dict[str, str]]:
+        deadline = time.monotonic() + timeout
+        while not self.shown():
+            assert time.monotonic() < deadline, "no notification shown"
+            self.page.wait_for_timeout(100)
+        return self.shown()
+
+
 @pytest.fixture
 def push_service() -> Iterator[LocalPushService]:
     service = LocalPushService()
@@ -125,6 +169,10 @@ def push_service() -> Iterator[LocalPushService]:
 
 @pytest.fixture(autouse=True)
 def push_settings(settings: Any, tmp_path: Path) -> None:
+    use_local_push(settings, tmp_path)
+
+
+def use_local_push(settings: Any, tmp_path: Path) -> None:
     """A VAPID key of the test's own, local endpoints allowed, a short timeout."""
     settings.PUSH_VAPID_PRIVATE_KEY = ""
     settings.PUSH_VAPID_KEY_FILE = str(tmp_path / "vapid-key")

@@ -279,3 +279,17 @@ def test_a_round_not_yet_drawn_says_so(client: Client) -> None:
     [competitor, *_others] = competitors_for(tournament, 2)
     words = text(client.get(link(competitor)))
     assert "Pas encore de ronde tirée pour vous" in words
+
+
+def test_the_page_polls_every_soiree_poll_seconds_and_never_faster_than_the_ranking(
+    night: Table, client: Client, settings
+) -> None:
+    competitor = first(night)
+    assert 'hx-trigger="every 10s"' in client.get(link(competitor)).content.decode()
+    settings.SOIREE_POLL_SECONDS = 1
+    assert 'hx-trigger="every 3s"' in client.get(link(competitor)).content.decode()
+    round_close(by=director_of(night.round.tournament), round=night.round, force=True)
+    services.tournament_set_status(
+        by=director_of(night.round.tournament), tournament=night.round.tournament, status="finished"
+    )
+    assert 'hx-trigger="every 30s"' in client.get(link(competitor)).content.decode()
