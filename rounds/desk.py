@@ -20,11 +20,11 @@ from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from kit.polling import private_polled
 from kit.requests import UserRequest
 from scoring.selectors.calls import calls_panel
 from scoring.selectors.tables import recovered_count, table_progress
@@ -265,14 +265,11 @@ def _room_context(tournament: Tournament) -> dict[str, Any]:
 def dashboard_room(request: UserRequest, tournament: Tournament) -> HttpResponse:
     """The room's count alone, polled by the dashboard: 304 while nobody came in."""
     context = _room_context(tournament)
-    etag = context["room_etag"]
-    response = get_conditional_response(request, etag=etag)
-    if response is None:
-        response = HttpResponse(render_to_string("tournaments/dashboard_room.html", context, request=request))
-    response["ETag"] = etag
-    response["Cache-Control"] = "no-cache, private"
-    patch_vary_headers(response, ["HX-Request", "Accept-Language", "Cookie"])
-    return response
+    return private_polled(
+        request,
+        context["room_etag"],
+        lambda: render_to_string("tournaments/dashboard_room.html", context, request=request),
+    )
 
 
 def _door_url(request: UserRequest, door: Door) -> str:

@@ -16,11 +16,11 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from kit.polling import private_polled
 from kit.requests import UserRequest
 from scoring.access import organiser_tournament
 from scoring.forms.base import HandForm, ReasonForm
@@ -233,14 +233,9 @@ def sheets(request: UserRequest, tournament: Tournament) -> HttpResponse:
 def calls(request: UserRequest, tournament: Tournament) -> HttpResponse:
     """The open referee calls alone, polled by the dashboard (304 while nothing moved)."""
     context = calls_panel(tournament)
-    etag = context["calls_etag"]
-    response = get_conditional_response(request, etag=etag)
-    if response is None:
-        response = HttpResponse(render_to_string("scoring/calls_list.html", context, request=request))
-    response["ETag"] = etag
-    response["Cache-Control"] = "no-cache, private"
-    patch_vary_headers(response, ["HX-Request", "Accept-Language", "Cookie"])
-    return response
+    return private_polled(
+        request, context["calls_etag"], lambda: render_to_string("scoring/calls_list.html", context, request=request)
+    )
 
 
 @require_POST

@@ -12,18 +12,14 @@ the seat finder; the *director* organises the tournament's club.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring import middleware
 from scoring.services import hand_submit
-from tests.scoring.tables import director_of, make_table
+from tests.scoring.tables import director_of
 from tournaments import services
 from tournaments.models import Competitor, ScreenMessage, Table, Tournament
 
@@ -32,31 +28,6 @@ pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
 WIN_A = {"taker": "A", "contract": "hearts", "points": {"A": 102, "B": 60}}
 HEADERS = ("ETag", "Vary", "Cache-Control", "Content-Language", "X-Frame-Options", "X-Content-Type-Options")
-
-
-@pytest.fixture
-def running(django_capture_on_commit_callbacks) -> Table:
-    cache.clear()
-    table = make_table(tables=2)
-    with django_capture_on_commit_callbacks(execute=True):
-        hand_submit(table=table, raw=WIN_A)
-    return table
-
-
-@pytest.fixture
-def short_cut(monkeypatch) -> Iterator[list[str]]:
-    """The addresses the short cut answered, in order."""
-    answered: list[str] = []
-    real = middleware.LivePollMiddleware.__call__
-
-    def spied(self, request):  # type: ignore[no-untyped-def]
-        response = real(self, request)
-        if getattr(request, "resolver_match", None) is None and response.status_code in (200, 304):
-            answered.append(request.path)
-        return response
-
-    monkeypatch.setattr(middleware.LivePollMiddleware, "__call__", spied)
-    yield answered
 
 
 def by_link(table: Table) -> str:
