@@ -21,14 +21,13 @@ from typing import Any
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from push.models import Subscription
 from rounds.services import round_close, round_draw
 from scoring.services import hand_submit
 from scoring.standings import standings_rebuild
 from tests.e2e.conftest import PHONE, director_desk, screenshot
 from tests.e2e.test_accessibility import serious_violations
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
-from tests.push.conftest import Browser, LocalPushService, ServiceWorkerPush
+from tests.push.conftest import LocalPushService, ServiceWorkerPush, subscribe
 from tournaments import services
 from tournaments.models import Competitor, Tournament
 
@@ -179,17 +178,7 @@ def test_a_player_s_whole_night_from_the_door_to_the_final_rank(
     _clean(phone, axe)
     worker = ServiceWorkerPush(phone_context, phone)
     # What a browser that could reach its push service would have sent the site.
-    reader = Browser()
-    keys = reader.subscription(push_service.endpoint("helene"))["keys"]
-    Subscription.objects.create(
-        competitor=helene,
-        endpoint=push_service.endpoint("helene"),
-        p256dh=keys["p256dh"],
-        auth=keys["auth"],
-        language=language,
-        page=f"/t/{tournament.slug}/c/{helene.number}/soiree/",
-        by_link=False,
-    )
+    reader = subscribe(helene, push_service, "helene", language=language)
 
     # -- the director's laptop, and the projector in the room -------------------------------
     desk = director_desk(browser, live_server, tournament)

@@ -20,7 +20,7 @@ from push.models import Subscription
 from rounds.services import round_close, round_draw
 from tests.e2e.conftest import screenshot
 from tests.e2e.test_accessibility import serious_violations
-from tests.push.conftest import Browser, LocalPushService, ServiceWorkerPush
+from tests.push.conftest import LocalPushService, ServiceWorkerPush, subscribe
 from tests.scoring.tables import director_of, make_table
 
 SMALL_PHONE = {"width": 360, "height": 740}
@@ -76,17 +76,7 @@ def test_notify_me_says_unavailable_then_the_worker_shows_the_next_round(
 
     # A browser that did subscribe (the test's), for the same competitor: the director
     # draws round 2 and the site sends it the real message.
-    player = Browser()
-    keys = player.subscription(push_service.endpoint("phone"))["keys"]
-    Subscription.objects.create(
-        competitor=team,
-        endpoint=push_service.endpoint("phone"),
-        p256dh=keys["p256dh"],
-        auth=keys["auth"],
-        language=language,
-        page=f"/soiree/{team.link_token}/",
-        by_link=True,
-    )
+    player = subscribe(team, push_service, "phone", language=language, by_link=True)
     director = director_of(tournament)
     round_close(by=director, round=table.round, force=True)
     drawn = round_draw(by=director, tournament=tournament, seed=7)

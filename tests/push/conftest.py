@@ -160,6 +160,25 @@ class ServiceWorkerPush:
         return self.shown()
 
 
+def subscribe(
+    competitor: Any, service: LocalPushService, name: str, *, language: str = "fr", by_link: bool = False
+) -> Browser:
+    """A browser subscribed for `competitor` at the local service's `name`, saved as the
+    site saves a subscription it is sent (push.services.subscription_save)."""
+    from push import services
+    from push.parsing import Subscribed
+
+    browser = Browser()
+    data = browser.subscription(service.endpoint(name))
+    services.subscription_save(
+        competitor=competitor,
+        subscribed=Subscribed(endpoint=data["endpoint"], p256dh=data["keys"]["p256dh"], auth=data["keys"]["auth"]),
+        language=language,
+        by_link=by_link,
+    )
+    return browser
+
+
 @pytest.fixture
 def push_service() -> Iterator[LocalPushService]:
     service = LocalPushService()

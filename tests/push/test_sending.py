@@ -26,22 +26,10 @@ from push.tasks import clock_warning
 from rounds.services import round_clock_adjust, round_clock_start, round_clock_stop, round_close, round_draw
 from scoring.standings import standings_rebuild
 from tests.factories import CompetitorFactory, TournamentFactory
-from tests.push.conftest import Browser, LocalPushService
+from tests.push.conftest import Browser, LocalPushService, subscribe
 from tests.scoring.tables import director_of, make_table
 from tournaments.models import Competitor, Round, Tournament
 from tournaments.services import prize_add, tournament_set_status
-
-
-def subscribe(competitor: Competitor, service: LocalPushService, name: str, *, language: str = "fr") -> Browser:
-    browser = Browser()
-    data = browser.subscription(service.endpoint(name))
-    services.subscription_save(
-        competitor=competitor,
-        subscribed=Subscribed(endpoint=data["endpoint"], p256dh=data["keys"]["p256dh"], auth=data["keys"]["auth"]),
-        language=language,
-        by_link=False,
-    )
-    return browser
 
 
 def wait_until(check: Any, timeout: float = 15) -> None:
