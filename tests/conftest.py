@@ -117,12 +117,16 @@ def ranking_published_at_once() -> Iterator[None]:
 @pytest.fixture(autouse=True)
 def ranking_fragments_forgotten() -> Iterator[None]:
     """Each test starts with no ranking fragment kept in this process (scoring/live_ranking.py
-    keeps the last ones it read beside the shared cache, which tests clear themselves)."""
+    keeps the last ones it read beside the shared cache, which tests clear themselves), nor
+    any « Ma soirée » night drawn (scoring/views/soiree_parts.py)."""
     from scoring import live_ranking
+    from scoring.views import soiree_parts
 
     live_ranking.forget_local()
+    soiree_parts.forget_nights()
     yield
     live_ranking.forget_local()
+    soiree_parts.forget_nights()
 
 
 @pytest.fixture(autouse=True)

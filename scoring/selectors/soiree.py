@@ -324,8 +324,8 @@ def _watched(tournament_id: int, competitor_id: int) -> tuple[Any, ...] | None:
     return found
 
 
-def evening_stamp(tournament: standings_selectors.PublicTournament, competitor: Competitor) -> str:
-    """What changes whenever « Ma soirée » does, for its ETag: one small query.
+def evening_stamp(tournament: standings_selectors.PublicTournament, competitor: Competitor) -> Stamp:
+    """What changes whenever « Ma soirée » does, for its ETag: one small query (`Stamp`).
 
     Of the served ranking (`served_ranking`, kept per process and version), what the page
     shows of it: the competitor's own row as shown (`ServedRanking.shown`), the rounds it
@@ -335,18 +335,22 @@ def evening_stamp(tournament: standings_selectors.PublicTournament, competitor: 
     seats) or bye, and the closed rounds' state. And the tournament's status and settings
     (the lots once it is finished), and the competitor's own row (its name, a withdrawal).
     """
-    return _stamp(
-        served_ranking(tournament),
-        Polled(
-            competitor_id=competitor.pk,
-            number=competitor.number,
-            name=competitor.name,
-            status=competitor.status,
-            tournament_id=tournament.pk,
-            updated_at=tournament.updated_at,
-            tournament_status=tournament.status,
-            newest=tournament.standings_version or 0,
-        ),
+    return _stamp(served_ranking(tournament), polled_of(tournament, competitor))
+
+
+def polled_of(tournament: standings_selectors.PublicTournament, competitor: Competitor) -> Polled:
+    """What a poll reads (`polled`), from the rows the view has already read."""
+    return Polled(
+        competitor_id=competitor.pk,
+        number=competitor.number,
+        name=competitor.name,
+        status=competitor.status,
+        tournament_id=tournament.pk,
+        updated_at=tournament.updated_at,
+        tournament_status=tournament.status,
+        newest=tournament.standings_version or 0,
+        slug=tournament.slug,
+        is_public=tournament.is_public,
     )
 
 
@@ -362,11 +366,46 @@ class Polled:
     updated_at: datetime.datetime
     tournament_status: str
     newest: int  # the newest version of the live ranking
+    slug: str
+    is_public: bool
+
+    @property
+    def finished(self) -> bool:
+        return self.tournament_status == Tournament.Status.FINISHED
 
 
-def _stamp(served: ServedRanking | None, polled: Polled) -> str:
-    ranking = (served.shown(polled.number), served.progress, served.names) if served is not None else None
-    parts = (
+@dataclass(frozen=True, slots=True)
+class Stamp:
+    """« Ma soirée »'s state in two parts (scoring/views/soiree_parts.py draws the page in
+    those parts): `rank`, the competitor's row in the live ranking as the page shows it,
+    which moves with nearly every hand anywhere in the room; and `night`, all the rest
+    (where it sits, its partie, its past rounds, the final rank and lot), which moves with
+    its own table and the director's steps. `etag` holds both."""
+
+    night: str
+    rank: str
+
+    @property
+    def etag(self) -> str:
+        return f"{self.night}.{self.rank}"
+
+
+def _digest(parts: tuple[Any, ...]) -> str:
+    # The same in every web process (hash() is not): a poll may reach any of them.
+    return hashlib.blake2b(repr(parts).encode(), digest_size=9).hexdigest()
+
+
+def _stamp(served: ServedRanking | None, polled: Polled) -> Stamp:
+    shown = served.shown(polled.number) if served is not None else None
+    progress = served.progress if served is not None else None
+    ranking = (
+        # The past rounds are read up to the rounds the ranking counts, and name their
+        # competitors from it; the headline of a finished tournament gives the final rank.
+        (served.after_round, progress, served.names, shown is not None, shown if polled.finished else None)
+        if served is not None
+        else None
+    )
+    night = (
         ranking,
         int(polled.updated_at.timestamp() * 1000),
         str(polled.tournament_status),
@@ -374,12 +413,11 @@ def _stamp(served: ServedRanking | None, polled: Polled) -> str:
         str(polled.status),
         _watched(polled.tournament_id, polled.competitor_id),
     )
-    # The same in every web process (hash() is not): a poll may reach any of them.
-    return hashlib.blake2b(repr(parts).encode(), digest_size=9).hexdigest()
+    return Stamp(night=_digest(night), rank=_digest((shown, progress, polled.is_public, polled.slug)))
 
 
 POLLED_SQL = """
-    SELECT c.id, c.number, c.name, c.status, t.id, t.updated_at, t.status,
+    SELECT c.id, c.number, c.name, c.status, t.id, t.updated_at, t.status, t.slug, t.is_public,
            (SELECT s.version FROM {snapshot} s WHERE s.tournament_id = t.id ORDER BY s.version DESC LIMIT 1)
       FROM {competitor} c
       JOIN {tournament} t ON t.id = c.tournament_id
@@ -407,16 +445,22 @@ def polled(*, token: str | None = None, slug: str | None = None, number: int | N
         found = cursor.fetchone()
     if found is None:
         return None
-    competitor_id, number_, name, status, tournament_id, updated_at, tournament_status, newest = found
-    return Polled(competitor_id, number_, name, status, tournament_id, updated_at, tournament_status, newest or 0)
+    competitor_id, number_, name, status, tournament_id, updated_at, tournament_status, slug, is_public, newest = found
+    return Polled(
+        competitor_id, number_, name, status, tournament_id, updated_at, tournament_status, newest or 0, slug, is_public
+    )
 
 
-def polled_stamp(found: Polled) -> str | None:
-    """`evening_stamp` for a poll answered before the middleware chain, from what this
-    process keeps of the served ranking; None when it keeps nothing of that version (the
-    view then answers, and reads it)."""
+def polled_served(found: Polled) -> ServedRanking | None:
+    """The served ranking as this process keeps it for a poll answered before the
+    middleware chain; None when it keeps nothing of that version (the view then answers,
+    and reads it)."""
     version = live_ranking.published_version(found.tournament_id, found.newest)
     served = live_ranking.read_rows(found.tournament_id, version) if version else None
-    if not isinstance(served, ServedRanking):
-        return None
+    return served if isinstance(served, ServedRanking) else None
+
+
+def polled_stamp(found: Polled, served: ServedRanking) -> Stamp:
+    """`evening_stamp` for a poll answered before the middleware chain, from what this
+    process keeps of the served ranking (`polled_served`)."""
     return _stamp(served, found)

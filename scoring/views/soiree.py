@@ -17,13 +17,10 @@ links to.
 
 from __future__ import annotations
 
-from typing import Any
-
-from django.conf import settings
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
-from django.utils.cache import patch_cache_control
+from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
@@ -31,8 +28,9 @@ from kit.requests import SiteRequest
 from scoring.access import competitor_by_link
 from scoring.selectors import soiree as selectors
 from scoring.selectors import standings as standings_selectors
-from scoring.views.public import _base_context, _etag, _live, _page
-from tournaments.models import Competitor
+from scoring.views import soiree_parts
+from scoring.views.public import _base_context, _etag, _page, _polled
+from tournaments.models import Competitor, Tournament
 from tournaments.screens import screen_context, screen_response
 
 
@@ -45,21 +43,42 @@ def _soiree(
         screen_url = reverse("soiree:screen", args=[competitor.link_token])
     else:
         screen_url = reverse("draw:screen", kwargs={"slug": tournament.slug})
-    etag = _etag("soiree", competitor.pk, selectors.evening_stamp(tournament, competitor), get_language())
-
-    def context() -> dict[str, Any]:
-        evening = selectors.evening(tournament, competitor)
-        values = _base_context(tournament, evening=evening, public_links=tournament.is_public)
-        # Never more often than the ranking's own polls (a finished tournament's are slower).
-        values["poll_seconds"] = max(values["poll_seconds"], settings.SOIREE_POLL_SECONDS)
-        return values
-
+    language = get_language()
+    stamp = selectors.evening_stamp(tournament, competitor)
+    etag = _etag("soiree", competitor.pk, stamp.etag, language)
+    evening: selectors.Evening | None = None
+    response = get_conditional_response(request, etag=etag) if request.htmx else None
+    if response is None:
+        # The night as this process drew it at this stamp, else drawn now (soiree_parts).
+        night = None if not request.htmx else soiree_parts.kept_night(competitor.pk, language, stamp.night)
+        if night is None:
+            evening = selectors.evening(tournament, competitor)
+            night = soiree_parts.draw_night(evening, stamp.night, public_links=tournament.is_public)
+            soiree_parts.keep_night(competitor.pk, language, night)
+        part = soiree_parts.live_part(
+            night,
+            selectors.served_ranking(tournament),
+            number=competitor.number,
+            finished=tournament.status == Tournament.Status.FINISHED,
+            public_links=tournament.is_public,
+            slug=tournament.slug,
+            path=request.path,
+            etag=etag,
+        )
+        if request.htmx:
+            response = HttpResponse(part)
+        else:
+            assert evening is not None
+            # `by_link`: which address the notifications' button subscribes at (push/).
+            values = {
+                **_base_context(tournament, evening=evening, public_links=tournament.is_public),
+                **screen_context(tournament.pk, url=screen_url),
+                "by_link": secret,
+                "soiree_live": part,
+            }
+            response = _page(request, "scoring/public/soiree.html", values, etag)
     if request.htmx:
-        response = _live(request, etag, "scoring/public/soiree_live.html", context)
-    else:
-        # `by_link`: which address the notifications' button subscribes at (push/).
-        values = {**context(), **screen_context(tournament.pk, url=screen_url), "by_link": secret}
-        response = _page(request, "scoring/public/soiree.html", values, etag)
+        response = _polled(response, etag)
     if secret:
         patch_cache_control(response, private=True)
         response["Referrer-Policy"] = "no-referrer"

@@ -1,4 +1,4 @@
-"""« Ma soirée »'s polls that change nothing, answered 304 before the middleware chain.
+"""« Ma soirée »'s polls answered before the middleware chain.
 
 Every team keeps its page open on a phone, and its live part polls every few seconds
 (scoring/views/soiree.py): at 300 teams about a hundred polls a second, nearly all of
@@ -9,10 +9,12 @@ hands a poll of either address (the personal link, or the public page where the 
 finder leads) by a visitor without a session to `soiree_poll`: one query for the
 competitor and its tournament (`scoring.selectors.soiree.polled`) and one for what the page
 shows from the database, the served ranking as this process keeps it; if the ETag the
-phone sent is still the page's, a 304 with the headers the view gives it. Anything else
-(a first poll, a page that moved, a withdrawn or unknown link, a tournament this visitor
-may not follow, a version of the ranking this process has not read yet) goes down the
-chain to the view, which answers as before.
+phone sent is still the page's, a 304 with the headers the view gives it. When only the
+rank moved (nearly every poll at a busy night) and this process has drawn the rest of the
+part at its current stamp, the part is assembled here with its rank drawn anew, as the
+view would (scoring/views/soiree_parts.py). Anything else (a first poll, a night that
+moved, a withdrawn or unknown link, a tournament this visitor may not follow, a version
+of the ranking this process has not read yet) goes down the chain to the view.
 
 The page's strip of the director's messages (`/soiree/<token>/screen/`, every 10 s) is
 answered the same way (`soiree_screen_poll`): its 304 while the same messages are on.
@@ -27,6 +29,7 @@ from django.utils.cache import get_conditional_response, patch_cache_control, pa
 
 from scoring.access import TOKEN_SHAPE
 from scoring.selectors import soiree as selectors
+from scoring.views import soiree_parts
 from scoring.views.public import _etag, _polled
 from tournaments.screens import screen_context
 
@@ -34,7 +37,9 @@ from tournaments.screens import screen_context
 def soiree_poll(
     request: HttpRequest, *, token: str | None = None, slug: str | None = None, number: int | None = None
 ) -> HttpResponse | None:
-    """A 304 for a poll whose page has not moved, else None (the chain answers)."""
+    """The answer to a poll whose night this process has drawn at its current stamp (a
+    304 when the page has not moved, else the part with its rank drawn anew), or None
+    (the chain answers)."""
     if not request.headers.get("If-None-Match"):
         return None
     if token is not None and not TOKEN_SHAPE.match(token):
@@ -42,15 +47,30 @@ def soiree_poll(
     found = selectors.polled(token=token, slug=slug, number=number)
     if found is None:
         return None
-    stamp = selectors.polled_stamp(found)
-    if stamp is None:
+    served = selectors.polled_served(found)
+    if served is None:
         return None
+    stamp = selectors.polled_stamp(found, served)
     # As LocaleMiddleware chooses it for a visitor without a session: the ETag names it.
     language = translation.get_language_from_request(request)
-    etag = _etag("soiree", found.competitor_id, stamp, language)
+    etag = _etag("soiree", found.competitor_id, stamp.etag, language)
     response = get_conditional_response(request, etag=etag)
     if response is None:
-        return None
+        night = soiree_parts.kept_night(found.competitor_id, language, stamp.night)
+        if night is None:
+            return None
+        with translation.override(language):
+            part = soiree_parts.live_part(
+                night,
+                served,
+                number=found.number,
+                finished=found.finished,
+                public_links=found.is_public,
+                slug=found.slug,
+                path=request.path,
+                etag=etag,
+            )
+        response = HttpResponse(part)
     response = _polled(response, etag)
     if token is not None:
         # As the view answers a personal link (scoring/views/soiree.py).

@@ -152,7 +152,8 @@ class ServiceWorkerPush:
         )
         return notes
 
-    def wait_shown(self, timeout: float = 10) -> list[dict[str, str]]:
+    def wait_shown(self, timeout: float = 30) -> list[dict[str, str]]:
+        # Generous: a service worker woken on a busy machine (a full --all run) took over 10 s once.
         deadline = time.monotonic() + timeout
         while not self.shown():
             assert time.monotonic() < deadline, "no notification shown"

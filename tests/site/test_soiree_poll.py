@@ -1,10 +1,12 @@
-"""« Ma soirée »'s polls that change nothing, answered 304 before the middleware chain
-(scoring.middleware.LivePollMiddleware, scoring.views.soiree_poll).
+"""« Ma soirée »'s polls answered before the middleware chain
+(scoring.middleware.LivePollMiddleware, scoring.views.soiree_poll): a 304 for a page that
+has not moved, and the part with its rank drawn anew when only the rank moved and this
+process has drawn the rest of it (scoring/views/soiree_parts.py).
 
-The answer must be the chain's: the same 304, ETag and headers, by the personal link and
-by the public address; anything else (a first poll, a page that moved, a withdrawn link,
-a private tournament's public address, a signed-in organiser) goes down the chain to the
-view, which answers as before.
+The answer must be the chain's: the same status, ETag, headers and bytes, by the
+personal link and by the public address; anything else (a first poll, a night that
+moved, a withdrawn link, a private tournament's public address, a signed-in organiser)
+goes down the chain to the view, which answers as before.
 
 Personas: the *player* polls their page by its personal link; a *visitor* follows it from
 the seat finder; the *director* organises the tournament's club.
@@ -12,13 +14,18 @@ the seat finder; the *director* organises the tournament's club.
 
 from __future__ import annotations
 
+import datetime
+import re
+
 import pytest
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from rounds.services import round_clock_start
 from scoring.services import hand_submit
+from scoring.views import soiree_parts
 from tests.scoring.tables import director_of
 from tournaments import services
 from tournaments.models import Competitor, ScreenMessage, Table, Tournament
@@ -27,6 +34,7 @@ pytestmark = pytest.mark.django_db
 
 HTMX = {"HX-Request": "true"}
 WIN_A = {"taker": "A", "contract": "hearts", "points": {"A": 102, "B": 60}}
+BIG_WIN_A = {"taker": "A", "contract": "hearts", "points": {"A": 152, "B": 10}}
 HEADERS = ("ETag", "Vary", "Cache-Control", "Content-Language", "X-Frame-Options", "X-Content-Type-Options")
 
 
@@ -130,3 +138,83 @@ def test_the_messages_strip_gets_the_chains_304_ahead_of_the_chain_until_a_messa
     services.competitor_link_revoke(by=director_of(running.round.tournament), competitor=team)
     assert Client().get(path, headers={**HTMX, "If-None-Match": moved["ETag"]}).status_code == 403
     assert short_cut == [path]
+
+
+def other_table(running: Table) -> Table:
+    return Table.objects.get(round=running.round, number=2)
+
+
+def read_the_new_version(running: Table) -> None:
+    """Another team's first poll since the ranking moved: down the chain, its view reads
+    the new version, which this process then keeps for every page (a version it has not
+    read sends a poll down the chain)."""
+    team = running.round.tournament.competitors.get(number=3)
+    assert Client().get(reverse("soiree:page", args=[team.link_token]), headers=HTMX).status_code == 200
+
+
+@pytest.mark.parametrize("address", [by_link, public])
+def test_a_rank_moved_by_a_hand_elsewhere_is_drawn_ahead_of_the_chain_as_the_chain_draws_it(
+    running: Table, short_cut: list[str], address, django_capture_on_commit_callbacks
+) -> None:
+    path = address(running)
+    first = Client().get(path, headers=HTMX)
+    assert "Rang 1" in text(first)
+    # Table 2's team wins more than team 1 did: team 1 is second, its own night unmoved.
+    with django_capture_on_commit_callbacks(execute=True):
+        hand_submit(table=other_table(running), raw=BIG_WIN_A)
+    read_the_new_version(running)
+    with CaptureQueriesContext(connection) as queries:
+        moved = Client().get(path, headers={**HTMX, "If-None-Match": first["ETag"]})
+    assert moved.status_code == 200 and short_cut == [path] and len(queries) == 2
+    assert "Rang 2" in text(moved) and moved["ETag"] != first["ETag"]
+    # The night's half of the ETag held, the rank's moved.
+    assert moved["ETag"].split(".")[0] == first["ETag"].split(".")[0]
+
+    # The chain's answer, the night drawn again from the database: the same bytes.
+    soiree_parts.forget_nights()
+    director = Client()
+    director.force_login(director_of(running.round.tournament))
+    chained = director.get(path, headers={**HTMX, "If-None-Match": first["ETag"]})
+    assert chained.status_code == 200 and short_cut == [path]
+    assert moved.content == chained.content
+    for header in (*HEADERS, "Referrer-Policy", "X-Robots-Tag", "Content-Type"):
+        assert moved.get(header) == chained.get(header), header
+
+
+def text(response) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
+
+
+def test_the_clock_drawn_ahead_of_the_chain_carries_the_servers_time_of_the_answer(
+    running: Table, short_cut: list[str], django_capture_on_commit_callbacks, monkeypatch
+) -> None:
+    """The browser's countdown takes the server's time from the element (static/js/clock.js):
+    a night kept for minutes must not hand it the time it was drawn at."""
+    tournament = running.round.tournament
+    started = datetime.datetime(2026, 12, 5, 21, 0, tzinfo=datetime.UTC)
+    round_clock_start(by=director_of(tournament), round=running.round, minutes=45, now=started)
+    path = by_link(running)
+    monkeypatch.setattr(soiree_parts.timezone, "now", lambda: started + datetime.timedelta(minutes=5))
+    first = Client().get(path, headers=HTMX)
+    assert 'data-clock-now="2026-12-05T21:05:00.000Z"' in first.content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        hand_submit(table=other_table(running), raw=BIG_WIN_A)
+    read_the_new_version(running)
+    monkeypatch.setattr(soiree_parts.timezone, "now", lambda: started + datetime.timedelta(minutes=12))
+    moved = Client().get(path, headers={**HTMX, "If-None-Match": first["ETag"]})
+    assert moved.status_code == 200 and short_cut == [path]
+    assert 'data-clock-now="2026-12-05T21:12:00.000Z"' in moved.content.decode()
+    assert 'data-clock-ends="2026-12-05T21:45:00.000Z"' in moved.content.decode()
+
+
+def test_the_nights_kept_are_bounded(monkeypatch) -> None:
+    monkeypatch.setattr(soiree_parts, "KEPT", 2)
+    nights = [soiree_parts.Night(stamp=str(n), pieces=("x",), clock=None) for n in range(3)]
+    for number, night in enumerate(nights):
+        soiree_parts.keep_night(number, "fr", night)
+    assert soiree_parts.kept_night(0, "fr", "0") is None
+    assert soiree_parts.kept_night(1, "fr", "1") is nights[1]
+    assert soiree_parts.kept_night(2, "fr", "2") is nights[2]
+    # Kept at another stamp: drawn again.
+    assert soiree_parts.kept_night(2, "fr", "3") is None
+    assert soiree_parts.kept_night(2, "en", "2") is None
