@@ -182,7 +182,7 @@ def _sheet(tournament: Tournament, rnd: Round, seats: list[Seat]) -> dict[str, A
     return standings_selectors.table_sheet(tournament, table, sides, result=(result,))
 
 
-def served_snapshot(tournament: Tournament, version: int) -> StandingsSnapshot | None:
+def served_snapshot(tournament: Tournament | int, version: int) -> StandingsSnapshot | None:
     """The ranking at the version the live ranking serves (the newest when it is gone)."""
     snapshot = standings_selectors.snapshot_version(tournament, version) if version else None
     return snapshot if snapshot is not None else standings_selectors.live_snapshot(tournament)
@@ -243,17 +243,20 @@ def served_ranking(tournament: standings_selectors.PublicTournament) -> ServedRa
     the version asked for is kept: when it is gone and the newest stands in, that one
     is read again at each poll until the publication moves on.
     """
-    version = served_version(tournament)
+    return _served_at(tournament.pk, served_version(tournament))
+
+
+def _served_at(tournament_id: int, version: int) -> ServedRanking | None:
     if version:
-        kept = live_ranking.read_rows(tournament.pk, version)
+        kept = live_ranking.read_rows(tournament_id, version)
         if isinstance(kept, ServedRanking):
             return kept
-    snapshot = served_snapshot(tournament, version)
+    snapshot = served_snapshot(tournament_id, version)
     if snapshot is None:
         return None
     served = _served_ranking_of(snapshot)
     if version and snapshot.version == version:
-        live_ranking.keep_read_rows(tournament.pk, version, served, rows=len(served.by_number) or 1)
+        live_ranking.keep_read_rows(tournament_id, version, served, rows=len(served.by_number) or 1)
     return served
 
 
@@ -452,15 +455,10 @@ def polled(*, token: str | None = None, slug: str | None = None, number: int | N
 
 
 def polled_served(found: Polled) -> ServedRanking | None:
-    """The served ranking as this process keeps it for a poll answered before the
-    middleware chain; None when it keeps nothing of that version (the view then answers,
-    and reads it)."""
-    version = live_ranking.published_version(found.tournament_id, found.newest)
-    served = live_ranking.read_rows(found.tournament_id, version) if version else None
-    return served if isinstance(served, ServedRanking) else None
+    """`served_ranking` for a poll answered before the middleware chain."""
+    return _served_at(found.tournament_id, live_ranking.published_version(found.tournament_id, found.newest))
 
 
-def polled_stamp(found: Polled, served: ServedRanking) -> Stamp:
-    """`evening_stamp` for a poll answered before the middleware chain, from what this
-    process keeps of the served ranking (`polled_served`)."""
+def polled_stamp(found: Polled, served: ServedRanking | None) -> Stamp:
+    """`evening_stamp` for a poll answered before the middleware chain (`polled_served`)."""
     return _stamp(served, found)

@@ -100,11 +100,11 @@ def _with_last_round_status(snapshots: QuerySet[StandingsSnapshot]) -> QuerySet[
     return snapshots.annotate(last_round_status=Subquery(last_round.values("status")[:1]))
 
 
-def live_snapshot(tournament: Tournament) -> StandingsSnapshot | None:
+def live_snapshot(tournament: Tournament | int) -> StandingsSnapshot | None:
     return _with_last_round_status(StandingsSnapshot.objects.filter(tournament=tournament)).order_by("-version").first()
 
 
-def snapshot_version(tournament: Tournament, version: int) -> StandingsSnapshot | None:
+def snapshot_version(tournament: Tournament | int, version: int) -> StandingsSnapshot | None:
     """The ranking of `version` (None once pruned): the published one (scoring.live_ranking)."""
     snapshots = StandingsSnapshot.objects.filter(tournament=tournament, version=version)
     return _with_last_round_status(snapshots).first()

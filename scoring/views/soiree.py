@@ -46,15 +46,16 @@ def _soiree(
     language = get_language()
     stamp = selectors.evening_stamp(tournament, competitor)
     etag = _etag("soiree", competitor.pk, stamp.etag, language)
-    evening: selectors.Evening | None = None
+    evening: selectors.Evening | None = None if request.htmx else selectors.evening(tournament, competitor)
     response = get_conditional_response(request, etag=etag) if request.htmx else None
     if response is None:
-        # The night as this process drew it at this stamp, else drawn now (soiree_parts).
-        night = None if not request.htmx else soiree_parts.kept_night(competitor.pk, language, stamp.night)
-        if night is None:
-            evening = selectors.evening(tournament, competitor)
-            night = soiree_parts.draw_night(evening, stamp.night, public_links=tournament.is_public)
-            soiree_parts.keep_night(competitor.pk, language, night)
+
+        def draw() -> soiree_parts.Night:
+            drawn = evening if evening is not None else selectors.evening(tournament, competitor)
+            return soiree_parts.draw_night(drawn, stamp.night, public_links=tournament.is_public)
+
+        night = soiree_parts.night(competitor.pk, language, stamp.night, draw)
+        assert night is not None  # `draw` always draws
         part = soiree_parts.live_part(
             night,
             selectors.served_ranking(tournament),

@@ -8,8 +8,10 @@ large template at every poll: half the web's CPU (docs/live-refresh.md). So the 
 drawn in two layers, with the two halves of its ETag (`scoring.selectors.soiree.Stamp`):
 
 - the *night* (scoring/public/soiree_night.html), drawn from the database when its stamp
-  moves and kept in this process per competitor and language (`keep_night`), with two
-  marks where the parts drawn at every answer go;
+  moves, with two marks where the parts drawn at every answer go, and kept (`night`): in
+  this process per competitor and language, and in the shared cache per competitor,
+  language and stamp, so that one web process draws it for all (a poll reaches any of
+  them; at a busy night a competitor's own table moves its night every few polls);
 - at every answer, the round's clock (it carries the server's time, which the browser's
   countdown needs fresh) and the rank (scoring/public/soiree_rank.html), from the served
   ranking this process keeps per version (`scoring.selectors.soiree.served_ranking`).
@@ -26,10 +28,12 @@ import json
 import re
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
@@ -77,6 +81,32 @@ def keep_night(competitor_id: int, language: str, night: Night) -> None:
         _kept.move_to_end((competitor_id, language))
         while len(_kept) > KEPT:
             _kept.popitem(last=False)
+
+
+# How long the shared cache keeps a drawn night: a night unmoved for longer is drawn again.
+SHARED_SECONDS = 600
+
+
+def _shared_key(competitor_id: int, language: str, stamp: str) -> str:
+    return f"soiree-night:{competitor_id}:{language}:{stamp}"
+
+
+def night(competitor_id: int, language: str, stamp: str, draw: Callable[[], Night | None]) -> Night | None:
+    """The competitor's night at `stamp`: as this process keeps it, else as another
+    process drew it (the shared cache), else drawn now by `draw` (None: it could not) and
+    kept in both."""
+    kept = kept_night(competitor_id, language, stamp)
+    if kept is not None:
+        return kept
+    shared = cache.get(_shared_key(competitor_id, language, stamp))
+    if isinstance(shared, Night) and shared.stamp == stamp:
+        keep_night(competitor_id, language, shared)
+        return shared
+    drawn = draw()
+    if drawn is not None:
+        cache.set(_shared_key(competitor_id, language, stamp), drawn, SHARED_SECONDS)
+        keep_night(competitor_id, language, drawn)
+    return drawn
 
 
 def forget_nights() -> None:

@@ -8,13 +8,13 @@ cost more than the live ranking's shared fragment. So `scoring.middleware.LivePo
 hands a poll of either address (the personal link, or the public page where the seat
 finder leads) by a visitor without a session to `soiree_poll`: one query for the
 competitor and its tournament (`scoring.selectors.soiree.polled`) and one for what the page
-shows from the database, the served ranking as this process keeps it; if the ETag the
-phone sent is still the page's, a 304 with the headers the view gives it. When only the
-rank moved (nearly every poll at a busy night) and this process has drawn the rest of the
-part at its current stamp, the part is assembled here with its rank drawn anew, as the
-view would (scoring/views/soiree_parts.py). Anything else (a first poll, a night that
-moved, a withdrawn or unknown link, a tournament this visitor may not follow, a version
-of the ranking this process has not read yet) goes down the chain to the view.
+shows from the database, with the served ranking as this process keeps it; if the ETag
+the phone sent is still the page's, a 304 with the headers the view gives it. Else the
+part is assembled here as the view assembles it (scoring/views/soiree_parts.py): its
+night as kept (this process, or the shared cache) or drawn here when it moved, its rank
+and clock drawn anew. Anything else (a first poll, a withdrawn or unknown link, a
+tournament this visitor may not follow, a signed-in visitor) goes down the chain to the
+view.
 
 The page's strip of the director's messages (`/soiree/<token>/screen/`, every 10 s) is
 answered the same way (`soiree_screen_poll`): its 304 while the same messages are on.
@@ -29,17 +29,18 @@ from django.utils.cache import get_conditional_response, patch_cache_control, pa
 
 from scoring.access import TOKEN_SHAPE
 from scoring.selectors import soiree as selectors
+from scoring.selectors import standings as standings_selectors
 from scoring.views import soiree_parts
 from scoring.views.public import _etag, _polled
+from tournaments.models import Competitor
 from tournaments.screens import screen_context
 
 
 def soiree_poll(
     request: HttpRequest, *, token: str | None = None, slug: str | None = None, number: int | None = None
 ) -> HttpResponse | None:
-    """The answer to a poll whose night this process has drawn at its current stamp (a
-    304 when the page has not moved, else the part with its rank drawn anew), or None
-    (the chain answers)."""
+    """The answer to a poll that carries an ETag (a 304 when the page has not moved, else
+    the part as the view draws it), or None (the chain answers)."""
     if not request.headers.get("If-None-Match"):
         return None
     if token is not None and not TOKEN_SHAPE.match(token):
@@ -48,18 +49,16 @@ def soiree_poll(
     if found is None:
         return None
     served = selectors.polled_served(found)
-    if served is None:
-        return None
     stamp = selectors.polled_stamp(found, served)
     # As LocaleMiddleware chooses it for a visitor without a session: the ETag names it.
     language = translation.get_language_from_request(request)
     etag = _etag("soiree", found.competitor_id, stamp.etag, language)
     response = get_conditional_response(request, etag=etag)
     if response is None:
-        night = soiree_parts.kept_night(found.competitor_id, language, stamp.night)
-        if night is None:
-            return None
         with translation.override(language):
+            night = soiree_parts.night(found.competitor_id, language, stamp.night, lambda: _draw(found, stamp.night))
+            if night is None:
+                return None
             part = soiree_parts.live_part(
                 night,
                 served,
@@ -78,6 +77,16 @@ def soiree_poll(
     response.headers.setdefault("Content-Language", language)
     response.headers.setdefault("X-Frame-Options", settings.X_FRAME_OPTIONS)
     return response
+
+
+def _draw(found: selectors.Polled, stamp: str) -> soiree_parts.Night | None:
+    """The night drawn here as the view draws it (None: the competitor is gone since)."""
+    competitor = Competitor.objects.filter(pk=found.competitor_id).first()
+    if competitor is None:
+        return None
+    tournament = standings_selectors.followed_tournament(found.tournament_id)
+    evening = selectors.evening(tournament, competitor)
+    return soiree_parts.draw_night(evening, stamp, public_links=found.is_public)
 
 
 def _personal(response: HttpResponse, language: str) -> HttpResponse:

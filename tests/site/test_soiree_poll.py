@@ -1,12 +1,12 @@
 """« Ma soirée »'s polls answered before the middleware chain
 (scoring.middleware.LivePollMiddleware, scoring.views.soiree_poll): a 304 for a page that
-has not moved, and the part with its rank drawn anew when only the rank moved and this
-process has drawn the rest of it (scoring/views/soiree_parts.py).
+has not moved, else the part as the view draws it (scoring/views/soiree_parts.py): its
+night kept or drawn, its rank and clock drawn anew.
 
 The answer must be the chain's: the same status, ETag, headers and bytes, by the
-personal link and by the public address; anything else (a first poll, a night that
-moved, a withdrawn link, a private tournament's public address, a signed-in organiser)
-goes down the chain to the view, which answers as before.
+personal link and by the public address; anything else (a first poll, a withdrawn link,
+a private tournament's public address, a signed-in organiser) goes down the chain to the
+view, which answers as before.
 
 Personas: the *player* polls their page by its personal link; a *visitor* follows it from
 the seat finder; the *director* organises the tournament's club.
@@ -18,6 +18,7 @@ import datetime
 import re
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -74,10 +75,12 @@ def test_english_gets_its_own_etag_and_304(running: Table, short_cut: list[str])
     again = english.get(by_link(running), headers={**HTMX, "If-None-Match": first["ETag"]})
     assert again.status_code == 304 and again["Content-Language"] == "en"
     french = Client().get(by_link(running), headers={**HTMX, "If-None-Match": first["ETag"]})
-    assert french.status_code == 200 and short_cut == [by_link(running)]
+    # French: its own night, drawn ahead of the chain in French.
+    assert french.status_code == 200 and short_cut == [by_link(running)] * 2
+    assert french["Content-Language"] == "fr" and "Rang" in text(french) and french["ETag"].endswith('-fr"')
 
 
-def test_a_moved_page_a_withdrawn_link_and_a_private_tournament_go_down_the_chain(
+def test_a_donne_at_my_table_is_drawn_ahead_of_the_chain_as_the_chain_draws_it(
     running: Table, short_cut: list[str], django_capture_on_commit_callbacks
 ) -> None:
     path = by_link(running)
@@ -86,6 +89,35 @@ def test_a_moved_page_a_withdrawn_link_and_a_private_tournament_go_down_the_chai
         hand_submit(table=running, raw=WIN_A)
     moved = Client().get(path, headers={**HTMX, "If-None-Match": first["ETag"]})
     assert moved.status_code == 200 and "2 donnes jouées" in moved.content.decode()
+    assert short_cut == [path] and moved["ETag"].split(".")[0] != first["ETag"].split(".")[0]
+    soiree_parts.forget_nights()
+    cache.clear()
+    director = Client()
+    director.force_login(director_of(running.round.tournament))
+    chained = director.get(path, headers={**HTMX, "If-None-Match": first["ETag"]})
+    assert chained.content == moved.content and chained["ETag"] == moved["ETag"]
+
+
+def test_another_process_takes_the_night_drawn_from_the_shared_cache(
+    running: Table, short_cut: list[str], django_capture_on_commit_callbacks
+) -> None:
+    path = by_link(running)
+    first = Client().get(path, headers=HTMX)
+    with django_capture_on_commit_callbacks(execute=True):
+        hand_submit(table=running, raw=WIN_A)
+    drawn = Client().get(path, headers={**HTMX, "If-None-Match": first["ETag"]})
+    # Another web process: nothing kept in it, the night in the shared cache.
+    soiree_parts.forget_nights()
+    with CaptureQueriesContext(connection) as queries:
+        taken = Client().get(path, headers={**HTMX, "If-None-Match": first["ETag"]})
+    assert taken.content == drawn.content and len(queries) == 2
+
+
+def test_a_withdrawn_link_and_a_private_tournament_go_down_the_chain(
+    running: Table, short_cut: list[str], django_capture_on_commit_callbacks
+) -> None:
+    path = by_link(running)
+    moved = Client().get(path, headers=HTMX)
 
     tournament = running.round.tournament
     Tournament.objects.filter(pk=tournament.pk).update(is_public=False)
@@ -144,14 +176,6 @@ def other_table(running: Table) -> Table:
     return Table.objects.get(round=running.round, number=2)
 
 
-def read_the_new_version(running: Table) -> None:
-    """Another team's first poll since the ranking moved: down the chain, its view reads
-    the new version, which this process then keeps for every page (a version it has not
-    read sends a poll down the chain)."""
-    team = running.round.tournament.competitors.get(number=3)
-    assert Client().get(reverse("soiree:page", args=[team.link_token]), headers=HTMX).status_code == 200
-
-
 @pytest.mark.parametrize("address", [by_link, public])
 def test_a_rank_moved_by_a_hand_elsewhere_is_drawn_ahead_of_the_chain_as_the_chain_draws_it(
     running: Table, short_cut: list[str], address, django_capture_on_commit_callbacks
@@ -162,10 +186,10 @@ def test_a_rank_moved_by_a_hand_elsewhere_is_drawn_ahead_of_the_chain_as_the_cha
     # Table 2's team wins more than team 1 did: team 1 is second, its own night unmoved.
     with django_capture_on_commit_callbacks(execute=True):
         hand_submit(table=other_table(running), raw=BIG_WIN_A)
-    read_the_new_version(running)
     with CaptureQueriesContext(connection) as queries:
         moved = Client().get(path, headers={**HTMX, "If-None-Match": first["ETag"]})
-    assert moved.status_code == 200 and short_cut == [path] and len(queries) == 2
+    # The competitor and its night's state, and the new version's rows (read once by this process).
+    assert moved.status_code == 200 and short_cut == [path] and len(queries) == 3
     assert "Rang 2" in text(moved) and moved["ETag"] != first["ETag"]
     # The night's half of the ETag held, the rank's moved.
     assert moved["ETag"].split(".")[0] == first["ETag"].split(".")[0]
@@ -199,7 +223,6 @@ def test_the_clock_drawn_ahead_of_the_chain_carries_the_servers_time_of_the_answ
     assert 'data-clock-now="2026-12-05T21:05:00.000Z"' in first.content.decode()
     with django_capture_on_commit_callbacks(execute=True):
         hand_submit(table=other_table(running), raw=BIG_WIN_A)
-    read_the_new_version(running)
     monkeypatch.setattr(soiree_parts.timezone, "now", lambda: started + datetime.timedelta(minutes=12))
     moved = Client().get(path, headers={**HTMX, "If-None-Match": first["ETag"]})
     assert moved.status_code == 200 and short_cut == [path]
