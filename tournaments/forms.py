@@ -71,7 +71,7 @@ class PlayerForm(forms.ModelForm):  # type: ignore[type-arg]  # not subscriptabl
             del self.fields["consent"]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or self.cleaned_data
         if self.needs_consent and data.get("public_history") and not data.get("consent"):
             self.add_error("consent", _("Their public page is turned on only once the player has agreed: tick here."))
         data.pop("consent", None)

@@ -68,6 +68,11 @@ class MergePreview:
 TAKEN_OVER = ("licence", "email", "phone", "affiliation")
 
 
+def _detail_label(name: str) -> str:
+    field = Player._meta.get_field(name)
+    return str(getattr(field, "verbose_name", name))
+
+
 def _refuse(kept: Player, merged: Player) -> None:
     """Raise the reason these two cannot be merged, if there is one."""
     if kept.pk == merged.pk:
@@ -122,7 +127,7 @@ def _preview(kept: Player, merged: Player) -> MergePreview:
     preview.rated_parties = rating.parties if rating is not None else None
     for name in TAKEN_OVER:
         if not getattr(kept, name) and getattr(merged, name):
-            preview.details.append((str(Player._meta.get_field(name).verbose_name), getattr(merged, name)))
+            preview.details.append((_detail_label(name), getattr(merged, name)))
     return preview
 
 
