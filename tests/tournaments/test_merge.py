@@ -213,3 +213,23 @@ def test_turning_a_public_page_on_needs_the_players_agreement(club, organiser, o
     assert organiser_client.post(url, {**values, "consent": "on"}).status_code == 302
     player.refresh_from_db()
     assert player.public_history
+
+
+def test_a_season_of_those_tournaments_is_ranked_again_with_one_line_for_the_player(
+    club, organiser, dupond, dupont
+) -> None:
+    # Imported here: seasons are above tournaments; the receiver is the seasons' own.
+    from seasons.models import SeasonSnapshot
+    from seasons.ranking import season_snapshot_write
+    from seasons.services import season_create, season_tournaments_set
+
+    competitor = _played(club, organiser, dupond, "Concours de la Saint-Jean")
+    season = season_create(by=organiser, club=club, name="Saison 2026")
+    season_tournaments_set(by=organiser, season=season, tournaments=[competitor.tournament])
+    season_snapshot_write(season=season)
+
+    services.players_merge(by=organiser, kept=dupont, merged=dupond)
+
+    latest = SeasonSnapshot.objects.filter(season=season).order_by("-version").first()
+    assert latest is not None and latest.version == 2
+    assert all(row["player"] != dupond.pk for row in latest.rows)
