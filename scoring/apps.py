@@ -12,9 +12,10 @@ class ScoringConfig(AppConfig):
         # when there is no broker.
         from kit.fastjson import use_for_psycopg
         from scoring import receivers, tasks  # noqa: F401
-        from tournaments.signals import names_erased, standings_refresh_requested
+        from tournaments.signals import names_erased, players_merged, standings_refresh_requested
 
         use_for_psycopg()
         # What tournaments/ tells whoever keeps a ranking, without importing scoring/.
         standings_refresh_requested.connect(receivers.standings_refresh, dispatch_uid="scoring.standings_refresh")
         names_erased.connect(receivers.names_erased, dispatch_uid="scoring.names_erased")
+        players_merged.connect(receivers.players_merged, dispatch_uid="scoring.players_merged")

@@ -38,6 +38,17 @@ def names_erased(
             snapshot.save(update_fields=["rows"])
 
 
+def players_merged(*, tournament_ids: list[int], competitor_names: dict[int, str], **_kwargs: Any) -> None:
+    """`tournaments.signals.players_merged`: the competitors named after the merged record
+    now bear the kept one's name; every ranking snapshot that copied the old name follows."""
+    if not competitor_names:
+        return
+    snapshots = StandingsSnapshot.objects.filter(tournament_id__in=tournament_ids).only("pk", "rows")
+    for snapshot in snapshots.iterator(chunk_size=50):
+        if _rename(snapshot.rows, "competitor", competitor_names):
+            snapshot.save(update_fields=["rows"])
+
+
 def _rename(rows: list[dict[str, Any]], key: str, names: dict[int, str]) -> bool:
     changed = False
     for row in rows:

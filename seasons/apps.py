@@ -12,7 +12,8 @@ class SeasonsConfig(AppConfig):
         # at once when there is no broker.
         from scoring.signals import job_finished
         from seasons import receivers, tasks  # noqa: F401
-        from tournaments.signals import names_erased
+        from tournaments.signals import names_erased, players_merged
 
         job_finished.connect(receivers.job_finished, dispatch_uid="seasons.job_finished")
         names_erased.connect(receivers.names_erased, dispatch_uid="seasons.names_erased")
+        players_merged.connect(receivers.players_merged, dispatch_uid="seasons.players_merged")

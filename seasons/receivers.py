@@ -6,7 +6,7 @@ from typing import Any
 
 from scoring.models import Job
 from seasons.models import Season, SeasonSnapshot
-from seasons.ranking import season_child_finished
+from seasons.ranking import season_child_finished, season_snapshot_write
 
 
 def job_finished(*, job: Job, **_kwargs: Any) -> None:
@@ -31,3 +31,12 @@ def names_erased(*, tournament_ids: list[int], player_names: dict[int, str], **_
                 changed = True
         if changed:
             snapshot.save(update_fields=["rows"])
+
+
+def players_merged(*, tournament_ids: list[int], **_kwargs: Any) -> None:
+    """`tournaments.signals.players_merged`: a season counting those tournaments ranked the
+    two records apart; its ranking is written again from the stored rankings (no re-scoring),
+    the kept record one line. A season never ranked yet is left to its first job."""
+    concerned = Season.objects.filter(tournaments__in=tournament_ids, snapshots__isnull=False).distinct()
+    for season in concerned:
+        season_snapshot_write(season=season)

@@ -50,9 +50,32 @@ def same_person_offers(error: ValidationError) -> dict[str, int]:
 
 
 class PlayerForm(forms.ModelForm):  # type: ignore[type-arg]  # not subscriptable at run time
+    """A player's record. Their results go on a public page only with their word: a player
+    whose page is off (imported ones start so) has it turned on only with `consent` ticked."""
+
+    consent = forms.BooleanField(
+        label=_("The player agreed"),
+        required=False,
+        help_text=_("Tick it when turning on their public page: the player (asked) agreed."),
+    )
+
     class Meta:
         model = Player
         fields = ["last_name", "first_name", "licence", "affiliation", "email", "phone", "public_history"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Asked only of a record whose public page is off: turning it on needs the player's word.
+        self.needs_consent = self.instance.pk is not None and not self.instance.public_history
+        if not self.needs_consent:
+            del self.fields["consent"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or self.cleaned_data
+        if self.needs_consent and data.get("public_history") and not data.get("consent"):
+            self.add_error("consent", _("Their public page is turned on only once the player has agreed: tick here."))
+        data.pop("consent", None)
+        return data
 
 
 class CsvUploadForm(forms.Form):

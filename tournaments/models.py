@@ -595,3 +595,33 @@ class ScreenMessage(models.Model):
 
     def __str__(self) -> str:
         return self.text
+
+
+class ClubLogEntry(models.Model):
+    """One line of a club's log: who did what to the club's records, and when, for its
+    administrators to read (/manage/club/<id>/log/). Written by the services whose work
+    cannot be seen afterwards (two players merged into one: the merged record is gone).
+
+    `text` is written in the site's language (LANGUAGE_CODE), as the anonymous name is: a
+    record every reader shares. `player` is the player it concerns, so that anonymising
+    them rewrites the text (tournaments/services/privacy.py): an erased name stays erased.
+    """
+
+    class Action(models.TextChoices):
+        PLAYERS_MERGED = "players_merged", _("Players merged")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="log_entries")
+    at = models.DateTimeField(auto_now_add=True)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    action = models.CharField(_("action"), max_length=32, choices=Action.choices)
+    player = models.ForeignKey(Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    text = models.TextField(_("what was done"))
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        indexes = [models.Index(fields=["club", "-at"])]
+        verbose_name = _("club log entry")
+        verbose_name_plural = _("club log entries")
+
+    def __str__(self) -> str:
+        return f"{self.club} · {self.at:%Y-%m-%d %H:%M} · {self.action}"

@@ -23,6 +23,12 @@ receivers in `ScoringConfig.ready`.
 - `tournament_finished` (sender `Tournament`; keyword `tournament_id`): a tournament was
   declared finished, sent once that has committed, robustly (a failing receiver is logged,
   the tournament stays finished). The ratings (ratings/) are rebuilt with its parties.
+- `players_merged` (sender `Player`; keywords `kept_id`, `merged_id`, `tournament_ids`: the
+  tournaments the merged player played, `competitor_names`: competitor id -> its new name):
+  two records of one player were merged into `kept_id` (tournaments/services/merge.py),
+  sent inside the merge's transaction; whoever keeps a copy of those names or of who played
+  (the rankings' and seasons' snapshots) rewrites it, and the ratings are rebuilt once it
+  commits. A failure undoes the merge.
 """
 
 from __future__ import annotations
@@ -34,3 +40,4 @@ round_closed = Signal()
 round_drawn = Signal()
 names_erased = Signal()
 tournament_finished = Signal()
+players_merged = Signal()

@@ -3,7 +3,7 @@ actions and the tournament's dashboard (rounds/urls.py; atout/urls.py joins the 
 
 from django.urls import path
 
-from tournaments import club_views, views
+from tournaments import club_views, desk_views, views
 
 urlpatterns = [
     path("", views.clubs, name="clubs"),
@@ -22,6 +22,8 @@ urlpatterns = [
     path("club/<int:club_id>/players/add/", views.player_add, name="player_add"),
     path("club/<int:club_id>/players/<int:player_id>/", views.player_edit, name="player_edit"),
     path("club/<int:club_id>/players/import/", views.players_import, name="players_import"),
+    path("club/<int:club_id>/players/merge/", desk_views.players_merge, name="players_merge"),
+    path("club/<int:club_id>/log/", desk_views.club_log, name="club_log"),
     path(
         "club/<int:club_id>/players/<int:player_id>/anonymise/",
         club_views.player_anonymise,
@@ -30,7 +32,9 @@ urlpatterns = [
     path("club/<int:club_id>/tournaments/new/", views.tournament_create, name="tournament_create"),
     path("tournament/<int:pk>/edit/", views.tournament_edit, name="tournament_edit"),
     path("tournament/<int:pk>/status/", views.tournament_status, name="tournament_status"),
-    path("tournament/<int:pk>/register/", views.register, name="register"),
+    path("tournament/<int:pk>/register/", desk_views.register, name="register"),
+    path("tournament/<int:pk>/register/ticked/", desk_views.register_ticked, name="register_ticked"),
+    path("tournament/<int:pk>/register/pasted/", desk_views.register_pasted, name="register_pasted"),
     path("tournament/<int:pk>/prizes/", views.prizes, name="prizes"),
     path("tournament/<int:pk>/prizes/<int:prize_id>/", views.prize_edit, name="prize_edit"),
     path("tournament/<int:pk>/prizes/<int:prize_id>/delete/", views.prize_delete, name="prize_delete"),

@@ -31,7 +31,6 @@ from tournaments.forms import (
     ForbiddenPairForm,
     PlayerForm,
     PrizeForm,
-    RegistrationForm,
     StatusForm,
     TournamentForm,
     add_service_errors,
@@ -297,35 +296,6 @@ def tournament_status(request: UserRequest, tournament: Tournament) -> HttpRespo
         except ValidationError as error:
             refused(request, error)
     return redirect("manage:dashboard", pk=tournament.pk)
-
-
-@tournament_view
-def register(request: UserRequest, tournament: Tournament) -> HttpResponse:
-    form = RegistrationForm(request.POST or None, tournament=tournament)
-    if request.method == "POST" and form.is_valid():
-        try:
-            competitor = services.competitor_register(
-                by=request.user,
-                tournament=tournament,
-                players=form.players(),
-                name=form.cleaned_data.get("name", ""),
-                checked_in=form.cleaned_data["checked_in"],
-            )
-        except ValidationError as error:
-            form.add_refusal(error)
-        else:
-            messages.success(
-                request,
-                _("%(name)s registered (no. %(number)s).") % {"name": competitor.name, "number": competitor.number},
-            )
-            if "again" in request.POST:
-                return redirect("manage:register", pk=tournament.pk)
-            if "receipt" in request.POST:
-                return redirect("manage:receipt", pk=tournament.pk, competitor_id=competitor.pk)
-            return redirect("manage:dashboard", pk=tournament.pk)
-    return render(
-        request, "tournaments/register.html", {"tournament": tournament, "club": tournament.club, "form": form}
-    )
 
 
 def _prizes_page(request: UserRequest, tournament: Tournament, form: PrizeForm, editing: Prize | None) -> HttpResponse:

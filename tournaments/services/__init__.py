@@ -1,8 +1,9 @@
 """Every write of the tournament side, one function per use case, each in a transaction.
 
-One module per seam (`players`, `tournament`, `registration`, `money` for entry fees and
-lots, `clubs` for clubs and their people, `privacy` for the players' data rights, `door` for
-the players' self check-in); import
+One module per seam (`players`, `tournament`, `registration`, `bulk` for registering many
+at once, `money` for entry fees and lots, `clubs` for clubs and their people, `privacy` for
+the players' data rights, `merge` for two records of one player, `club_log` for the club's
+log, `door` for the players' self check-in); import
 them from here (`from tournaments import services`), which is the services' one address. Drawing and
 closing rounds need the results and the ranking: their services are in rounds/services.py,
 above scoring.
@@ -29,6 +30,7 @@ Terms (late arrival): docs/glossary.md. The rounds a late arrival missed are rec
 byes with reason "late", which the bye policy credits.
 """
 
+from tournaments.services.bulk import BulkResult, PastedLine, competitors_register_many, pasted_lines_read
 from tournaments.services.clubs import (
     INVITATION_LIFETIME,
     club_create,
@@ -42,6 +44,7 @@ from tournaments.services.clubs import (
     member_set_role,
 )
 from tournaments.services.door import DoorAnswer, door_check_in, door_link_renew, door_link_revoke, door_open
+from tournaments.services.merge import MergePreview, players_merge, players_merge_preview
 from tournaments.services.money import competitor_owes, competitor_set_payment, prize_add, prize_delete, prize_update
 from tournaments.services.players import (
     SAME_PERSON,
@@ -89,9 +92,12 @@ __all__ = [
     "SAME_PERSON",
     "SCREEN_MESSAGE_MAX_MINUTES",
     "TRANSITIONS",
+    "BulkResult",
     "DoorAnswer",
     "ErasedPlayers",
+    "MergePreview",
     "NewPlayer",
+    "PastedLine",
     "anonymous_name",
     "club_create",
     "club_update",
@@ -104,6 +110,7 @@ __all__ = [
     "competitor_set_payment",
     "competitor_withdraw",
     "competitors_check_in_all",
+    "competitors_register_many",
     "door_check_in",
     "door_link_renew",
     "door_link_revoke",
@@ -118,11 +125,14 @@ __all__ = [
     "invitation_open",
     "member_remove",
     "member_set_role",
+    "pasted_lines_read",
     "player_anonymise",
     "player_create",
     "player_update",
     "players_import",
     "players_import_preview",
+    "players_merge",
+    "players_merge_preview",
     "prize_add",
     "prize_delete",
     "prize_update",

@@ -30,6 +30,9 @@ class NewPlayer:
     first_name: str
     licence: str = ""
     affiliation: str = ""
+    # Off for a player created from a pasted list, as for an imported one: their results
+    # go on a public page once they (or the director, saying they agreed) turn it on.
+    public_history: bool = True
 
 
 # The code of a refusal that names a player the club already has: a form offers that
@@ -187,6 +190,8 @@ def players_import(*, by: User, club: Club, text: str) -> list[Player]:
             first_name=row.first_name,
             licence=row.licence,
             affiliation=csv_import.affiliation_for(row.club, club.name, club.slug),
+            # Nobody asked the players on a club's list: their public page waits for their word.
+            public_history=False,
         )
         for row in preview.to_import
     ]

@@ -31,6 +31,7 @@ from django.utils.translation import gettext as _
 from tournaments.access import require_club_admin
 from tournaments.csv_import import licence_key
 from tournaments.models import Club, Competitor, Player, Tournament
+from tournaments.services.club_log import club_log_forget
 from tournaments.services.registration import competitor_default_name
 from tournaments.signals import names_erased
 from tournaments.text import fold
@@ -69,6 +70,8 @@ def player_anonymise(*, by: User, player: Player) -> Player:
     player.save(
         update_fields=["last_name", "first_name", "licence", "email", "phone", "anonymised_at", "erased_identity"]
     )
+    # The club's log named them too (two of their records merged): an erased name stays erased.
+    club_log_forget(player=player, name=player.full_name)
     renamed: dict[int, str] = {}
     tournament_ids: set[int] = set()
     for competitor in Competitor.objects.filter(players=player).prefetch_related("players"):

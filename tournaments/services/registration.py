@@ -194,6 +194,7 @@ def _registration_players(tournament: Tournament, players: Sequence[Player | New
                 first_name=player.first_name.strip(),
                 licence=player.licence.strip(),
                 affiliation=affiliation,
+                public_history=player.public_history,
             )
         chosen.append(player)
     return chosen
