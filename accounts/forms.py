@@ -14,6 +14,7 @@ from django import forms
 from django.contrib.auth import password_validation
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from accounts import signup
@@ -21,7 +22,8 @@ from accounts import signup
 
 class SignupForm(forms.Form):
     username = forms.CharField(
-        label=_("Username"),
+        # The user model's own word, as the login and the invitation's form say it.
+        label=capfirst(_("username")),
         max_length=150,
         help_text=_("To log in, and how the members of your clubs see you."),
         widget=forms.TextInput(attrs={"autocomplete": "username", "autocapitalize": "none"}),

@@ -1,7 +1,7 @@
 """The first run: while the database has no account at all, the login page and every page
 of the management side (/manage/, the admin) lead to /setup/, which makes the site's first
-administrator in the browser (accounts.signup_views.setup). A logged-in visitor costs no
-query: an account exists.
+administrator in the browser (accounts.signup_views.setup), when they are asked for (GET).
+A logged-in visitor costs no query: an account exists.
 """
 
 from __future__ import annotations
@@ -28,7 +28,10 @@ class FirstRunMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         login, prefixes = _guarded()
-        guarded = request.path_info == login or request.path_info.startswith(prefixes)
+        # Pages only: a form posted to an empty site can succeed at nothing anyway, and its
+        # own answer (a refusal, a wrong password) says more than a redirect would.
+        page = request.method in ("GET", "HEAD")
+        guarded = page and (request.path_info == login or request.path_info.startswith(prefixes))
         if guarded and not request.user.is_authenticated and setup_pending():
             return redirect("setup")
         return self.get_response(request)
