@@ -29,3 +29,46 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.prefix}…)"
+
+
+class SignUp(models.Model):
+    """An account made at /signup/, and whether its e-mail address was confirmed.
+
+    The account stays inactive (`is_active` off: it cannot log in) until its link is
+    opened; `confirmed_at` then says the link was used, and it works no more. `nonce`
+    is signed into the link, so that a link names this sign-up and no later one.
+    Accounts made otherwise (an invitation, the first-run setup, the admin) have none.
+    """
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="signup")
+    nonce = models.CharField(max_length=32)
+    created_at = models.DateTimeField(auto_now_add=True)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("sign-up")
+        verbose_name_plural = _("sign-ups")
+
+    def __str__(self) -> str:
+        return f"{self.user} ({'confirmed' if self.confirmed_at else 'waiting'})"
+
+
+class SiteSetup(models.Model):
+    """The one row that says the site's first administrator exists: /setup/ is closed.
+
+    Its primary key can only be 1, so two first-run forms posted at once cannot both
+    commit: the second insert fails and its account is rolled back with it. A database
+    that had accounts before this row existed gets it from its migration.
+    """
+
+    SINGLETON = 1
+
+    id = models.PositiveSmallIntegerField(primary_key=True, default=SINGLETON)
+    done_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=models.Q(id=1), name="site_setup_singleton")]
+        verbose_name = _("site setup")
+
+    def __str__(self) -> str:
+        return f"set up at {self.done_at:%Y-%m-%d %H:%M}"

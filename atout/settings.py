@@ -91,6 +91,9 @@ MIDDLEWARE = [
     "atout.middleware.PublicGZipMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # A site with no account at all sends its login and management pages to /setup/,
+    # where the first administrator is made in the browser (accounts.middleware).
+    "accounts.middleware.FirstRunMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into its answer.
@@ -120,6 +123,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "accounts.context_processors.signup",
             ],
         },
     },
@@ -368,6 +372,17 @@ AXES_LOCKOUT_CALLABLE = "atout.views.login_locked_out"
 PASSWORD_RESET_PER_ADDRESS = env_int("PASSWORD_RESET_PER_ADDRESS", 3)
 PASSWORD_RESET_PER_CLIENT = env_int("PASSWORD_RESET_PER_CLIENT", 10)
 PASSWORD_RESET_WINDOW = timedelta(hours=1)
+# Open sign-up (accounts.signup): anyone may make an account at /signup/ (the address
+# confirmed by a link) and then a club of their own. Off (a venue laptop, a federation's
+# private server): accounts come only by invitation, and clubs from site administrators.
+OPEN_SIGNUP = env_bool("ATOUT_OPEN_SIGNUP", True)
+# Sign-ups and resent confirmation links, throttled as the forgotten password's e-mails
+# are: so many per address and per client within the window, then 429.
+SIGNUP_PER_ADDRESS = env_int("SIGNUP_PER_ADDRESS", 3)
+SIGNUP_PER_CLIENT = env_int("SIGNUP_PER_CLIENT", 10)
+SIGNUP_WINDOW = timedelta(hours=1)
+# How long a confirmation link works; an account not confirmed by then may be taken again.
+SIGNUP_CONFIRM_LIFETIME = timedelta(days=3)
 
 # One line per request and per job, with the request id on every line, a refusal in one
 # line, no secret whole (kit.logs): LOG_FORMAT=kv for key=value lines, json for one

@@ -5,7 +5,9 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path, reverse_lazy
 from django.views.generic import TemplateView
 
+from accounts import signup_views
 from accounts import views as account_views
+from accounts.forms import LoginForm
 from atout import views
 from push import urls as push_urls
 from rounds import urls as rounds_urls
@@ -50,7 +52,8 @@ urlpatterns = [
     path("language/", views.switch_language, name="switch_language"),
     # Django's set_language (a POST with a CSRF token), kept for compatibility.
     path("i18n/", include("django.conf.urls.i18n")),
-    path("login/", auth_views.LoginView.as_view(), name="login"),
+    # The login tells an account waiting for its address's confirmation so (accounts.forms).
+    path("login/", auth_views.LoginView.as_view(authentication_form=LoginForm), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     # A forgotten password: a link by e-mail, then a new password (Django's views, our pages).
     # Throttled per address and per client, as the login is (accounts.views.PasswordReset).
@@ -62,6 +65,12 @@ urlpatterns = [
         name="password_reset_confirm",
     ),
     path("login/reset/done/", auth_views.PasswordResetCompleteView.as_view(), name="password_reset_complete"),
+    # Open sign-up (settings.OPEN_SIGNUP) and the first run's administrator (accounts.signup_views).
+    path("signup/", signup_views.signup_form, name="signup"),
+    path("signup/sent/", signup_views.signup_sent, name="signup_sent"),
+    path("signup/resend/", signup_views.signup_resend, name="signup_resend"),
+    path("signup/confirm/<str:token>/", signup_views.signup_confirm, name="signup_confirm"),
+    path("setup/", signup_views.setup, name="setup"),
     path("confidentialite/", TemplateView.as_view(template_name="privacy.html"), name="privacy"),
     path("admin/", admin.site.urls),
 ]

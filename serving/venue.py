@@ -317,7 +317,13 @@ def warn_about_accounts(out: TextIO) -> None:
     from tournaments.demo import DEMO_PASSWORD, DEMO_USERNAME
 
     users = get_user_model().objects
-    if not users.filter(is_active=True).exists():
+    if not users.exists():
+        # The login page leads to /setup/ until then (accounts.middleware).
+        out.write(
+            "No organiser account yet: open the site's address below and log in; "
+            "the browser then asks for the first administrator (/setup/).\n"
+        )
+    elif not users.filter(is_active=True).exists():
         out.write("No organiser account yet: create one with  .venv/bin/python manage.py createsuperuser\n")
     demo = users.filter(username=DEMO_USERNAME).first()
     if demo is not None and demo.check_password(DEMO_PASSWORD):

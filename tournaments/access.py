@@ -5,8 +5,10 @@ whatever its role); they manage that club's players and tournaments and nothing 
 A *club administrator* (a Membership with the role `admin`) organises too, and besides
 edits the club (name, town, logo), invites people, changes their roles, removes them
 and anonymises players. A *site administrator* (a staff user or a superuser) creates
-clubs and may administer any club (to invite a new club's first administrator), without
-organising its tournaments unless they are a member too.
+clubs, as any account may while the site's sign-up is open (`may_create_club`: its
+creator is then the club's first administrator), and may administer any club (to invite
+a new club's first administrator), without organising its tournaments unless they are a
+member too.
 
 Views load objects through the `*_or_403` functions here (a missing id is a 404, another
 club's object a 403), and every service that writes calls `require_organiser` (or
@@ -16,6 +18,7 @@ cannot touch another club's data.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
@@ -46,6 +49,19 @@ def is_site_admin(user: Visitor | None) -> bool:
 def require_site_admin(user: Visitor | None) -> None:
     if not is_site_admin(user):
         raise PermissionDenied("not a site administrator")
+
+
+def may_create_club(user: Visitor | None) -> bool:
+    """A site administrator always; any other account (its address confirmed: an
+    unconfirmed one cannot log in) while the site's sign-up is open (settings.OPEN_SIGNUP)."""
+    if is_site_admin(user):
+        return True
+    return settings.OPEN_SIGNUP and user is not None and user.is_authenticated and user.is_active
+
+
+def require_may_create_club(user: Visitor | None) -> None:
+    if not may_create_club(user):
+        raise PermissionDenied("may not create a club")
 
 
 def is_club_admin(user: Visitor | None, club: Club) -> bool:

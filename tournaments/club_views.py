@@ -1,7 +1,8 @@
 """Clubs and their people: a new club, its settings, its members and invitations, the
 players' data rights, and the club's public page and logo.
 
-Who may do what is tournaments.access's: a site administrator makes clubs; a club's
+Who may do what is tournaments.access's: a site administrator makes clubs, and any
+account while the site's sign-up is open (becoming the club's administrator); a club's
 administrator (or a site administrator) edits it, manages its people and anonymises its
 players; an organiser of another club gets a 403. The invitation's page needs no login:
 its link is the access, as long as it works.
@@ -67,17 +68,28 @@ def _confirm(
 
 @login_required
 def club_create(request: UserRequest) -> HttpResponse:
-    access.require_site_admin(request.user)
-    form = ClubForm(request.POST or None, request.FILES or None)
+    """A new club: its creator is its first administrator. A site administrator may leave
+    it without member instead (the box unticked), to invite its first administrator."""
+    access.require_may_create_club(request.user)
+    site_admin = access.is_site_admin(request.user)
+    form = ClubForm(request.POST or None, request.FILES or None, offer_administer=site_admin)
     form.fields.pop("remove_logo")
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
+        administer = bool(data.get("administer")) if site_admin else True
         try:
-            club = services.club_create(by=request.user, name=data["name"], town=data["town"], logo=data["logo"])
+            club = services.club_create(
+                by=request.user, name=data["name"], town=data["town"], logo=data["logo"], administer=administer
+            )
         except ValidationError as error:
             add_service_errors(form, error)
         else:
-            messages.success(request, _("Club created. Invite its first administrator."))
+            if administer:
+                messages.success(
+                    request, _("Club created: you are its administrator. Invite the people who organise with you.")
+                )
+            else:
+                messages.success(request, _("Club created. Invite its first administrator."))
             return redirect("manage:members", club_id=club.pk)
     return render(request, "tournaments/club_form.html", {"form": form, "club": None})
 
@@ -125,8 +137,10 @@ def _members_page(request: UserRequest, club: Club, invite: InvitationForm, stat
 
 @club_admin_view
 def members(request: UserRequest, club: Club) -> HttpResponse:
-    """The club's members and pending invitations; the form posts a new invitation."""
-    invite = InvitationForm(request.POST or None)
+    """The club's members and pending invitations; the form posts a new invitation. A club
+    with no administrator yet invites one by default."""
+    no_admin = not club.memberships.filter(role=Membership.Role.ADMIN).exists()
+    invite = InvitationForm(request.POST or None, initial={"role": Membership.Role.ADMIN} if no_admin else None)
     if request.method == "POST" and invite.is_valid():
 
         def link_for(token: str) -> str:

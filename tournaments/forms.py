@@ -535,6 +535,18 @@ class ClubForm(forms.Form):
         widget=forms.FileInput(attrs={"accept": "image/png,image/jpeg"}),
     )
     remove_logo = forms.BooleanField(label=_("Remove the logo"), required=False)
+    # A new club only, offered to a site administrator (tournaments.club_views.club_create).
+    administer = forms.BooleanField(
+        label=_("I am its administrator"),
+        required=False,
+        initial=True,
+        help_text=_("Untick to create the club for others: then invite its first administrator."),
+    )
+
+    def __init__(self, *args: Any, offer_administer: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not offer_administer:
+            self.fields.pop("administer")
 
     def clean_logo(self) -> LogoImage | None:
         upload = self.cleaned_data.get("logo")

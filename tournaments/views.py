@@ -105,6 +105,7 @@ def clubs(request: UserRequest) -> HttpResponse:
     context = {
         "clubs": access.clubs_of(request.user),
         "site_admin": site_admin,
+        "may_create_club": access.may_create_club(request.user),
         "all_clubs": Club.objects.all() if site_admin else Club.objects.none(),
     }
     return render(request, "tournaments/clubs.html", context)

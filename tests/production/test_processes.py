@@ -83,7 +83,8 @@ def test_security_headers_are_set_behind_the_tls_proxy(stack: Stack) -> None:
     assert response.header("Referrer-Policy") == "same-origin"
     assert response.header("X-Frame-Options") == "DENY"
     assert response.header("Strict-Transport-Security") == "max-age=31536000; includeSubDomains; preload"
-    login = stack.get("/login/", HTTPS)
+    # The database has no account yet: the first administrator's form is the login's page.
+    login = stack.get("/setup/", HTTPS)
     cookie = login.header("Set-Cookie") or ""
     assert "csrftoken=" in cookie and "Secure" in cookie
 

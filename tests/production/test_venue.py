@@ -211,7 +211,10 @@ def test_a_venue_serves_the_site_production_like_over_plain_http(
     assert home.status == 200  # no redirect to https on the room's network
     assert home.header("Strict-Transport-Security") is None
     assert home.header("X-Frame-Options") == "DENY" and home.header("X-Content-Type-Options") == "nosniff"
-    cookie = http_get(port, "/login/").header("Set-Cookie") or ""
+    # No account yet: the login leads to the first administrator's form, in the browser.
+    login = http_get(port, "/login/")
+    assert login.status == 302 and login.header("Location") == "/setup/"
+    cookie = http_get(port, "/setup/").header("Set-Cookie") or ""
     assert "csrftoken=" in cookie and "Secure" not in cookie
     missing = http_get(port, "/no-such-page/")
     assert missing.status == 404 and b"URLconf" not in missing.body

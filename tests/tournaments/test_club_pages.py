@@ -114,7 +114,8 @@ def test_a_plain_organiser_can_neither_invite_nor_manage_members_nor_anonymise(r
     assert "Anonymiser" not in page(client.get(reverse("manage:player_edit", args=[rodez.pk, player.pk])))
 
 
-def test_only_a_site_administrator_creates_a_club(rodez, presidente) -> None:
+def test_with_sign_up_closed_only_a_site_administrator_creates_a_club(rodez, presidente, settings) -> None:
+    settings.OPEN_SIGNUP = False
     url = reverse("manage:club_create")
     assert logged_in(presidente).get(url).status_code == 403
     staff = UserFactory(username="federation", is_staff=True)
@@ -126,7 +127,10 @@ def test_only_a_site_administrator_creates_a_club(rodez, presidente) -> None:
     club = Club.objects.get(name="Amicale de Millau")
     assert response.status_code == 302 and response["Location"] == reverse("manage:members", args=[club.pk])
     assert club.town == "Millau" and ClubLogo.objects.filter(club=club).exists()
-    assert "Personne ne gère encore ce club" in page(client.get(response["Location"]))
+    members = page(client.get(response["Location"]))
+    assert "Personne ne gère encore ce club" in members
+    # The club has no administrator yet: its first invitation proposes that role.
+    assert '<option value="admin" selected>' in members
 
 
 def test_the_breadcrumb_links_the_club_page_only_for_those_it_lets_in(rodez, presidente) -> None:

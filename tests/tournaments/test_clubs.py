@@ -53,7 +53,7 @@ def site_admin():
 
 
 def test_a_site_administrator_creates_a_club_with_its_town_and_a_unique_address(site_admin) -> None:
-    first = services.club_create(by=site_admin, name="Belote Club de Rodez", town="Rodez")
+    first = services.club_create(by=site_admin, name="Belote Club de Rodez", town="Rodez", administer=False)
     assert (first.name, first.town, first.slug, first.logo_version) == (
         "Belote Club de Rodez",
         "Rodez",
@@ -61,12 +61,33 @@ def test_a_site_administrator_creates_a_club_with_its_town_and_a_unique_address(
         "",
     )
     ClubFactory(slug="amicale-belote")
-    second = services.club_create(by=site_admin, name="Amicale Belote")
+    second = services.club_create(by=site_admin, name="Amicale Belote", administer=False)
     assert second.slug == "amicale-belote-2"
     assert not second.organisers.exists()
+    # Or administers it themself.
+    third = services.club_create(by=site_admin, name="Tarot de Millau")
+    assert Membership.objects.get(club=third).user == site_admin and third.memberships.get().role == ADMIN
 
 
-def test_only_a_site_administrator_creates_clubs_and_names_stay_unique(site_admin) -> None:
+def test_any_account_creates_a_club_it_administers_while_sign_up_is_open(settings) -> None:
+    lucie = UserFactory(username="lucie")
+    # Never a club without an administrator, whatever is asked.
+    club = services.club_create(by=lucie, name="Amicale de Millau", town="Millau", administer=False)
+    assert [(m.user, m.role) for m in club.memberships.all()] == [(lucie, ADMIN)]
+    assert access.is_club_admin(lucie, club)
+    settings.OPEN_SIGNUP = False
+    with pytest.raises(PermissionDenied):
+        services.club_create(by=lucie, name="Autre club")
+    inactive = UserFactory(username="en-attente", is_active=False)
+    settings.OPEN_SIGNUP = True
+    with pytest.raises(PermissionDenied):
+        services.club_create(by=inactive, name="Club fantôme")
+
+
+def test_with_sign_up_closed_only_a_site_administrator_creates_clubs_and_names_stay_unique(
+    site_admin, settings
+) -> None:
+    settings.OPEN_SIGNUP = False
     club = ClubFactory(name="Belote Club de Rodez")
     with pytest.raises(PermissionDenied):
         services.club_create(by=member(club, ADMIN), name="Autre club")

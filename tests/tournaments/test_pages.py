@@ -25,7 +25,8 @@ def page(response) -> str:
 # -- access ------------------------------------------------------------------------------
 
 
-def test_the_organisers_pages_ask_for_a_login(client, club) -> None:
+def test_the_organisers_pages_ask_for_a_login(client, club, organiser) -> None:
+    # `organiser`: a site with an account (an empty one asks for its first administrator instead).
     for url in (reverse("manage:clubs"), reverse("manage:players", args=[club.pk])):
         response = client.get(url)
         assert response.status_code == 302 and response["Location"].startswith(reverse("login"))

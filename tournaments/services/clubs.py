@@ -1,7 +1,8 @@
 """Clubs and their people: a club made and edited, its members' roles, invitations.
 
-- A site administrator makes a club (`club_create`); a club administrator edits it
-  (`club_update`: name, town, logo).
+- A site administrator makes a club (`club_create`), and so does any account while the
+  site's sign-up is open (settings.OPEN_SIGNUP), becoming its first administrator; a
+  club administrator edits it (`club_update`: name, town, logo).
 - A club administrator changes a member's role (`member_set_role`) or removes them
   (`member_remove`); a club always keeps one administrator at least, so the last one can
   be neither demoted nor removed. Each of these locks the club's row first: two
@@ -33,7 +34,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from tournaments.access import require_club_admin, require_site_admin
+from tournaments.access import is_site_admin, require_club_admin, require_may_create_club
 from tournaments.logos import LogoImage
 from tournaments.models import Club, ClubLogo, Invitation, Membership
 from tournaments.services.common import Errors, raise_errors, refusal
@@ -78,14 +79,21 @@ def _store_logo(club: Club, logo: LogoImage | None, remove_logo: bool) -> None:
 
 
 @transaction.atomic
-def club_create(*, by: User, name: str, town: str = "", logo: LogoImage | None = None) -> Club:
-    """A new club, with no member yet: its first administrator comes by invitation."""
-    require_site_admin(by)
+def club_create(*, by: User, name: str, town: str = "", logo: LogoImage | None = None, administer: bool = True) -> Club:
+    """A new club, of which `by` is the first administrator.
+
+    A site administrator may create it with no member instead (`administer=False`, a
+    federation making its clubs): its first administrator then comes by invitation.
+    Anyone else always administers the club they create.
+    """
+    require_may_create_club(by)
     name, town = name.strip(), town.strip()
     raise_errors(_club_errors(name, None))
     club = Club.objects.create(name=name, slug=_unique_club_slug(name), town=town)
     _store_logo(club, logo, remove_logo=False)
     club.save(update_fields=["logo_version"])
+    if administer or not is_site_admin(by):
+        Membership.objects.create(club=club, user=by, role=Role.ADMIN)
     return club
 
 
