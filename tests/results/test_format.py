@@ -12,6 +12,7 @@ import pytest
 from results.building import SCHEMA_PATH, results_csv, results_file
 from results.checking import check_file, schema
 from scoring.models import Hand, TableResult
+from tests.conftest import ROOT
 from tests.results.conftest import text
 from tournaments.models import Tournament
 
@@ -69,3 +70,10 @@ def test_the_csv_has_one_row_per_side_of_every_table_with_the_rules_and_licences
     competitor = next(c for c in results["competitors"] if c["number"] == int(row["competitor"]))
     assert row["licences"] == " / ".join(p["licence"] for p in competitor["players"])
     assert row["rank"] == str(competitor["rank"])
+
+
+def test_the_documented_example_is_a_file_an_import_accepts() -> None:
+    page = (ROOT / "docs" / "results-format.md").read_text(encoding="utf-8")
+    example = page.split("## An example", 1)[1].split("```json", 1)[1].split("```", 1)[0]
+    checked = check_file(example)
+    assert checked.data["tables"][0]["hands"][0]["scores"] == [102, 60]
