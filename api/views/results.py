@@ -22,7 +22,7 @@ from rest_framework.response import Response
 
 from api.access import organiser_tournament
 from api.errors import ApiError, item
-from api.etags import CONDITIONAL, ConditionalGetMixin, make_etag, matches, tagged
+from api.etags import CONDITIONAL, NOT_MODIFIED, ConditionalGetMixin, make_etag, matches, tagged
 from api.views.base import ApiView, errors
 from api.views.public import ok
 from results import building
@@ -74,7 +74,11 @@ class ResultsCsvView(ConditionalGetMixin, ApiView):
         operation_id="tournament_results_csv",
         summary="A tournament's results as CSV: one row per side of every table (the club's organisers)",
         parameters=CONDITIONAL,
-        responses=ok(OpenApiResponse(OpenApiTypes.STR, description="text/csv"), 403, 404),
+        responses={
+            (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="One row per side of every table."),
+            304: NOT_MODIFIED,
+            **errors(401, 403, 404),
+        },
         tags=["results"],
     )
     def get(self, request: Request, slug: str) -> HttpResponse:
