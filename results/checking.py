@@ -18,6 +18,7 @@ language (French first), through gettext.
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import json
 from collections.abc import Iterable, Sequence
@@ -36,6 +37,7 @@ from results.building import FORMAT, SCHEMA_FILE, VERSION
 from scoring.messages import rule_error_text
 from tournaments import games
 from tournaments.csv_import import licence_key, person_words
+from tournaments.services import tournament_settings_errors
 
 MAX_BYTES = 20_000_000
 # Past this many, the list stops: a file that wrong is better fixed from its first ones.
@@ -118,6 +120,29 @@ def _format_problems(data: Any) -> list[Problem]:
     if version != VERSION:
         message = _("Version %(version)s of the results file is not one this Atout reads: it reads version %(known)d.")
         return [Problem("/version", message % {"version": json.dumps(version)[:20], "known": VERSION})]
+    return []
+
+
+MAX_DEPTH = 32
+
+
+def _text_problems(data: Any) -> list[Problem]:
+    """A NUL character anywhere (no text holds one, and PostgreSQL refuses it in JSON), or a
+    value nested deeper than any file of the format: refused before anything reads them."""
+    pending: list[tuple[Any, tuple[object, ...]]] = [(data, ())]
+    while pending:
+        value, place = pending.pop()
+        if len(place) > MAX_DEPTH:
+            return [Problem(pointer(*place), _("The value is nested too deep."))]
+        if isinstance(value, str) and "\x00" in value:
+            return [Problem(pointer(*place), _("The text holds a NUL character."))]
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if "\x00" in key:
+                    return [Problem(pointer(*place), _("The text holds a NUL character."))]
+                pending.append((item, (*place, key)))
+        elif isinstance(value, list):
+            pending.extend((item, (*place, index)) for index, item in enumerate(value))
     return []
 
 
@@ -263,6 +288,46 @@ def _seat_problems(data: dict[str, Any], known: set[int]) -> list[Problem]:
     return problems
 
 
+# The tournament's settings as the site's own check names them, and where they are in the file.
+SETTING_PLACES = {
+    "name": "/tournament/name", "date": "/tournament/date", "game": "/tournament/game",
+    "format": "/tournament/format", "rule_options": "/tournament/options", "criteria": "/tournament/criteria",
+    "bye_policy": "/tournament/bye_policy", "bye_points": "/tournament/bye_points",
+    "late_policy": "/tournament/late_policy", "end_rule": "/tournament/end", "end_value": "/tournament/end",
+    "table_de_cinq": "/tournament/table_de_cinq",
+}  # fmt: skip
+
+
+def tournament_values(data: dict[str, Any]) -> dict[str, Any]:
+    """The file's tournament as the settings of a tournament of this site."""
+    rules = data["tournament"]
+    end = rules["end"]
+    try:
+        date: datetime.date | None = datetime.date.fromisoformat(rules["date"])
+    except ValueError:
+        date = None
+    return {
+        "name": rules["name"], "date": date, "game": rules["game"], "format": rules["format"],
+        # The file's rounds, whatever was planned: a concours may stop early.
+        "rounds_planned": max(1, len(data["rounds"]), rules.get("rounds_planned") or 0),
+        "end_rule": "donnes" if "donnes" in end else "target", "end_value": end.get("donnes", end.get("target")),
+        "table_de_cinq": rules.get("table_de_cinq") or "mort", "rule_options": rules["options"],
+        "criteria": rules["criteria"], "match_points": rules["match_points"], "bye_policy": rules["bye_policy"],
+        "bye_points": rules["bye_points"], "late_policy": rules["late_policy"], "is_public": rules["public"],
+        "pairing_method": "random",
+    }  # fmt: skip
+
+
+def _settings_problems(data: dict[str, Any]) -> list[Problem]:
+    """What the site's own check of a tournament's settings refuses (the tournament form's)."""
+    errors = tournament_settings_errors(tournament_values(data))
+    return [
+        Problem(SETTING_PLACES.get(name, "/tournament"), message)
+        for name, messages in errors.items()
+        for message in messages
+    ]
+
+
 def _options(data: dict[str, Any]) -> tuple[dict[str, Any] | None, list[Problem]]:
     rules = data["tournament"]
     try:
@@ -335,6 +400,9 @@ def _table_problems(data: dict[str, Any], options: dict[str, Any], checked: Chec
         for j, seat in enumerate(table["seats"]):
             if seat["side"] >= sides:
                 problems.append(Problem(pointer("tables", i, "seats", j, "side"), _("The game has no such side.")))
+        if {seat["side"] for seat in table["seats"]} != set(range(sides)):
+            problems.append(Problem(pointer("tables", i, "seats"), _("Every side of the game needs a seat.")))
+            continue
         numbers = [hand["number"] for hand in table["hands"]]
         for k in range(1, len(numbers)):
             if numbers[k] <= numbers[k - 1]:
@@ -361,13 +429,13 @@ def digest(data: Any) -> str:
 def check_file(raw: bytes | str) -> Checked:
     """The file read and checked (module docstring); `ResultsRefused` with every problem found."""
     data = parse(raw)
-    problems = _format_problems(data) or _schema_problems(data)
+    problems = _format_problems(data) or _text_problems(data) or _schema_problems(data)
     if problems:
         raise ResultsRefused(problems)
     known = {competitor["number"] for competitor in data["competitors"]}
     problems = _competitor_problems(data) + _round_problems(data, known) + _seat_problems(data, known)
     options, option_problems = _options(data)
-    problems += option_problems
+    problems += option_problems or _settings_problems(data)
     if problems or options is None:
         raise ResultsRefused(problems)
     checked = Checked(data=data, digest=digest(data), options=options)

@@ -32,7 +32,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from results.checking import Checked, Problem, ResultsRefused, check_file, pointer, same_number
+from results.checking import Checked, Problem, ResultsRefused, check_file, pointer, same_number, tournament_values
 from results.models import ResultsImport
 from scoring.models import Hand
 from scoring.partie import scored_fields, table_result_restore, table_result_write
@@ -68,24 +68,11 @@ def _unique_slug(wanted: str) -> str:
 
 
 def _settings(data: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
-    rules = data["tournament"]
-    end = rules["end"]
+    """The copy's settings: the file's (checked as the tournament form checks them), finished."""
+    values = tournament_values(data)
     return {
-        "name": rules["name"],
-        "date": rules["date"],
-        "game": rules["game"],
-        "format": rules["format"],
-        "rounds_planned": rules.get("rounds_planned", len(data["rounds"])),
-        "end_rule": Tournament.EndRule.DONNES if "donnes" in end else Tournament.EndRule.TARGET,
-        "end_value": end.get("donnes", end.get("target")),
-        "table_de_cinq": rules.get("table_de_cinq") or Tournament.TableDeCinq.MORT,
+        **{name: value for name, value in values.items() if name != "pairing_method"},
         "rule_options": options,
-        "criteria": rules["criteria"],
-        "match_points": rules["match_points"],
-        "bye_policy": rules["bye_policy"],
-        "bye_points": rules["bye_points"],
-        "late_policy": rules["late_policy"],
-        "is_public": rules["public"],
         "confirmation_required": False,
         "status": Tournament.Status.FINISHED,
     }

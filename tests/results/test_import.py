@@ -231,3 +231,41 @@ def test_a_seat_for_no_competitor_and_a_table_twice_are_refused(results: dict[st
 
     problems = refused(edited(results, wrong))
     assert "/tables/0/seats/0/competitor" in problems and "/tables/4/number" in problems
+
+
+def test_settings_the_tournament_form_refuses_are_refused_at_their_place(results: dict[str, Any]) -> None:
+    def wrong(data: dict[str, Any]) -> None:
+        data["tournament"]["criteria"] = ["wins", "luck"]
+        data["tournament"]["format"] = "individual"
+
+    assert set(refused(edited(results, wrong))) == {"/tournament/criteria", "/tournament/format"}
+
+
+def test_a_nul_character_is_refused_before_anything_reads_it(results: dict[str, Any]) -> None:
+    def wrong(data: dict[str, Any]) -> None:
+        data["tables"][0]["hands"][0]["input"]["note"] = "a\x00b"
+
+    assert list(refused(edited(results, wrong))) == ["/tables/0/hands/0/input/note"]
+
+
+def test_players_without_licence_are_matched_by_name_and_club(
+    results: dict[str, Any], season: Season, league_manager: Any
+) -> None:
+    player = results["competitors"][1]["players"][0]
+    known = PlayerFactory(
+        club=season.club, licence="", last_name=player["last_name"].upper(), first_name=player["first_name"],
+        affiliation=player["club"],
+    )  # fmt: skip
+
+    def unlicensed(data: dict[str, Any]) -> None:
+        data["competitors"][1]["players"][0]["licence"] = ""
+
+    copy = results_import(by=league_manager, season=season, raw=edited(results, unlicensed)).tournament
+    assert known in copy.competitors.get(number=results["competitors"][1]["number"]).players.all()
+
+
+def test_a_table_with_a_side_left_empty_is_refused(results: dict[str, Any]) -> None:
+    def wrong(data: dict[str, Any]) -> None:
+        data["tables"][0]["seats"][1]["side"] = 0
+
+    assert list(refused(edited(results, wrong))) == ["/tables/0/seats"]
