@@ -62,6 +62,11 @@ class ErrorItemSerializer(serializers.Serializer[Any]):
     field = serializers.CharField(allow_null=True, help_text="Dotted path into the body, a header name, or null.")
     code = serializers.CharField(help_text="Stable code for programs (the engine's rule codes included).")
     message = serializers.CharField(help_text="For people, in the request's language.")
+    pointer = serializers.CharField(
+        required=False,
+        help_text="With `results_refused`: the place in the results file, as a JSON pointer "
+        "(/tables/3/hands/2/scores).",
+    )
     player_id = serializers.IntegerField(
         required=False,
         help_text="With `same_person`: the id of the club's player the one sent already is (send it as `id`).",

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from typing import Any, TypeVar
 
+from django.http.response import HttpResponseBase
 from django.utils.http import parse_etags
 from django.utils.translation import get_language
 from drf_spectacular.types import OpenApiTypes
@@ -48,12 +49,16 @@ def conditional_responses(serializer: Any, more: dict[int, Any]) -> dict[int, An
     return {200: serializer, 304: NOT_MODIFIED, **more}
 
 
+# Any answer takes a tag: DRF's, or a plain one (a CSV file).
+_Answer = TypeVar("_Answer", bound=HttpResponseBase)
+
+
 def make_etag(*parts: object) -> str:
     digest = hashlib.sha256(json.dumps([str(part) for part in parts]).encode()).hexdigest()[:32]
     return f'"{digest}"'
 
 
-def _matches(request: Request, etag: str) -> bool:
+def matches(request: Request, etag: str) -> bool:
     header = request.META.get("HTTP_IF_NONE_MATCH", "")
     if not header:
         return False
@@ -62,7 +67,7 @@ def _matches(request: Request, etag: str) -> bool:
     return "*" in wanted or etag in wanted
 
 
-def _tagged(response: Response, etag: str) -> Response:
+def tagged(response: _Answer, etag: str) -> _Answer:
     response["ETag"] = etag
     # Always ask again (the ETag makes asking cheap); never a stale ranking from a cache.
     response["Cache-Control"] = "no-cache"
@@ -76,9 +81,10 @@ class ConditionalGetMixin:
     def conditional(self, request: Request, build: Any, *parts: object) -> Response:
         """304 when `parts` (with the path, query and language) match If-None-Match; else `build()`."""
         etag = make_etag(request.get_full_path(), get_language(), *parts)
-        if _matches(request, etag):
-            return _tagged(Response(status=304), etag)
-        return _tagged(build(), etag)
+        if matches(request, etag):
+            return tagged(Response(status=304), etag)
+        built: Response = build()
+        return tagged(built, etag)
 
     def hashed(self, request: Request, response: Response) -> Response:
         """For data with no version to compare: the tag is a hash of the body itself."""
@@ -86,6 +92,6 @@ class ConditionalGetMixin:
             return response
         body = json.dumps(response.data, sort_keys=True, default=str)
         etag = make_etag(request.get_full_path(), get_language(), body)
-        if _matches(request, etag):
-            return _tagged(Response(status=304), etag)
-        return _tagged(response, etag)
+        if matches(request, etag):
+            return tagged(Response(status=304), etag)
+        return tagged(response, etag)

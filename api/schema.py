@@ -60,7 +60,9 @@ site's session (with its CSRF token). Another
 club's organiser gets 403; nobody logged in gets 401. They also run their club's
 affairs: its players (`/clubs/{club}/players/`, with licences and contact details, and
 each player's whole history), its seasons (create, edit, rebuild, and follow the
-rebuild's progress), and the entry fee each competitor paid (`/payments/`, never part of
+rebuild's progress), their tournaments' results files (`/tournaments/{slug}/results/`,
+JSON or CSV, licences included: docs/results-format.md) and the import of other clubs'
+files into a season (`/seasons/{slug}/results/`), and the entry fee each competitor paid (`/payments/`, never part of
 a public answer). A player's public history (`/players/{id}/history/`) follows the
 public page: public tournaments only, and 404 once the player opted out or was
 anonymised.

@@ -12,7 +12,7 @@ from csp.decorators import csp_update
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
-from api.views import club, organiser, public, table
+from api.views import club, organiser, public, results, table
 from api.views.fallback import not_found
 
 app_name = "api"
@@ -61,6 +61,8 @@ v1 = [
     path(table_, public.TableDetailView.as_view(), name="table"),
     path(table_ + "hands/<int:donne>/", organiser.HandCorrectView.as_view(), name="hand"),
     path(tournament + "standings/", public.StandingsView.as_view(), name="standings"),
+    path(tournament + "results/", results.ResultsFileView.as_view(), name="results-file"),
+    path(tournament + "results/csv/", results.ResultsCsvView.as_view(), name="results-csv"),
     path(
         tournament + "standings/after/<int:number>/", public.StandingsAfterRoundView.as_view(), name="standings-after"
     ),
@@ -77,6 +79,7 @@ v1 = [
     path("seasons/", club.SeasonsView.as_view(), name="seasons"),
     path("seasons/<slug:slug>/", club.SeasonView.as_view(), name="season"),
     path("seasons/<slug:slug>/rebuild/", club.SeasonRebuildView.as_view(), name="season-rebuild"),
+    path("seasons/<slug:slug>/results/", results.SeasonResultsImportView.as_view(), name="season-results-import"),
     path("table/", table.TableInfoView.as_view(), name="table-current"),
     path("table/hands/", table.HandEntryView.as_view(), name="table-hands"),
     path("table/hands/<int:donne>/", table.LastHandView.as_view(), name="table-hand"),

@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "ratings",
     "seasons",
     "archive",
+    "results",
     "api",
     "push",
 ]

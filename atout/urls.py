@@ -10,6 +10,7 @@ from accounts import views as account_views
 from accounts.forms import LoginForm
 from atout import views
 from push import urls as push_urls
+from results import urls as results_urls
 from rounds import urls as rounds_urls
 from scoring import urls as scoring_urls
 from seasons import urls as seasons_urls
@@ -34,6 +35,8 @@ urlpatterns = [
     path("s/<slug:slug>/", include((seasons_urls.season_patterns, "season"))),
     # A club's seasons: created from the club's page, edited at /manage/s/<slug>/.
     path("manage/", include((seasons_urls.season_manage_patterns, "season_manage"))),
+    # Results files: a tournament's download, their schema, a season's import.
+    path("", include((results_urls.urlpatterns, "results"))),
     # A player's tournaments: the organisers' page and the public one.
     path("", include(scoring_urls.history_patterns)),
     path("manage/t/<slug:slug>/standings/", include((scoring_urls.standings_manage_patterns, "standings_manage"))),

@@ -45,8 +45,9 @@ def test_every_error_answer_has_the_one_error_shape(schema) -> None:
     assert error["required"] == ["errors"]
     item = schema["components"]["schemas"]["ErrorItem"]
     assert set(item["required"]) == {"field", "code", "message"}
-    # One optional key: the club's player a refused new player already is (same_person).
-    assert set(item["properties"]) == {"field", "code", "message", "player_id"}
+    # Two optional keys: the club's player a refused new player already is (same_person),
+    # and the place of a refused results file's problem as a JSON pointer (results_refused).
+    assert set(item["properties"]) == {"field", "code", "message", "player_id", "pointer"}
     for path, method, operation in operations(schema):
         for status, answer in operation["responses"].items():
             if status.startswith(("4", "5")):

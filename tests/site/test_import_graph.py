@@ -10,6 +10,7 @@ The floors, lowest first (FLOORS below): `kit/` and `engine/` import no app;
 the other; `scoring/` above them; `ratings/` (players' ratings from the table results) and
 beside it `seasons/` (a club's players ranked over several tournaments), neither importing
 the other; `rounds/` (whose first round may be drawn by rating) and `archive/` above those;
+`results/` (a tournament's results file, and its import into a season) above archive;
 `api/`, and beside it `push/` (« Ma soirée »'s notifications, told by rounds' clock);
 `serving/` (gunicorn's configuration, venue mode, LAN discovery, backups); and `atout/`,
 the roof (settings, URLs, the Celery app). The engine, besides, imports no web framework:
@@ -40,10 +41,11 @@ FLOORS = {
     "seasons": 3,
     "rounds": 4,
     "archive": 4,
-    "api": 5,
-    "push": 5,
-    "serving": 6,
-    "atout": 7,
+    "results": 5,
+    "api": 6,
+    "push": 6,
+    "serving": 7,
+    "atout": 8,
 }
 
 
