@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -55,6 +56,32 @@ def _too_deep() -> exceptions.ParseError:
     )
 
 
+def refuse_unsafe(data: Any) -> None:
+    """Refuse (400) parsed JSON nested past MAX_DEPTH levels or holding a NUL, as every
+    body the API parses is refused: also for a view that reads its body itself."""
+    wrong = _walk(data, MAX_DEPTH)
+    if wrong == "too_deep":
+        raise _too_deep()
+    if wrong == "null_character":
+        raise exceptions.ParseError(
+            _("The JSON body holds a null character (\\u0000), which no text on this site may hold."),
+            code="null_character",
+        )
+
+
+def parsed_or_none(body: bytes) -> Any:
+    """`body` parsed as JSON and refused as `refuse_unsafe` refuses it; None when it is
+    not JSON at all (the view says where it breaks)."""
+    try:
+        data = json.loads(body)
+    except RecursionError:
+        raise _too_deep() from None
+    except ValueError:
+        return None
+    refuse_unsafe(data)
+    return data
+
+
 class BoundedJSONParser(parsers.JSONParser):
     """JSON bodies no deeper than MAX_DEPTH levels, and without a NUL in any string."""
 
@@ -63,12 +90,5 @@ class BoundedJSONParser(parsers.JSONParser):
             data = super().parse(stream, media_type, parser_context)
         except RecursionError:
             raise _too_deep() from None
-        wrong = _walk(data, MAX_DEPTH)
-        if wrong == "too_deep":
-            raise _too_deep()
-        if wrong == "null_character":
-            raise exceptions.ParseError(
-                _("The JSON body holds a null character (\\u0000), which no text on this site may hold."),
-                code="null_character",
-            )
+        refuse_unsafe(data)
         return data

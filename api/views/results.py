@@ -23,6 +23,7 @@ from rest_framework.response import Response
 from api.access import organiser_tournament
 from api.errors import ApiError, item
 from api.etags import CONDITIONAL, NOT_MODIFIED, ConditionalGetMixin, make_etag, matches, tagged
+from api.parsers import parsed_or_none
 from api.views.base import ApiView, errors
 from api.views.public import ok
 from results import building
@@ -122,7 +123,9 @@ class SeasonResultsImportView(ApiView):
     def post(self, request: Request, slug: str) -> Response:
         season = get_object_or_404(Season.objects.select_related("club"), slug=slug)
         access.require_organiser(request.user, season.club)
-        # The body as sent, not DRF's parse: a broken file is told its line and column.
+        # The body as sent, not DRF's parse: a broken file is told its line and column. A
+        # NUL or a nesting too deep is refused as the API's parser refuses it.
+        parsed_or_none(request.body)
         try:
             outcome = results_import(by=request.user, season=season, raw=request.body)  # type: ignore[arg-type]
         except ResultsRefused as refused:

@@ -72,7 +72,7 @@ def test_the_director_registers_several_players_then_merges_two_records_after_a_
     assert serious_violations(axe, page) == []
     screenshot(page, f"desk-{size}-tick")
     page.get_by_role("button", name="Inscrire les joueurs cochés").click()
-    page.get_by_role("heading", name="1 inscrit").wait_for()
+    page.get_by_role("heading", name="1 inscription faite").wait_for()
     assert "Bérard – Lefèvre (n° 1)" in page.locator("#added").inner_text().replace("\xa0", " ")
 
     # A pasted list: two of the club, two new ones created only once ticked.
@@ -91,7 +91,7 @@ def test_the_director_registers_several_players_then_merges_two_records_after_a_
     assert serious_violations(axe, page) == []
     screenshot(page, f"desk-{size}-paste")
     page.get_by_role("button", name="Inscrire ces joueurs").click()
-    page.get_by_role("heading", name="2 inscrits").wait_for()
+    page.get_by_role("heading", name="2 inscriptions faites").wait_for()
     screenshot(page, f"desk-{size}-registered")
     assert [c.name for c in tournament.competitors.order_by("number")] == [
         "Bérard – Lefèvre",

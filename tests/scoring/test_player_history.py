@@ -143,7 +143,10 @@ def test_the_player_form_sets_the_opt_out(player: Player, club: Club, client: Cl
     client.post(reverse("manage:player_edit", args=[club.pk, player.pk]), form)
     player.refresh_from_db()
     assert player.public_history is False
-    client.post(reverse("manage:player_edit", args=[club.pk, player.pk]), {**form, "public_history": "on"})
+    # Turning it on again: the director says the player agreed (tournaments.forms).
+    client.post(
+        reverse("manage:player_edit", args=[club.pk, player.pk]), {**form, "public_history": "on", "consent": "on"}
+    )
     player.refresh_from_db()
     assert player.public_history is True
 

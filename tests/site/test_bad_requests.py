@@ -160,7 +160,7 @@ def world(db: None) -> World:
         "player_id": competitors[0].players.first().pk, "competitor_id": competitors[0].pk,
         "pair_id": pair.pk, "job_id": job.pk, "prize_id": prize.pk, "membership_id": club.memberships.get().pk,
         "invitation_id": invitation.pk, "invitation_token": links[0], "token_id": api_token.token.pk,
-        "uidb64": "MQ", "call_id": call.pk, "message_id": message.pk,
+        "uidb64": "MQ", "call_id": call.pk, "message_id": message.pk, "version": 1,
     }  # fmt: skip
     headers = {"HTTP_AUTHORIZATION": f"Token {api_token.key}"}
     headers["HTTP_X_TABLE_TOKEN"] = table.token

@@ -161,7 +161,7 @@ def test_ticked_players_are_registered_from_the_page_with_a_summary(club, organi
         {"players": [second.pk, first.pk], "checked_in": "on"},
     )
     assert page.status_code == 200
-    assert "2 inscrits" in page.content.decode()
+    assert "2 inscriptions faites" in page.content.decode()
     assert [c.players.get() for c in tournament.competitors.order_by("number")] == [second, first]
     assert set(tournament.competitors.values_list("status", flat=True)) == {"checked_in"}
 
@@ -213,7 +213,7 @@ def test_a_pasted_list_is_checked_then_registered_once_every_line_is_settled(
             "last_4": "Dupont",
         },
     )
-    assert "2 inscrits" in settled.content.decode()
+    assert "2 inscriptions faites" in settled.content.decode()
     teams = [set(c.players.all()) for c in tournament.competitors.order_by("number")]
     zoe = Player.objects.get(club=club, last_name="Nouvelle")
     paul = Player.objects.get(club=club, last_name="Dupont")
