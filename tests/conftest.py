@@ -123,10 +123,10 @@ def ranking_fragments_forgotten() -> Iterator[None]:
     from scoring.views import soiree_parts
 
     live_ranking.forget_local()
-    soiree_parts.forget_nights()
+    soiree_parts.forget()
     yield
     live_ranking.forget_local()
-    soiree_parts.forget_nights()
+    soiree_parts.forget()
 
 
 @pytest.fixture(autouse=True)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+import threading
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -92,29 +93,28 @@ class Evening:
     @property
     def score(self) -> list[dict[str, Any]]:
         """Each side of the partie in play: its competitors, its counted total, whether it is ours."""
-        if self.sheet is None:
-            return []
-        result = self.sheet["result"]
-        totals = list(result.totals) if result is not None else []
-        own = self.own_side
-        return [
-            {
-                "competitors": side["competitors"],
-                "total": totals[side["side"]] if side["side"] < len(totals) else 0,
-                "own": side["side"] == own,
-            }
-            for side in self.sheet["sides"]
-        ]
+        return sheet_score(self.sheet, self.competitor.number)
 
-    @property
-    def own_side(self) -> int | None:
-        """The competitor's side at its table (an index into the sheet's sides)."""
-        if self.sheet is None:
-            return None
-        for side in self.sheet["sides"]:
-            if any(member["number"] == self.competitor.number for member in side["competitors"]):
-                return int(side["side"])
-        return None
+
+def sheet_score(sheet: dict[str, Any] | None, number: int) -> list[dict[str, Any]]:
+    """Each side of a table sheet: its competitors, its counted total, and whether the
+    competitor `number` sits on it."""
+    if sheet is None:
+        return []
+    result = sheet["result"]
+    totals = list(result.totals) if result is not None else []
+    own = next(
+        (side["side"] for side in sheet["sides"] if any(member["number"] == number for member in side["competitors"])),
+        None,
+    )
+    return [
+        {
+            "competitors": side["competitors"],
+            "total": totals[side["side"]] if side["side"] < len(totals) else 0,
+            "own": side["side"] == own,
+        }
+        for side in sheet["sides"]
+    ]
 
 
 def _named(seats: list[Seat]) -> list[Named]:
@@ -138,18 +138,27 @@ def _table_seats(competitor: Competitor, rnd: Round | None) -> list[Seat]:
 def _latest_seats(tournament: Tournament, competitor: Competitor) -> tuple[Round | None, list[Seat]]:
     """The latest round drawn and every seat at the competitor's table in it, with their
     competitors, the table and its result: one query where it sits, two where it does not."""
-    latest = Round.objects.filter(tournament=tournament).order_by("-number").values("pk")[:1]
+    seats = _seats_latest(tournament.pk, competitor.pk)
+    if not seats:
+        return tournament_selectors.current_round(tournament), []
+    return seats[0].round, seats
+
+
+def _seats_latest(tournament_id: int, competitor_id: int) -> list[Seat]:
+    """Every seat at the competitor's table in the latest round drawn (none where it does
+    not sit there), with their competitors, the table, its result and the round: one query."""
+    latest = Round.objects.filter(tournament_id=tournament_id).order_by("-number").values("pk")[:1]
     seats = list(
-        Seat.objects.filter(round=Subquery(latest), table__seats__competitor=competitor)
+        Seat.objects.filter(round=Subquery(latest), table__seats__competitor_id=competitor_id)
         .select_related("competitor", "table__result", "round")
         .order_by("side", "position")
     )
     if not seats:
-        return tournament_selectors.current_round(tournament), []
+        return []
     rnd = seats[0].round
     for seat in seats:
         seat.round = rnd
-    return rnd, seats
+    return seats
 
 
 def _seating(competitor: Competitor, rnd: Round | None, seats: list[Seat]) -> Seating | None:
@@ -303,7 +312,8 @@ WATCHED_SQL = """
            (SELECT COUNT(*) FROM {seat} o WHERE o.table_id = s.table_id),
            (SELECT b.id FROM {bye} b WHERE b.round_id = r.id AND b.competitor_id = %s),
            (SELECT base.generation FROM {base} base WHERE base.tournament_id = r.tournament_id),
-           (SELECT base.token FROM {base} base WHERE base.tournament_id = r.tournament_id)
+           (SELECT base.token FROM {base} base WHERE base.tournament_id = r.tournament_id),
+           (SELECT res.finished FROM {result} res WHERE res.table_id = s.table_id)
       FROM {round} r
       LEFT JOIN {seat} s ON s.round_id = r.id AND s.competitor_id = %s
      WHERE r.tournament_id = %s
@@ -379,18 +389,20 @@ class Polled:
 
 @dataclass(frozen=True, slots=True)
 class Stamp:
-    """« Ma soirée »'s state in two parts (scoring/views/soiree_parts.py draws the page in
-    those parts): `rank`, the competitor's row in the live ranking as the page shows it,
-    which moves with nearly every hand anywhere in the room; and `night`, all the rest
-    (where it sits, its partie, its past rounds, the final rank and lot), which moves with
-    its own table and the director's steps. `etag` holds both."""
+    """« Ma soirée »'s state in three parts, as scoring/views/soiree_parts.py draws the
+    page: `rank`, the competitor's row in the live ranking as the page shows it, which
+    moves with nearly every hand anywhere in the room; `partie`, the partie in play at its
+    table (its donnes and result), which moves with every donne entered or confirmed there;
+    and `night`, all the rest (where it sits, its past rounds, the final rank and lot),
+    which moves with the director's steps. `etag` holds the three."""
 
     night: str
+    partie: str
     rank: str
 
     @property
     def etag(self) -> str:
-        return f"{self.night}.{self.rank}"
+        return f"{self.night}.{self.partie}.{self.rank}"
 
 
 def _digest(parts: tuple[Any, ...]) -> str:
@@ -401,10 +413,32 @@ def _digest(parts: tuple[Any, ...]) -> str:
 def _stamp(served: ServedRanking | None, polled: Polled) -> Stamp:
     shown = served.shown(polled.number) if served is not None else None
     progress = served.progress if served is not None else None
+    watched = _watched(polled.tournament_id, polled.competitor_id)
+    if watched is None:
+        partie: tuple[Any, ...] = ()
+        latest: tuple[Any, ...] | None = None
+        sits_out = False
+    else:
+        (round_id, status, started, minutes, table_id, donnes, last_donne, result_at, seats, bye, generation, token,
+         finished) = watched  # fmt: skip
+        partie = (table_id, donnes, last_donne, result_at, seats)
+        # The past rounds show the partie in play once it is finished (its result, its points).
+        latest = (
+            round_id, status, started, minutes, table_id, seats, bye, generation, token, finished,
+            result_at if finished else None,
+        )  # fmt: skip
+        sits_out = bye is not None
     ranking = (
-        # The past rounds are read up to the rounds the ranking counts, and name their
-        # competitors from it; the headline of a finished tournament gives the final rank.
-        (served.after_round, progress, served.names, shown is not None, shown if polled.finished else None)
+        (
+            # The past rounds are read up to the rounds the ranking counts, and name their
+            # competitors from it; the headline of a finished tournament gives the final
+            # rank; a round sat out scores by the winners of its round, as the row counts it.
+            served.after_round,
+            progress,
+            served.names,
+            shown is not None,
+            shown if polled.finished or sits_out else None,
+        )
         if served is not None
         else None
     )
@@ -414,9 +448,14 @@ def _stamp(served: ServedRanking | None, polled: Polled) -> Stamp:
         str(polled.tournament_status),
         polled.name,
         str(polled.status),
-        _watched(polled.tournament_id, polled.competitor_id),
+        latest,
     )
-    return Stamp(night=_digest(night), rank=_digest((shown, progress, polled.is_public, polled.slug)))
+    return Stamp(
+        night=_digest(night),
+        # Its sides are named as the ranking names them.
+        partie=_digest((partie, served.names if served is not None else None)),
+        rank=_digest((shown, progress, polled.is_public, polled.slug)),
+    )
 
 
 POLLED_SQL = """
@@ -457,6 +496,58 @@ def polled(*, token: str | None = None, slug: str | None = None, number: int | N
 def polled_served(found: Polled) -> ServedRanking | None:
     """`served_ranking` for a poll answered before the middleware chain."""
     return _served_at(found.tournament_id, live_ranking.published_version(found.tournament_id, found.newest))
+
+
+@dataclass(frozen=True, slots=True)
+class Partie:
+    """The partie in play at the competitor's table, as « Ma soirée » shows it."""
+
+    sheet: dict[str, Any]
+    score: list[dict[str, Any]]
+    round_number: int
+    table: int
+
+
+def partie_of(evening: Evening) -> Partie | None:
+    """The evening's partie in play (None where it has no table in the latest round)."""
+    if evening.sheet is None or evening.seating is None or evening.seating.table is None:
+        return None
+    return Partie(evening.sheet, evening.score, evening.seating.round.number, evening.seating.table)
+
+
+def polled_partie(found: Polled) -> Partie | None:
+    """The partie in play at the table of a poll's competitor, read alone (two queries:
+    the table with its seats and result, its donnes); None where it has no table."""
+    seats = _seats_latest(found.tournament_id, found.competitor_id)
+    if not seats:
+        return None
+    tournament = _rules_of(found.tournament_id, found.updated_at)
+    if tournament is None:
+        return None
+    sheet = _sheet(tournament, seats[0].round, seats)
+    return Partie(sheet, sheet_score(sheet, found.number), seats[0].round.number, seats[0].table.number)
+
+
+# The tournaments' rows as the table sheets read their rules, per process, by their
+# `updated_at` (every change of a setting touches it); a few, the least recent dropped.
+_rules: dict[tuple[int, datetime.datetime], Tournament] = {}
+_rules_lock = threading.Lock()
+RULES_KEPT = 64
+
+
+def _rules_of(tournament_id: int, updated_at: datetime.datetime) -> Tournament | None:
+    key = (tournament_id, updated_at)
+    with _rules_lock:
+        tournament = _rules.get(key)
+    if tournament is None:
+        tournament = Tournament.objects.filter(pk=tournament_id, updated_at=updated_at).first()
+        if tournament is None:
+            return None
+        with _rules_lock:
+            while len(_rules) >= RULES_KEPT:
+                _rules.pop(next(iter(_rules)))
+            _rules[key] = tournament
+    return tournament
 
 
 def polled_stamp(found: Polled, served: ServedRanking | None) -> Stamp:

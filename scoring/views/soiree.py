@@ -50,14 +50,27 @@ def _soiree(
     response = get_conditional_response(request, etag=etag) if request.htmx else None
     if response is None:
 
-        def draw() -> soiree_parts.Night:
-            drawn = evening if evening is not None else selectors.evening(tournament, competitor)
-            return soiree_parts.draw_night(drawn, stamp.night, public_links=tournament.is_public)
+        def read() -> selectors.Evening:
+            nonlocal evening
+            if evening is None:
+                evening = selectors.evening(tournament, competitor)
+            return evening
 
-        night = soiree_parts.night(competitor.pk, language, stamp.night, draw)
-        assert night is not None  # `draw` always draws
+        def draw_night() -> soiree_parts.Night:
+            return soiree_parts.draw_night(read(), stamp.night, public_links=tournament.is_public)
+
+        def draw_partie() -> soiree_parts.PartieDrawn:
+            return soiree_parts.draw_partie(
+                selectors.partie_of(read()), stamp.partie, public_links=tournament.is_public, slug=tournament.slug
+            )
+
+        # `draw_*` always draw.
+        night = soiree_parts.kept(soiree_parts.Night, competitor.pk, language, stamp.night, draw_night)
+        partie = soiree_parts.kept(soiree_parts.PartieDrawn, competitor.pk, language, stamp.partie, draw_partie)
+        assert night is not None and partie is not None
         part = soiree_parts.live_part(
             night,
+            partie,
             selectors.served_ranking(tournament),
             number=competitor.number,
             finished=tournament.status == Tournament.Status.FINISHED,

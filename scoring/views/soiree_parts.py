@@ -1,24 +1,26 @@
-"""« Ma soirée »'s live part, drawn in parts so that a rank that moved costs little.
+"""« Ma soirée »'s live part, drawn in layers so that what moved alone is drawn again.
 
-At a 300-team night the competitor's rank moves between nearly every two polls of its
-page (every hand anywhere in the room may move it), while the rest of the page (where it
-sits, its partie, its past rounds) moves only with its own table and the director's
-steps. Drawing the whole part again for each move of the rank cost a dozen queries and a
-large template at every poll: half the web's CPU (docs/live-refresh.md). So the part is
-drawn in two layers, with the two halves of its ETag (`scoring.selectors.soiree.Stamp`):
+At a busy night the competitor's rank moves between nearly every two polls of its page
+(every hand anywhere in the room may move it), the partie in play at its table moves
+with every donne entered or confirmed there, and the rest (where it sits, its past
+rounds) only with the director's steps. Drawing the whole part for each of these cost a
+dozen queries and a large template at every poll: half the web's CPU
+(docs/live-refresh.md). So the part is drawn in layers, one for each part of its ETag
+(`scoring.selectors.soiree.Stamp`):
 
 - the *night* (scoring/public/soiree_night.html), drawn from the database when its stamp
-  moves, with two marks where the parts drawn at every answer go, and kept (`night`): in
-  this process per competitor and language, and in the shared cache per competitor,
-  language and stamp, so that one web process draws it for all (a poll reaches any of
-  them; at a busy night a competitor's own table moves its night every few polls);
+  moves, with marks where the other layers go;
+- the *partie* in play (scoring/public/soiree_partie.html), drawn from its table alone
+  (two queries) when its stamp moves;
 - at every answer, the round's clock (it carries the server's time, which the browser's
   countdown needs fresh) and the rank (scoring/public/soiree_rank.html), from the served
   ranking this process keeps per version (`scoring.selectors.soiree.served_ranking`).
 
-The view (scoring/views/soiree.py) and the answer before the middleware chain
-(scoring/views/soiree_poll.py) assemble the part here, the same way, so a phone gets the
-same bytes whichever answers it.
+The night and the partie are kept (`kept`): in this process per competitor and language,
+and in the shared cache per competitor, language and stamp, so that one web process
+draws them for all (a poll reaches any of them). The view (scoring/views/soiree.py) and
+the answer before the middleware chain (scoring/views/soiree_poll.py) assemble the part
+here, the same way, so a phone gets the same bytes whichever answers it.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.cache import cache
@@ -38,79 +40,78 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 
-from scoring.selectors.soiree import Evening, ServedRanking
+from scoring.selectors.soiree import Evening, Partie, ServedRanking
 from scoring.views.public import POLL_SECONDS, POLL_SECONDS_FINISHED
 from tournaments.selectors import RoundClock
 
 CLOCK_MARK = mark_safe("<!--atout:clock-->")
+PARTIE_MARK = mark_safe("<!--atout:partie-->")
 RANK_MARK = mark_safe("<!--atout:rank-->")
-_MARKS = re.compile(r"<!--atout:(clock|rank)-->")
+_MARKS = re.compile(r"<!--atout:(clock|partie|rank)-->")
 
-# Nights kept by one process: one per competitor and language polling it. A 300-team
-# night in two languages is 600 of about 5 kB; beyond KEPT the least recently asked go.
-KEPT = 4_000
+# Layers kept by one process: two per competitor and language polling it. A 300-team
+# night in two languages is 1,200 of a few kB; beyond KEPT the least recently asked go.
+KEPT = 8_000
+# How long the shared cache keeps a drawn layer: one unmoved for longer is drawn again.
+SHARED_SECONDS = 600
 
 
 @dataclass(frozen=True, slots=True)
 class Night:
     """The night as drawn at `stamp`: the drawn text cut at its marks (even places are
-    text, odd ones the name of the part drawn there), and the round's clock."""
+    text, odd ones the name of the layer drawn there), and the round's clock."""
 
     stamp: str
     pieces: tuple[str, ...]
     clock: RoundClock | None
 
 
-_kept: OrderedDict[tuple[int, str], Night] = OrderedDict()
+@dataclass(frozen=True, slots=True)
+class PartieDrawn:
+    """The partie in play as drawn at `stamp`."""
+
+    stamp: str
+    text: str
+
+
+Layer = TypeVar("Layer", Night, PartieDrawn)
+
+_kept: OrderedDict[tuple[str, int, str], Night | PartieDrawn] = OrderedDict()
 _lock = threading.Lock()
 
 
-def kept_night(competitor_id: int, language: str, stamp: str) -> Night | None:
-    """The competitor's night as this process drew it last, if it is still at `stamp`."""
+def kept(
+    kind: type[Layer], competitor_id: int, language: str, stamp: str, draw: Callable[[], Layer | None]
+) -> Layer | None:
+    """The competitor's layer of `kind` at `stamp`: as this process keeps it, else as
+    another process drew it (the shared cache), else drawn now by `draw` (None: it could
+    not) and kept in both."""
+    key = (kind.__name__, competitor_id, language)
     with _lock:
-        night = _kept.get((competitor_id, language))
-        if night is None or night.stamp != stamp:
+        found = _kept.get(key)
+        if isinstance(found, kind) and found.stamp == stamp:
+            _kept.move_to_end(key)
+            return found
+    shared_key = f"soiree-{kind.__name__}:{competitor_id}:{language}:{stamp}"
+    shared = cache.get(shared_key)
+    if isinstance(shared, kind) and shared.stamp == stamp:
+        drawn: Layer = shared
+    else:
+        made = draw()
+        if made is None:
             return None
-        _kept.move_to_end((competitor_id, language))
-        return night
-
-
-def keep_night(competitor_id: int, language: str, night: Night) -> None:
+        drawn = made
+        cache.set(shared_key, drawn, SHARED_SECONDS)
     with _lock:
-        _kept[(competitor_id, language)] = night
-        _kept.move_to_end((competitor_id, language))
+        _kept[key] = drawn
+        _kept.move_to_end(key)
         while len(_kept) > KEPT:
             _kept.popitem(last=False)
-
-
-# How long the shared cache keeps a drawn night: a night unmoved for longer is drawn again.
-SHARED_SECONDS = 600
-
-
-def _shared_key(competitor_id: int, language: str, stamp: str) -> str:
-    return f"soiree-night:{competitor_id}:{language}:{stamp}"
-
-
-def night(competitor_id: int, language: str, stamp: str, draw: Callable[[], Night | None]) -> Night | None:
-    """The competitor's night at `stamp`: as this process keeps it, else as another
-    process drew it (the shared cache), else drawn now by `draw` (None: it could not) and
-    kept in both."""
-    kept = kept_night(competitor_id, language, stamp)
-    if kept is not None:
-        return kept
-    shared = cache.get(_shared_key(competitor_id, language, stamp))
-    if isinstance(shared, Night) and shared.stamp == stamp:
-        keep_night(competitor_id, language, shared)
-        return shared
-    drawn = draw()
-    if drawn is not None:
-        cache.set(_shared_key(competitor_id, language, stamp), drawn, SHARED_SECONDS)
-        keep_night(competitor_id, language, drawn)
     return drawn
 
 
-def forget_nights() -> None:
-    """Forget every kept night (tests: a new database)."""
+def forget() -> None:
+    """Forget every layer this process keeps (tests: a new database)."""
     with _lock:
         _kept.clear()
 
@@ -124,10 +125,29 @@ def draw_night(evening: Evening, stamp: str, *, public_links: bool) -> Night:
             "tournament": evening.tournament,
             "public_links": public_links,
             "clock_mark": CLOCK_MARK,
+            "partie_mark": PARTIE_MARK,
             "rank_mark": RANK_MARK,
         },
     )
     return Night(stamp=stamp, pieces=tuple(_MARKS.split(drawn)), clock=evening.clock)
+
+
+def draw_partie(partie: Partie | None, stamp: str, *, public_links: bool, slug: str) -> PartieDrawn:
+    """The partie in play drawn (in the active language); nothing where there is none."""
+    if partie is None:
+        return PartieDrawn(stamp=stamp, text="")
+    text = render_to_string(
+        "scoring/public/soiree_partie.html",
+        {
+            "sheet": partie.sheet,
+            "score": partie.score,
+            "round_number": partie.round_number,
+            "table": partie.table,
+            "public_links": public_links,
+            "slug": slug,
+        },
+    )
+    return PartieDrawn(stamp=stamp, text=text)
 
 
 def poll_seconds(finished: bool) -> int:
@@ -138,6 +158,7 @@ def poll_seconds(finished: bool) -> int:
 
 def live_part(
     night: Night,
+    partie: PartieDrawn,
     served: ServedRanking | None,
     *,
     number: int,
@@ -162,19 +183,17 @@ def live_part(
         elif piece == "clock":
             clock = dataclasses.replace(night.clock, now=timezone.now()) if night.clock is not None else None
             drawn.append(render_to_string("tournaments/clock.html", {"clock": clock}))
+        elif piece == "partie":
+            drawn.append(partie.text)
         else:
             drawn.append(render_to_string("scoring/public/soiree_rank.html", rank))
     return render_to_string(
         "scoring/public/soiree_live.html",
         {
-            "soiree_parts": live_parts(drawn),
+            # Every piece is a template's own output, escaped where it drew its values.
+            "soiree_parts": mark_safe("".join(drawn)),
             "poll_path": path,
             "poll_seconds": poll_seconds(finished),
             "live_headers": json.dumps({"If-None-Match": etag}),
         },
     )
-
-
-def live_parts(drawn: list[str]) -> SafeString:
-    # Every piece is a template's own output, escaped where it drew its values.
-    return mark_safe("".join(drawn))

@@ -11,8 +11,8 @@ competitor and its tournament (`scoring.selectors.soiree.polled`) and one for wh
 shows from the database, with the served ranking as this process keeps it; if the ETag
 the phone sent is still the page's, a 304 with the headers the view gives it. Else the
 part is assembled here as the view assembles it (scoring/views/soiree_parts.py): its
-night as kept (this process, or the shared cache) or drawn here when it moved, its rank
-and clock drawn anew. Anything else (a first poll, a withdrawn or unknown link, a
+night and its partie in play as kept (this process, or the shared cache) or drawn here
+when they moved, its rank and clock drawn anew. Anything else (a first poll, a withdrawn or unknown link, a
 tournament this visitor may not follow, a signed-in visitor) goes down the chain to the
 view.
 
@@ -56,11 +56,23 @@ def soiree_poll(
     response = get_conditional_response(request, etag=etag)
     if response is None:
         with translation.override(language):
-            night = soiree_parts.night(found.competitor_id, language, stamp.night, lambda: _draw(found, stamp.night))
-            if night is None:
+            night = soiree_parts.kept(
+                soiree_parts.Night, found.competitor_id, language, stamp.night, lambda: _draw_night(found, stamp.night)
+            )
+            partie = soiree_parts.kept(
+                soiree_parts.PartieDrawn,
+                found.competitor_id,
+                language,
+                stamp.partie,
+                lambda: soiree_parts.draw_partie(
+                    selectors.polled_partie(found), stamp.partie, public_links=found.is_public, slug=found.slug
+                ),
+            )
+            if night is None or partie is None:
                 return None
             part = soiree_parts.live_part(
                 night,
+                partie,
                 served,
                 number=found.number,
                 finished=found.finished,
@@ -79,7 +91,7 @@ def soiree_poll(
     return response
 
 
-def _draw(found: selectors.Polled, stamp: str) -> soiree_parts.Night | None:
+def _draw_night(found: selectors.Polled, stamp: str) -> soiree_parts.Night | None:
     """The night drawn here as the view draws it (None: the competitor is gone since)."""
     competitor = Competitor.objects.filter(pk=found.competitor_id).first()
     if competitor is None:

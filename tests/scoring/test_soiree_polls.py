@@ -24,9 +24,10 @@ from rounds.services import round_close, round_draw
 from scoring import live_ranking
 from scoring.models import Hand
 from scoring.services import hand_correct, hand_submit
+from tests.factories import CompetitorFactory
 from tests.scoring.tables import director_of, make_table
 from tournaments import services
-from tournaments.models import Competitor, Table
+from tournaments.models import Bye, Competitor, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -164,3 +165,30 @@ def test_the_rows_kept_are_bounded_and_expire(monkeypatch) -> None:
     monkeypatch.setattr(live_ranking, "READ_SECONDS", -1.0)
     live_ranking.keep_read_rows(2, 1, "gone", rows=1)
     assert live_ranking.read_rows(2, 1) is None
+
+
+def test_my_partie_finishing_shows_in_my_rounds_played_at_once(django_capture_on_commit_callbacks) -> None:
+    """The page is drawn in layers (scoring/views/soiree_parts.py): a donne at its table
+    redraws its partie, and the donne that ends the partie redraws its past rounds too."""
+    night = make_table(tables=3, end_value=1)
+    phone = Phone(night.round.tournament.competitors.get(number=1))
+    enter(night, WIN_A, django_capture_on_commit_callbacks)
+    moved = phone.poll()
+    assert moved.status_code == 200 and "102 points, 60 contre" in text(moved)
+
+
+def test_a_round_i_sit_out_shows_its_points_as_the_round_is_played(django_capture_on_commit_callbacks) -> None:
+    """A bye scores by the winners of its round: the other tables' results move it, and
+    the page's past rounds with it, not only its rank."""
+    night = make_table(tables=2, end_value=1)
+    tournament = night.round.tournament
+    exempt = CompetitorFactory(tournament=tournament, number=5, name="Les Exemptés")
+    Bye.objects.create(round=night.round, competitor=exempt)
+    phone = Phone(exempt)
+    enter(night, BIG_WIN_A, django_capture_on_commit_callbacks)
+    moved = phone.poll()
+    assert moved.status_code == 200 and "Ronde 1 · Exempt 152 points, 0 contre" in text(moved)
+    # Table 2 ends on 102: the bye scores the mean of the two winners.
+    enter(other(night, 2), WIN_A, django_capture_on_commit_callbacks)
+    again = phone.poll()
+    assert again.status_code == 200 and "Ronde 1 · Exempt 127 points, 0 contre" in text(again)

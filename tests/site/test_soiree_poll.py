@@ -89,8 +89,10 @@ def test_a_donne_at_my_table_is_drawn_ahead_of_the_chain_as_the_chain_draws_it(
         hand_submit(table=running, raw=WIN_A)
     moved = Client().get(path, headers={**HTMX, "If-None-Match": first["ETag"]})
     assert moved.status_code == 200 and "2 donnes jouées" in moved.content.decode()
-    assert short_cut == [path] and moved["ETag"].split(".")[0] != first["ETag"].split(".")[0]
-    soiree_parts.forget_nights()
+    # Its night held (drawn once), its partie moved (drawn again).
+    night, partie, _rank = moved["ETag"].split(".")
+    assert short_cut == [path] and night == first["ETag"].split(".")[0] and partie != first["ETag"].split(".")[1]
+    soiree_parts.forget()
     cache.clear()
     director = Client()
     director.force_login(director_of(running.round.tournament))
@@ -107,7 +109,7 @@ def test_another_process_takes_the_night_drawn_from_the_shared_cache(
         hand_submit(table=running, raw=WIN_A)
     drawn = Client().get(path, headers={**HTMX, "If-None-Match": first["ETag"]})
     # Another web process: nothing kept in it, the night in the shared cache.
-    soiree_parts.forget_nights()
+    soiree_parts.forget()
     with CaptureQueriesContext(connection) as queries:
         taken = Client().get(path, headers={**HTMX, "If-None-Match": first["ETag"]})
     assert taken.content == drawn.content and len(queries) == 2
@@ -195,7 +197,7 @@ def test_a_rank_moved_by_a_hand_elsewhere_is_drawn_ahead_of_the_chain_as_the_cha
     assert moved["ETag"].split(".")[0] == first["ETag"].split(".")[0]
 
     # The chain's answer, the night drawn again from the database: the same bytes.
-    soiree_parts.forget_nights()
+    soiree_parts.forget()
     director = Client()
     director.force_login(director_of(running.round.tournament))
     chained = director.get(path, headers={**HTMX, "If-None-Match": first["ETag"]})
@@ -230,14 +232,27 @@ def test_the_clock_drawn_ahead_of_the_chain_carries_the_servers_time_of_the_answ
     assert 'data-clock-ends="2026-12-05T21:45:00.000Z"' in moved.content.decode()
 
 
-def test_the_nights_kept_are_bounded(monkeypatch) -> None:
+def test_the_layers_kept_are_bounded(monkeypatch) -> None:
     monkeypatch.setattr(soiree_parts, "KEPT", 2)
+    cache.clear()
     nights = [soiree_parts.Night(stamp=str(n), pieces=("x",), clock=None) for n in range(3)]
-    for number, night in enumerate(nights):
-        soiree_parts.keep_night(number, "fr", night)
-    assert soiree_parts.kept_night(0, "fr", "0") is None
-    assert soiree_parts.kept_night(1, "fr", "1") is nights[1]
-    assert soiree_parts.kept_night(2, "fr", "2") is nights[2]
-    # Kept at another stamp: drawn again.
-    assert soiree_parts.kept_night(2, "fr", "3") is None
-    assert soiree_parts.kept_night(2, "en", "2") is None
+    drawn: list[int] = []
+
+    def get(number: int, stamp: str, language: str = "fr") -> soiree_parts.Night | None:
+        def draw() -> soiree_parts.Night:
+            drawn.append(number)
+            return nights[number]
+
+        return soiree_parts.kept(soiree_parts.Night, number, language, stamp, draw)
+
+    for number in range(3):
+        assert get(number, str(number)) is nights[number]
+    assert drawn == [0, 1, 2]
+    # 1 and 2 kept here; 0 dropped here, but another process's draw is in the shared cache.
+    assert get(1, "1") is nights[1] and get(2, "2") is nights[2] and drawn == [0, 1, 2]
+    assert get(0, "0") == nights[0] and drawn == [0, 1, 2]
+    # Another stamp or language: drawn again.
+    assert get(2, "2", "en") is nights[2] and drawn == [0, 1, 2, 2]
+    cache.clear()
+    soiree_parts.forget()
+    assert get(1, "1") is nights[1] and drawn == [0, 1, 2, 2, 1]
