@@ -1,6 +1,6 @@
 """The palmarès: the lot each rank wins, beside the rank on the public ranking, the
 projector, the printed page, the PDF and the CSV (a "Lot" column), once the director has
-recorded lots; a shared rank wins the lot of that rank."""
+recorded lots; a shared rank wins the lots of the places it holds (tournaments/palmares.py)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,9 @@ from scoring.selectors import standings as standings_selectors
 from scoring.services import hand_submit
 from scoring.standings import standings_rebuild
 from tests.scoring.tables import director_of, make_table
-from tournaments import services
+from tournaments import services, treasury
 from tournaments.models import Round, Table, Tournament
+from tournaments.palmares import Palmares, lots_text
 
 pytestmark = pytest.mark.django_db
 
@@ -77,15 +78,20 @@ def test_each_rank_shows_its_lot_on_the_ranking_page(played: Table, client: Clie
     assert "Un jambon" in row_html
 
 
-def test_a_shared_rank_shows_the_lot_of_that_rank(played: Table, client: Client) -> None:
+def test_a_shared_rank_shows_the_lots_of_the_places_it_holds(played: Table, client: Client) -> None:
     tournament = played.round.tournament
     snapshot = standings_rebuild(tournament_id=tournament.pk)
     ranks = [row["rank"] for row in snapshot.rows]
     shared = next(rank for rank in ranks if ranks.count(rank) > 1 and rank <= 3)
     with_lots(tournament)
-    lines = ranking_csv(snapshot, list(tournament.prizes.all())).lstrip("\ufeff").splitlines()
+    lines = ranking_csv(snapshot, treasury.palmares_shown(tournament)).lstrip("\ufeff").splitlines()
     lots = {line.split(";")[-1] for line in lines[1:] if line.split(";")[0] == str(shared)}
-    assert lots == {"Un jambon" if shared == 1 else "Un saucisson"}
+    # The ranks tied hold places `shared` to `shared + count - 1`: their lots, shared
+    # unless every place held wins the same one (places 2 and 3: a saucisson each).
+    held = Palmares(lots=list(tournament.prizes.order_by("rank_from"))).award(shared, ranks.count(shared))
+    assert held is not None and lots == {lots_text(held)}
+    if shared == 2 and ranks.count(shared) == 2:
+        assert lots == {"Un saucisson"}
 
 
 def test_the_lots_added_after_the_ranking_was_shown_appear_at_the_next_poll(played: Table, client: Client) -> None:
@@ -122,7 +128,9 @@ def test_the_pdf_prints_the_lot_under_the_name(played: Table) -> None:
     tournament = played.round.tournament
     snapshot = standings_rebuild(tournament_id=tournament.pk)
     with_lots(tournament)
-    text = ranking_pdf(tournament, snapshot, compress=False, prizes=list(tournament.prizes.all())).decode("latin-1")
+    text = ranking_pdf(tournament, snapshot, compress=False, prizes=treasury.palmares_shown(tournament)).decode(
+        "latin-1"
+    )
     assert "(Lot : Un jambon)" in text and "(Lot : Un saucisson)" in text
 
 
@@ -136,4 +144,4 @@ def test_the_pdf_download_follows_a_lot_added_after_it_was_drawn(played: Table, 
     client.get(url(tournament, "ranking_pdf"))
     with_lots(tournament)
     client.get(url(tournament, "ranking_pdf"))
-    assert [len(prizes) for prizes in drawn] == [0, 2]
+    assert [len(getattr(prizes, "lots", ())) for prizes in drawn] == [0, 2]

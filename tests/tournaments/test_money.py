@@ -17,7 +17,8 @@ from tests.browser_form import as_post_data, form_as_sent
 from tests.tournaments.conftest import new_tournament, register_many, tournament_in
 from tournaments import services
 from tournaments.models import Prize
-from tournaments.selectors import cash_summary, prize_for_rank
+from tournaments.palmares import Palmares, lots_text
+from tournaments.selectors import cash_summary
 
 pytestmark = pytest.mark.django_db
 
@@ -188,18 +189,29 @@ def test_a_lot_moved_onto_its_own_ranks_is_no_overlap_and_deleting_frees_them(cl
     assert not Prize.objects.filter(tournament=tournament).exists()
 
 
-def test_a_shared_rank_wins_the_lot_of_that_rank(club, organiser) -> None:
+def test_each_place_of_a_range_wins_its_lot_and_a_tie_shares_the_lots_of_its_places(club, organiser) -> None:
     tournament = new_tournament(club, organiser)
     services.prize_add(by=organiser, tournament=tournament, rank_from=1, text="Un jambon")
     services.prize_add(by=organiser, tournament=tournament, rank_from=2, rank_to=3, text="Un saucisson")
-    prizes = list(tournament.prizes.all())
-    assert [getattr(prize_for_rank(prizes, rank), "text", None) for rank in (1, 2, 3, 4, None)] == [
+    palmares = Palmares(lots=list(tournament.prizes.order_by("rank_from")))
+    alone = [palmares.award(rank) for rank in (1, 2, 3, 4, None)]
+    assert [lots_text(award) if award else None for award in alone] == [
         "Un jambon",
         "Un saucisson",
         "Un saucisson",
         None,
         None,
     ]
+    # Two tied 2nd hold places 2 and 3, both winning a saucisson: one each, nothing to share.
+    tied_second = palmares.award(2, 2)
+    assert tied_second is not None and not tied_second.lots_shared and lots_text(tied_second) == "Un saucisson"
+    # Two tied 1st hold places 1 and 2: the jambon and a saucisson, to share between them.
+    tied_first = palmares.award(1, 2)
+    assert tied_first is not None and tied_first.lots_shared
+    assert lots_text(tied_first) == "Un jambon + Un saucisson, to share between the 2 tied"
+    # Three tied 3rd hold places 3 to 5: one saucisson for the three of them.
+    tied_third = palmares.award(3, 3)
+    assert tied_third is not None and lots_text(tied_third) == "Un saucisson, to share between the 3 tied"
 
 
 def test_only_the_clubs_organisers_change_the_lots(club, organiser, outsider) -> None:

@@ -42,7 +42,14 @@ from tournaments.services.clubs import (
     member_set_role,
 )
 from tournaments.services.door import DoorAnswer, door_check_in, door_link_renew, door_link_revoke, door_open
-from tournaments.services.money import competitor_owes, competitor_set_payment, prize_add, prize_delete, prize_update
+from tournaments.services.money import (
+    competitor_owes,
+    competitor_set_payment,
+    prize_add,
+    prize_delete,
+    prize_money_set,
+    prize_update,
+)
 from tournaments.services.players import (
     SAME_PERSON,
     NewPlayer,
@@ -125,6 +132,7 @@ __all__ = [
     "players_import_preview",
     "prize_add",
     "prize_delete",
+    "prize_money_set",
     "prize_update",
     "screen_message_errors",
     "screen_message_post",
