@@ -4,6 +4,8 @@ recorded lots; a shared rank wins the lots of the places it holds (tournaments/p
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -16,7 +18,7 @@ from scoring.services import hand_submit
 from scoring.standings import standings_rebuild
 from tests.scoring.tables import director_of, make_table
 from tournaments import services, treasury
-from tournaments.models import Round, Table, Tournament
+from tournaments.models import Competitor, Round, Table, Tournament
 from tournaments.palmares import Palmares, lots_text
 
 pytestmark = pytest.mark.django_db
@@ -145,3 +147,58 @@ def test_the_pdf_download_follows_a_lot_added_after_it_was_drawn(played: Table, 
     with_lots(tournament)
     client.get(url(tournament, "ranking_pdf"))
     assert [len(getattr(prizes, "lots", ())) for prizes in drawn] == [0, 2]
+
+
+def with_money(tournament: Tournament) -> None:
+    """A fixed pool of 100 € split 50 / 30 / 20 € for places 1 to 3, and a lot for place 1."""
+    director = director_of(tournament)
+    services.prize_money_set(
+        by=director, tournament=tournament, pool_kind="fixed", pool_value="100", split_kind="amount",
+        split=["50", "30", "20"],
+    )  # fmt: skip
+    services.prize_add(by=director, tournament=tournament, rank_from=1, text="Un jambon")
+
+
+def test_the_final_ranking_shows_the_prize_money_and_a_tie_shares_the_money_of_its_places(
+    played: Table, client: Client
+) -> None:
+    tournament = played.round.tournament
+    snapshot = standings_rebuild(tournament_id=tournament.pk)
+    # After one donne at table 1: C1 1st, C2 2nd, C3 and C4 tied 3rd (places 3 and 4).
+    assert [(row["number"], row["rank"]) for row in snapshot.rows] == [(1, 1), (2, 2), (3, 3), (4, 3)]
+    with_money(tournament)
+    body = client.get(url(tournament)).content.decode()
+    assert "prize-money" not in body
+    director = director_of(tournament)
+    round_close(by=director, round=Round.objects.get(tournament=tournament, number=1), force=True)
+    services.tournament_set_status(by=director, tournament=tournament, status="finished")
+    tournament.refresh_from_db()
+    snapshot = standings_rebuild(tournament_id=tournament.pk)
+    standings_selectors.forget_polled(tournament.slug)
+    body = client.get(url(tournament)).content.decode()
+
+    def marks(number: int) -> str:
+        row = body.split(f'href="/t/{tournament.slug}/c/{number}/">')[1].split("</tr>")[0]
+        return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", row.split("</td>")[0])).strip()
+
+    assert marks(1) == "C1 Gains : 50 € Lot : Un jambon"
+    assert marks(2) == "C2 Gains : 30 €"
+    # The two tied 3rd hold places 3 and 4: the 20 € of place 3, half each.
+    assert marks(3) == marks(4).replace("C4", "C3") == "C3 Gains : 10 €"
+
+    lines = client.get(url(tournament, "ranking_csv")).content.decode("utf-8").lstrip("\ufeff").splitlines()
+    assert lines[0].split(";")[-2:] == ["Gains (€)", "Lot"]
+    assert [line.split(";")[-2:] for line in lines[1:]] == [
+        ["50,00", "Un jambon"],
+        ["30,00", ""],
+        ["10,00", ""],
+        ["10,00", ""],
+    ]
+    text = ranking_pdf(tournament, snapshot, compress=False, prizes=treasury.palmares_shown(tournament))
+    # The euro sign is byte 0x80 of the PDF's standard fonts (cp1252), written \200.
+    assert b"(Gains : 50 \\200)" in text and b"(Gains : 10 \\200)" in text
+    soiree = client.get(
+        reverse("soiree:page", args=[Competitor.objects.get(tournament=tournament, number=4).link_token])
+    )
+    words = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", soiree.content.decode()))
+    assert "Classement final : 3 Gains : 10 €" in words and "Lot" not in words.split("Classement final")[1][:60]
