@@ -490,7 +490,7 @@ def test_the_payments_page_lists_who_paid_how_when_and_by_whom_and_what_is_owed(
 ) -> None:
     organiser.first_name, organiser.last_name = "Hélène", "Bérard"
     organiser.save()
-    tournament, competitors = paid_night(club, organiser)
+    tournament, _competitors = paid_night(club, organiser)
     dashboard = organiser_client.get(reverse("manage:dashboard", args=[tournament.pk])).content.decode()
     url = reverse("manage:payments", args=[tournament.pk])
     assert url in dashboard
