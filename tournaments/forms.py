@@ -498,7 +498,7 @@ class PrizeMoneyForm(forms.Form):
     (`place_1`...). Refusals about the places together (their total) go to
     `split_errors`, shown above the places; the service checks every value."""
 
-    pool_kind = forms.ChoiceField(label=_("Prize money"), choices=Tournament.PrizePool.choices)
+    pool_kind = forms.ChoiceField(label=_("Prize money comes from"), choices=Tournament.PrizePool.choices)
     pool_value = forms.CharField(
         label=_("Share of the takings (%) or pool (€)"),
         required=False,

@@ -9,7 +9,7 @@ Terms:
 - *pool*: the prize money, a share of the takings (a percentage) or a fixed sum.
 - *split*: what each place wins of the pool, as percentages of it or as fixed amounts.
 
-The rules (docs/rules.md, "Prize money"):
+The rules (docs/rules.md, "Prize money and ties"):
 - Amounts are exact decimals. A share of the takings is rounded down to the cent; each
   place's percentage of the pool too, and the cents these roundings leave go to the first
   place, so that the places win exactly the pool's share they were promised.

@@ -503,7 +503,7 @@ def test_the_payments_page_lists_who_paid_how_when_and_by_whom_and_what_is_owed(
     assert "<time datetime=" in rows[0]
     assert "Carte" in rows[1] and "5,00" in rows[1]
     assert "Gratuit" in rows[2] and "Hélène Bérard" in rows[2] and "<time" not in rows[2]
-    assert "Non payé" in rows[3] and rows[3].rstrip().endswith('<td class="num">8,00</td>')
+    assert "Non payé" in rows[3] and '<td class="num"></td>\n      <td class="num">8,00</td>' in rows[3]
 
 
 def test_the_payments_csv_is_a_french_spreadsheet_with_the_totals(club, organiser, organiser_client) -> None:
