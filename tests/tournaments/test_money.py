@@ -8,6 +8,7 @@ Personas (tests/tournaments/conftest.py): the *organiser* of the Rodez club, and
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 import pytest
@@ -532,3 +533,19 @@ def test_the_payments_csv_is_a_french_spreadsheet_with_the_totals(club, organise
     assert lines[5] == [""]
     assert lines[6][1] == "Recette" and lines[6][5] == "13,00"
     assert lines[7][1] == "Reste dû" and lines[7][8] == "8,00"
+
+
+def test_the_rules_sheet_gives_the_entry_fee_and_the_prize_money(club, organiser, organiser_client) -> None:
+    tournament = new_tournament(club, organiser, entry_fee=Decimal("8"), format="teams")
+    services.prize_money_set(
+        by=organiser, tournament=tournament, pool_kind="share", pool_value="75", split_kind="percent",
+        split=["50", "30", "20"],
+    )  # fmt: skip
+    url = reverse("draw:rules", kwargs={"slug": tournament.slug})
+    words = " ".join(
+        re.sub(r"<[^>]+>", " ", organiser_client.get(url, HTTP_ACCEPT_LANGUAGE="fr").content.decode()).split()
+    )
+    assert "Inscription : 8,00 € par équipe." in words
+    assert "Dotation : 75 % des droits d’inscription encaissés." in words
+    assert "Répartition : place 1 : 50 %, place 2 : 30 %, place 3 : 20 %." in words
+    assert "Des ex aequo se partagent les prix des places qu’ils occupent, l’argent à parts égales." in words
