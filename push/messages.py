@@ -20,8 +20,9 @@ from django.utils.translation import ngettext
 from push.models import Subscription
 from scoring.selectors import soiree as soiree_selectors
 from scoring.selectors import standings as standings_selectors
-from tournaments import selectors as tournament_selectors
+from tournaments import treasury
 from tournaments.models import Round, Tournament
+from tournaments.palmares import euros, lots_text
 
 
 class Message(TypedDict):
@@ -69,12 +70,18 @@ def final_ranking(subscription: Subscription, tournament: Tournament) -> Message
     """« Classement final : 3 » with the lot won, once the tournament is finished."""
     competitor = subscription.competitor
     with translation.override(subscription.language):
-        row = standings_selectors.row_of(standings_selectors.live_snapshot(tournament), competitor.number)
+        snapshot = standings_selectors.live_snapshot(tournament)
+        row = standings_selectors.row_of(snapshot, competitor.number)
         if row is None:
             body = _("The tournament is over.")
         else:
             body = _("Final ranking: %(rank)s") % {"rank": row.get("rank")}
-            prize = tournament_selectors.prize_for_rank(tournament_selectors.prizes_shown(tournament), row.get("rank"))
-            if prize is not None:
-                body += " · " + _("Lot:") + " " + prize.text
+            rank = row.get("rank")
+            # A tie shares the prizes of the places it holds (tournaments/palmares.py).
+            tied = sum(1 for other in (snapshot.rows if snapshot is not None else []) if other.get("rank") == rank)
+            award = treasury.palmares_shown(tournament).award(rank, tied)
+            if award is not None and award.money is not None:
+                body += " · " + _("Prize money:") + " " + euros(award.money)
+            if award is not None and award.lots:
+                body += " · " + _("Lot:") + " " + lots_text(award)
         return _message(subscription, tournament, body, f"final-{tournament.pk}")

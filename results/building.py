@@ -25,7 +25,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from archive.models import ArchiveIdentity
-from scoring.exports import BOM, sheet_number, sheet_text
+from kit.sheets import BOM, sheet_number, sheet_text
 from scoring.models import Hand, TableResult
 from scoring.partie import counted_count, table_game, tournament_end, tournament_options_or_defaults
 from scoring.selectors.standings import live_snapshot

@@ -1,9 +1,8 @@
 """The ranking as a file: CSV for a spreadsheet (French Excel first).
 
-Excel opens a CSV in the machine's code page unless the file starts with a UTF-8 byte
-order mark, and a French Excel splits columns on `;` and reads `12,5` as a number; so the
-file has a BOM, `;` between columns, and decimal commas. Names that a spreadsheet would
-take for a formula are quoted with a leading apostrophe.
+The file's cells are written as every CSV of Atout's (kit/sheets.py): a BOM, `;` between
+columns, decimal commas, and names that a spreadsheet would take for a formula quoted
+with a leading apostrophe.
 """
 
 from __future__ import annotations
@@ -12,34 +11,15 @@ import csv
 import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from django.utils.translation import gettext as _
 
+from kit.sheets import BOM, sheet_amount, sheet_number, sheet_text
 from scoring.models import StandingsSnapshot
 from scoring.rows import SnapshotRow
 from scoring.standings import columns_for
-from tournaments.models import Competitor, Prize, Tournament
-from tournaments.selectors import prize_for_rank
-
-BOM = "\ufeff"
-# A cell starting with one of these is a formula to a spreadsheet: a team named
-# "=HYPERLINK(...)" must stay a name.
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def sheet_number(value: Any) -> str:
-    """A number as French Excel reads it: 12,5."""
-    if isinstance(value, float):
-        text = f"{value:.2f}".rstrip("0").rstrip(".")
-        return text.replace(".", ",")
-    return "" if value is None else str(value)
-
-
-def sheet_text(value: Any) -> str:
-    """Text a spreadsheet keeps as text: the formula-injection guard of every file Atout writes."""
-    text = "" if value is None else str(value)
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
+from tournaments.models import Competitor, Tournament
+from tournaments.palmares import Palmares, lots_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,12 +51,13 @@ def team_players(tournament: Tournament) -> dict[int, list[TeamPlayer]]:
 
 def ranking_csv(
     snapshot: StandingsSnapshot | None,
-    prizes: Sequence[Prize] = (),
+    prizes: Palmares | None = None,
     players: Mapping[int, Sequence[TeamPlayer]] | None = None,
     licences: bool = False,
 ) -> str:
     """The snapshot's ranking, one competitor a line, the ranking criteria as columns; with
-    `prizes`, a last column "Lot" holds the lot each rank wins (*palmarès*).
+    `prizes` (the *palmarès*), the last columns hold each rank's prize money ("Prize money
+    (€)", when there is money) and lots ("Lot", when there are lots in kind).
 
     With `players` (`team_players`), columns after the name list each competitor's players
     and their clubs, joined with " / " in the same order; with `licences` too (organisers
@@ -85,12 +66,17 @@ def ranking_csv(
     out.write(BOM)
     writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
     columns = columns_for(snapshot.criteria if snapshot is not None else [])
-    lots = [_("Lot")] if prizes else []
+    palmares = prizes or Palmares()
+    awards = palmares.awards(row.get("rank") for row in (snapshot.rows if snapshot is not None else []))
+    money, lots = palmares.has_money, bool(palmares.lots)
+    prize_columns = [*([_("Prize money (€)")] if money else []), *([_("Lot")] if lots else [])]
     team = [] if players is None else [_("Players"), _("Clubs"), *([_("Licences")] if licences else [])]
-    writer.writerow([_("Rank"), _("No."), _("Name"), *team, *[str(c["label"]) for c in columns], _("Played"), *lots])
+    writer.writerow(
+        [_("Rank"), _("No."), _("Name"), *team, *[str(c["label"]) for c in columns], _("Played"), *prize_columns]
+    )
     ranked: list[SnapshotRow] = snapshot.rows if snapshot is not None else []
     for row in ranked:
-        prize = prize_for_rank(prizes, row.get("rank")) if prizes else None
+        award = awards.get(row.get("rank"))
         members = (players or {}).get(row.get("competitor") or 0, [])
         team = (
             []
@@ -110,7 +96,8 @@ def ranking_csv(
                 *team,
                 *map(sheet_number, row.get("values") or []),
                 row.get("played"),
-                *([sheet_text(prize.text if prize else "")] if prizes else []),
+                *([sheet_amount(award.money) if award else ""] if money else []),
+                *([sheet_text(lots_text(award) if award and award.lots else "")] if lots else []),
             ]
         )
     return out.getvalue()

@@ -28,8 +28,8 @@ from reportlab.platypus import Image, LongTable, Paragraph, SimpleDocTemplate, S
 from scoring.models import StandingsSnapshot
 from scoring.rows import SnapshotRow
 from scoring.standings import columns_for
-from tournaments.models import ClubLogo, Prize, Tournament
-from tournaments.selectors import prize_for_rank
+from tournaments.models import ClubLogo, Tournament
+from tournaments.palmares import Award, Palmares, euros, lots_text
 
 MARGIN = 15 * mm
 LOGO_HEIGHT = 16 * mm
@@ -65,25 +65,34 @@ def _number(value: Any) -> str:
     return str(value)
 
 
-def _lot(prizes: Sequence[Prize], rank: Any) -> str:
-    """The lot of `rank` as a second line of the name cell (*palmarès*), "" when none."""
-    prize = prize_for_rank(prizes, rank) if prizes else None
-    return "\n" + _("Lot: %(lot)s") % {"lot": prize.text} if prize is not None else ""
+def _prize_lines(award: Award | None) -> str:
+    """What the rank wins (*palmarès*) as more lines of the name cell, "" when nothing."""
+    if award is None:
+        return ""
+    lines = ""
+    if award.money is not None:
+        lines += "\n" + _("Prize money: %(amount)s") % {"amount": euros(award.money)}
+    if award.lots:
+        lines += "\n" + _("Lot: %(lot)s") % {"lot": lots_text(award)}
+    return lines
 
 
-def ranking_rows(snapshot: StandingsSnapshot | None, prizes: Sequence[Prize] = ()) -> tuple[list[str], list[list[str]]]:
+def ranking_rows(
+    snapshot: StandingsSnapshot | None, prizes: Palmares | None = None
+) -> tuple[list[str], list[list[str]]]:
     """The header and the rows of the ranking table, as text in the reader's language; the
-    name cell carries the lot of the rank on a second line when `prizes` are given."""
+    name cell carries what the rank wins on more lines when `prizes` (the palmarès) are given."""
     criteria = snapshot.criteria if snapshot is not None else []
     header = [_("Rank"), _("No."), _("Name"), *[str(c["label"]) for c in columns_for(criteria)], _("Played")]
     ranked: list[SnapshotRow] = snapshot.rows if snapshot is not None else []
+    awards = prizes.awards(row.get("rank") for row in ranked) if prizes else {}
     rows = [
         [
             str(row.get("rank", "")),
             str(row.get("number", "")),
             str(row.get("name", ""))
             + (f" ({_('withdrawn')})" if row.get("withdrawn") else "")
-            + _lot(prizes, row.get("rank")),
+            + _prize_lines(awards.get(row.get("rank"))),
             *[_number(value) for value in row.get("values") or []],
             str(row.get("played", "")),
         ]
@@ -113,10 +122,10 @@ def ranking_pdf(
     snapshot: StandingsSnapshot | None,
     *,
     compress: bool = True,
-    prizes: Sequence[Prize] = (),
+    prizes: Palmares | None = None,
 ) -> bytes:
     """The ranking of `snapshot` as a PDF document (A4 portrait, as many pages as it takes),
-    the lot of each rank under the name when `prizes` are given."""
+    what each rank wins under the name when `prizes` (the palmarès) are given."""
     styles = getSampleStyleSheet()
     title = ParagraphStyle("title", parent=styles["Title"], fontSize=16, spaceAfter=2 * mm)
     subtitle = ParagraphStyle("subtitle", parent=styles["Normal"], fontSize=9, textColor=RULE)

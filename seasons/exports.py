@@ -22,7 +22,7 @@ from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import mm
 from reportlab.platypus import LongTable, Paragraph, Spacer, TableStyle
 
-from scoring.exports import BOM, sheet_number, sheet_text
+from kit.sheets import BOM, sheet_number, sheet_text
 from scoring.pdf import MARGIN, RULE, ZEBRA, build_ranking_document, printable
 from seasons.rows import SeasonRow
 from seasons.selectors import SeasonSeen

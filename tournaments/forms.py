@@ -516,6 +516,57 @@ class PrizeForm(forms.Form):
     )
 
 
+class PrizeMoneyForm(forms.Form):
+    """The prize money's settings: the pool, how it is split, and one field per place
+    (`place_1`...). Refusals about the places together (their total) go to
+    `split_errors`, shown above the places; the service checks every value."""
+
+    pool_kind = forms.ChoiceField(label=_("Prize money comes from"), choices=Tournament.PrizePool.choices)
+    pool_value = forms.CharField(
+        label=_("Share of the takings (%) or pool (€)"),
+        required=False,
+        max_length=20,
+        help_text=_("A share of the takings: a percentage, such as 50. A fixed pool: euros, such as 200."),
+        widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
+    )
+    split_kind = forms.ChoiceField(label=_("Split by place as"), choices=Tournament.PrizeSplit.choices)
+
+    def __init__(self, *args: Any, places: int, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.split_errors: list[str] = []
+        self.places = places
+        for place in range(1, places + 1):
+            self.fields[f"place_{place}"] = forms.CharField(
+                label=_("Place %(place)s") % {"place": place},
+                required=False,
+                max_length=20,
+                widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off", "size": 8}),
+            )
+
+    def place_fields(self) -> list[forms.BoundField]:
+        return [self[f"place_{place}"] for place in range(1, self.places + 1)]
+
+    def service_values(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        return {
+            "pool_kind": data["pool_kind"],
+            "pool_value": data.get("pool_value", ""),
+            "split_kind": data["split_kind"],
+            "split": [data.get(f"place_{place}", "") for place in range(1, self.places + 1)],
+        }
+
+    def add_refusal(self, error: ValidationError) -> None:
+        """The service's refusal beside its fields; the places' total above the places."""
+        if hasattr(error, "error_dict"):
+            messages = error.message_dict
+            self.split_errors.extend(messages.get("split", []))
+            remaining = {key: value for key, value in messages.items() if key != "split"}
+            if remaining:
+                add_service_errors(self, ValidationError(remaining))
+        else:
+            add_service_errors(self, error)
+
+
 class StatusForm(forms.Form):
     status = forms.ChoiceField(choices=Tournament.Status.choices)
 

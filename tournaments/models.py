@@ -261,6 +261,15 @@ class Tournament(models.Model):
         MORT = "mort", _("Tarot for four, the dealer sitting each donne out (the mort)")
         TAROT_A_CINQ = "tarot_a_cinq", _("Tarot for five, with a called king")
 
+    class PrizePool(models.TextChoices):
+        NONE = "none", _("No prize money")
+        SHARE = "share", _("A share of the takings")
+        FIXED = "fixed", _("A fixed pool")
+
+    class PrizeSplit(models.TextChoices):
+        PERCENT = "percent", _("Percentages of the pool")
+        AMOUNT = "amount", _("Fixed amounts")
+
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments", verbose_name=_("club"))
     name = models.CharField(_("name"), max_length=200)
     slug = models.SlugField(_("public address"), max_length=80, unique=True)
@@ -306,6 +315,20 @@ class Tournament(models.Model):
         default=Decimal("0"),
         validators=[MinValueValidator(Decimal("0"))],
     )
+    # The prize money (*dotation*, tournaments/palmares.py): a pool, a share of the takings
+    # (a percentage of the entry fees received) or a fixed sum, split by place as
+    # percentages of the pool or as fixed amounts (`prize_split`: one decimal string per
+    # place, first place first). No pool: no money beside the lots in kind.
+    prize_pool_kind = models.CharField(
+        _("prize money"), max_length=8, choices=PrizePool.choices, default=PrizePool.NONE
+    )
+    prize_pool_value = models.DecimalField(
+        _("share of the takings (%) or pool (€)"), max_digits=8, decimal_places=2, default=Decimal("0")
+    )
+    prize_split_kind = models.CharField(
+        _("split by place as"), max_length=8, choices=PrizeSplit.choices, default=PrizeSplit.PERCENT
+    )
+    prize_split = models.JSONField(_("split by place"), default=list, blank=True)
     # Self check-in at the door (« Pointage »): a tablet on the door's secret link
     # (`Door`), each player finding their name; the team rule says when a team of two is in.
     self_check_in = models.BooleanField(_("self check-in at the door"), default=False)
@@ -374,13 +397,19 @@ class Competitor(models.Model):
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default="registered")
     joined_round = models.PositiveSmallIntegerField(_("first round played"), default=1)
     withdrawn_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
-    # The entry fee (tournaments/services/payments.py): paid with a method and an amount
+    # The entry fee (tournaments/services/money.py): paid with a method and an amount
     # (the tournament's fee unless said otherwise), not paid, or free (invited, organiser).
     payment_status = models.CharField(_("entry fee"), max_length=8, choices=Payment.choices, default="unpaid")
     payment_method = models.CharField(
         _("payment method"), max_length=8, choices=PaymentMethod.choices, blank=True, default=""
     )
     amount_paid = models.DecimalField(_("amount paid (€)"), max_digits=7, decimal_places=2, default=Decimal("0"))
+    # When the entry was recorded as paid (empty unless paid), and who last recorded its
+    # payment status (the treasurer's payments page: who took the money).
+    paid_at = models.DateTimeField(_("paid at"), null=True, blank=True)
+    payment_recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     # The competitor's personal link to « Ma soirée » (/soiree/<token>/), a secret like a
     # table's referee link (the same token, revoked and renewed the same way by the director:
     # tournaments/services/registration.py). Never carried by an archive.

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from django.template.defaultfilters import floatformat
 from django.utils.formats import number_format
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
@@ -22,6 +23,7 @@ import engine
 import engine.standings
 from tournaments import games
 from tournaments.models import Prize, Tournament
+from tournaments.treasury import split_of
 
 OPTION_SENTENCES: dict[tuple[str, Any], Promise] = {
     # Belote at four (classique, moderne, contrée where the option is shared).
@@ -186,6 +188,8 @@ class RulesSheet:
     byes: list[str]
     entry: str
     prizes: list[Prize] = field(default_factory=list)
+    # The prize money and how ties share it (no line without prize money).
+    prize_money: list[str] = field(default_factory=list)
 
 
 def _donnes(count: int) -> str:
@@ -224,6 +228,29 @@ def _entry(tournament: Tournament) -> str:
     per = _("per team") if tournament.format == Tournament.Format.TEAMS else _("per player")
     amount = number_format(Decimal(tournament.entry_fee), decimal_pos=2)
     return _("Entry fee: %(amount)s € %(per)s.") % {"amount": amount, "per": per}
+
+
+def _prize_money(tournament: Tournament) -> list[str]:
+    """The prize money as the players read it before the night (tournaments/palmares.py)."""
+    kind = tournament.prize_pool_kind
+    split = split_of(tournament)
+    if kind == Tournament.PrizePool.NONE or not split:
+        return []
+    value = floatformat(tournament.prize_pool_value, "-2")
+    if kind == Tournament.PrizePool.SHARE:
+        pool = _("Prize money: %(share)s %% of the entry fees received.") % {"share": value}
+    else:
+        pool = _("Prize money: %(pool)s €.") % {"pool": value}
+    unit = "%" if tournament.prize_split_kind == Tournament.PrizeSplit.PERCENT else "€"
+    places = ", ".join(
+        _("place %(place)s: %(amount)s %(unit)s") % {"place": place, "amount": floatformat(amount, "-2"), "unit": unit}
+        for place, amount in enumerate(split, start=1)
+    )
+    return [
+        pool,
+        _("Split: %(places)s.") % {"places": places},
+        _("Competitors tied share the prizes of the places they hold, the money in equal parts."),
+    ]
 
 
 def _draw(tournament: Tournament) -> list[str]:
@@ -266,4 +293,5 @@ def rules_sheet(tournament: Tournament) -> RulesSheet:
         byes=byes,
         entry=_entry(tournament),
         prizes=list(tournament.prizes.all()),
+        prize_money=_prize_money(tournament),
     )

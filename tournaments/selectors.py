@@ -27,7 +27,6 @@ from tournaments.models import (
     Club,
     Competitor,
     Player,
-    Prize,
     Round,
     ScreenMessage,
     Seat,
@@ -438,21 +437,6 @@ def cash_summary(tournament: Tournament, competitors: Iterable[Competitor] | Non
         unpaid=unpaid,
         free=[c for c in listed if c.payment_status == Payment.FREE],
     )
-
-
-def prizes_shown(tournament: Tournament) -> list[Prize]:
-    """The lots shown beside a ranking (page, projector, PDF, CSV): the final ranking's
-    only, once the tournament is finished; a ranking in play promises nobody a lot."""
-    if tournament.status != Tournament.Status.FINISHED:
-        return []
-    return list(tournament.prizes.order_by("rank_from"))
-
-
-def prize_for_rank(prizes: Sequence[Prize], rank: object) -> Prize | None:
-    """The lot of `rank` (a shared rank: the lot of that rank), or None."""
-    if not isinstance(rank, int):
-        return None
-    return next((prize for prize in prizes if prize.rank_from <= rank <= prize.rank_to), None)
 
 
 def screen_messages(tournament_id: int, *, now: datetime.datetime | None = None) -> list[ScreenMessage]:

@@ -3,7 +3,7 @@ actions and the tournament's dashboard (rounds/urls.py; atout/urls.py joins the 
 
 from django.urls import path
 
-from tournaments import club_views, desk_views, views
+from tournaments import club_views, desk_views, money_views, views
 
 urlpatterns = [
     path("", views.clubs, name="clubs"),
@@ -35,9 +35,12 @@ urlpatterns = [
     path("tournament/<int:pk>/register/", desk_views.register, name="register"),
     path("tournament/<int:pk>/register/ticked/", desk_views.register_ticked, name="register_ticked"),
     path("tournament/<int:pk>/register/pasted/", desk_views.register_pasted, name="register_pasted"),
-    path("tournament/<int:pk>/prizes/", views.prizes, name="prizes"),
-    path("tournament/<int:pk>/prizes/<int:prize_id>/", views.prize_edit, name="prize_edit"),
-    path("tournament/<int:pk>/prizes/<int:prize_id>/delete/", views.prize_delete, name="prize_delete"),
+    path("tournament/<int:pk>/prizes/", money_views.prizes, name="prizes"),
+    path("tournament/<int:pk>/prizes/money/", money_views.prize_money, name="prize_money"),
+    path("tournament/<int:pk>/prizes/<int:prize_id>/", money_views.prize_edit, name="prize_edit"),
+    path("tournament/<int:pk>/prizes/<int:prize_id>/delete/", money_views.prize_delete, name="prize_delete"),
+    path("tournament/<int:pk>/payments/", money_views.payments, name="payments"),
+    path("tournament/<int:pk>/payments.csv", money_views.payments_csv, name="payments_csv"),
     path("tournament/<int:pk>/forbidden/", views.forbidden, name="forbidden"),
     path("tournament/<int:pk>/forbidden/<int:pair_id>/delete/", views.forbidden_delete, name="forbidden_delete"),
     path("tournament/<int:pk>/rounds/<int:number>/print/", views.round_print, name="round_print"),

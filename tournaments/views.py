@@ -30,13 +30,12 @@ from tournaments.forms import (
     CsvUploadForm,
     ForbiddenPairForm,
     PlayerForm,
-    PrizeForm,
     StatusForm,
     TournamentForm,
     add_service_errors,
     same_person_offers,
 )
-from tournaments.models import Club, ForbiddenPair, Player, Prize, Round, Tournament
+from tournaments.models import Club, ForbiddenPair, Player, Round, Tournament
 
 View = Callable[..., HttpResponse]
 
@@ -297,62 +296,6 @@ def tournament_status(request: UserRequest, tournament: Tournament) -> HttpRespo
         except ValidationError as error:
             refused(request, error)
     return redirect("manage:dashboard", pk=tournament.pk)
-
-
-def _prizes_page(request: UserRequest, tournament: Tournament, form: PrizeForm, editing: Prize | None) -> HttpResponse:
-    context = {
-        "tournament": tournament,
-        "club": tournament.club,
-        "prizes": list(tournament.prizes.order_by("rank_from")),
-        "form": form,
-        "editing": editing,
-    }
-    return render(request, "tournaments/prizes.html", context)
-
-
-def _prize_saved(request: UserRequest, tournament: Tournament, form: PrizeForm, prize: Prize | None) -> bool:
-    """Write the lot of a valid form (a new one when `prize` is None); refusals go to the form."""
-    if not form.is_valid():
-        return False
-    try:
-        if prize is None:
-            services.prize_add(by=request.user, tournament=tournament, **form.cleaned_data)
-        else:
-            services.prize_update(by=request.user, prize=prize, **form.cleaned_data)
-    except ValidationError as error:
-        add_service_errors(form, error)
-        return False
-    return True
-
-
-@tournament_view
-def prizes(request: UserRequest, tournament: Tournament) -> HttpResponse:
-    """The prize list (*lots*) by rank or range of ranks, shown beside the final ranking."""
-    form = PrizeForm(request.POST or None)
-    if request.method == "POST" and _prize_saved(request, tournament, form, None):
-        messages.success(request, _("Lot added."))
-        return redirect("manage:prizes", pk=tournament.pk)
-    return _prizes_page(request, tournament, form, None)
-
-
-@tournament_view
-def prize_edit(request: UserRequest, tournament: Tournament, prize_id: int) -> HttpResponse:
-    prize = get_object_or_404(Prize, pk=prize_id, tournament=tournament)
-    initial = {"rank_from": prize.rank_from, "rank_to": prize.rank_to, "text": prize.text, "value": prize.value}
-    form = PrizeForm(request.POST or None, initial=initial)
-    if request.method == "POST" and _prize_saved(request, tournament, form, prize):
-        messages.success(request, _("Lot saved."))
-        return redirect("manage:prizes", pk=tournament.pk)
-    return _prizes_page(request, tournament, form, prize)
-
-
-@require_POST
-@tournament_view
-def prize_delete(request: UserRequest, tournament: Tournament, prize_id: int) -> HttpResponse:
-    prize = get_object_or_404(Prize, pk=prize_id, tournament=tournament)
-    services.prize_delete(by=request.user, prize=prize)
-    messages.success(request, _("Lot removed."))
-    return redirect("manage:prizes", pk=tournament.pk)
 
 
 @tournament_view

@@ -30,7 +30,9 @@ from scoring.models import Hand, StandingsBase, StandingsSnapshot, TableResult
 from scoring.selectors import standings as standings_selectors
 from scoring.standings import competitor_history
 from tournaments import selectors as tournament_selectors
-from tournaments.models import Bye, Competitor, Prize, Round, Seat, Tournament
+from tournaments import treasury
+from tournaments.models import Bye, Competitor, Round, Seat, Tournament
+from tournaments.palmares import Award
 from tournaments.selectors import POSITION_LABELS, RoundClock
 from tournaments.text import sort_key
 
@@ -73,7 +75,8 @@ class Evening:
     row: dict[str, Any] | None
     progress: dict[str, Any] | None
     parties: list[dict[str, Any]]
-    prize: Prize | None
+    # What its final rank wins (the palmarès: money and lots), None when nothing.
+    prize: Award | None
 
     @property
     def finished(self) -> bool:
@@ -283,8 +286,11 @@ def evening(tournament: standings_selectors.PublicTournament, competitor: Compet
         history = competitor_history(tournament, competitor.pk, after_round=served.after_round)
         parties = standings_selectors.parties_of(history, served.by_id)
     prize = None
-    if tournament.status == Tournament.Status.FINISHED and row is not None:
-        prize = tournament_selectors.prize_for_rank(tournament_selectors.prizes_shown(tournament), row.get("rank"))
+    if tournament.status == Tournament.Status.FINISHED and row is not None and served is not None:
+        # A tie shares the prizes of the places it holds: the whole ranking's ranks count.
+        rank = row.get("rank")
+        tied = sum(1 for other in served.by_number.values() if other.get("rank") == rank)
+        prize = treasury.palmares_shown(tournament).award(rank, tied)
     return Evening(
         tournament=tournament,
         competitor=competitor,

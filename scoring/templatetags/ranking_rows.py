@@ -13,7 +13,7 @@ ranking counts.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django import template
@@ -23,8 +23,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 
 from scoring.rows import SnapshotRow
-from tournaments.models import Prize
-from tournaments.selectors import prize_for_rank
+from tournaments.palmares import Award, Palmares, euros, lots_text
 
 register = template.Library()
 
@@ -87,20 +86,38 @@ def ranking_progress(progress: Mapping[str, Any] | None) -> str:
     return ""
 
 
-def _prize_mark(prizes: Sequence[Prize], rank: Any) -> str:
-    """The lot of the row's rank (*palmarès*) under the name, "" when it wins none."""
-    prize = prize_for_rank(prizes, rank)
-    if prize is None:
+def _prize_mark(award: Award | None) -> str:
+    """What the row's rank wins (*palmarès*) under the name: its money, its lots; ""
+    when it wins nothing."""
+    if award is None:
         return ""
-    return format_html(
-        ' <span class="prize-lot"><span class="visually-hidden">{} </span>{}</span>', gettext("Lot:"), prize.text
-    )
+    marks = []
+    if award.money is not None:
+        marks.append(
+            format_html(
+                ' <span class="prize-money"><span class="visually-hidden">{} </span>{}</span>',
+                gettext("Prize money:"),
+                euros(award.money),
+            )
+        )
+    if award.lots:
+        marks.append(
+            format_html(
+                ' <span class="prize-lot"><span class="visually-hidden">{} </span>{}</span>',
+                gettext("Lot:"),
+                lots_text(award),
+            )
+        )
+    # Each mark is escaped by format_html: their join is safe too.
+    return mark_safe("".join(marks))
 
 
 @register.simple_tag
-def ranking_rows(rows: Iterable[SnapshotRow], competitor_base: str, prizes: Sequence[Prize] = ()) -> SafeString:
+def ranking_rows(rows: Iterable[SnapshotRow], competitor_base: str, prizes: Palmares | str = "") -> SafeString:
     """One <tr> per row: rank, number, name linked to the competitor's page (its partie in
-    play, the lot its rank wins when `prizes` are given), the criteria, played."""
+    play, what its rank wins when `prizes`, the palmarès, are given), the criteria, played."""
+    rows = list(rows)
+    awards = prizes.awards(row.get("rank") for row in rows) if isinstance(prizes, Palmares) else {}
     withdrawn = format_html(' <span class="muted">({})</span>', gettext("withdrawn"))
     withdrawn_class = mark_safe(' class="withdrawn"')
     marks: dict[int, str] = {}
@@ -116,7 +133,7 @@ def ranking_rows(rows: Iterable[SnapshotRow], competitor_base: str, prizes: Sequ
             row.get("name"),
             withdrawn if row.get("withdrawn") else "",
             _in_play_mark(row, marks),
-            _prize_mark(prizes, row.get("rank")) if prizes else "",
+            _prize_mark(awards.get(row.get("rank"))) if awards else "",
             values,
             row.get("played"),
         )
@@ -134,3 +151,9 @@ def in_play_mark(row: SnapshotRow | None) -> str:
     """The badge a row of the ranking carries while its partie is in play ("in play, 5 donnes",
     "not started"), for a page that shows one row (« Ma soirée »)."""
     return _in_play_mark(row, {}) if row else ""
+
+
+@register.filter(name="lots_text")
+def lots_text_filter(award: Award) -> str:
+    """`{{ award|lots_text }}`: the lots an award wins in one line (tournaments.palmares)."""
+    return lots_text(award)

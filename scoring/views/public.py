@@ -35,9 +35,10 @@ from scoring import exports, live_ranking, pdf
 from scoring.models import StandingsSnapshot
 from scoring.selectors import standings as selectors
 from scoring.standings import columns_for
-from tournaments import selectors as tournament_selectors
+from tournaments import treasury
 from tournaments.access import is_organiser
-from tournaments.models import Bye, Prize, Tournament
+from tournaments.models import Bye, Tournament
+from tournaments.palmares import Palmares
 from tournaments.qr import only_this_computer, public_url, qr_svg_response
 from tournaments.screens import screen_context
 
@@ -102,12 +103,15 @@ class Ranking:
         self.with_prizes = with_prizes
 
     @cached_property
-    def prizes(self) -> list[Prize]:
-        """The lots shown beside the ranks (*palmarès*): the final ranking's, not a past round's."""
+    def prizes(self) -> Palmares:
+        """The prizes shown beside the ranks (*palmarès*): the final ranking's, not a past round's."""
+        if not self.with_prizes:
+            return Palmares()
         # `has_prizes` comes with the tournament's row (selectors.standings.visible_tournament).
-        if not self.with_prizes or not getattr(self.tournament, "has_prizes", True):
-            return []
-        return tournament_selectors.prizes_shown(self.tournament)
+        has_lots = getattr(self.tournament, "has_prizes", True)
+        if not has_lots and self.tournament.prize_pool_kind == Tournament.PrizePool.NONE:
+            return Palmares()
+        return treasury.palmares_shown(self.tournament, with_lots=has_lots)
 
     @cached_property
     def snapshot(self) -> StandingsSnapshot | None:
@@ -386,7 +390,7 @@ def poster(request: SiteRequest, slug: str) -> HttpResponse:
 def ranking_csv(request: SiteRequest, slug: str) -> HttpResponse:
     tournament = selectors.visible_tournament(slug, request.user)
     snapshot = selectors.live_snapshot(tournament)
-    prizes = tournament_selectors.prizes_shown(tournament)
+    prizes = treasury.palmares_shown(tournament)
     # Each team's players and clubs for the league; their licences for the club's organisers only.
     players = exports.team_players(tournament)
     licences = is_organiser(request.user, tournament.club)
@@ -406,7 +410,7 @@ def ranking_pdf(request: SiteRequest, slug: str) -> HttpResponse:
     key = f"ranking-pdf:{tournament.pk}:{drawn}:{get_language()}"
     document = cache.get(key)
     if document is None:
-        prizes = tournament_selectors.prizes_shown(tournament)
+        prizes = treasury.palmares_shown(tournament)
         document = pdf.ranking_pdf(tournament, selectors.live_snapshot(tournament), prizes=prizes)
         cache.set(key, document, 600)
     response = HttpResponse(document, content_type="application/pdf")

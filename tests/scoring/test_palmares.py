@@ -1,8 +1,10 @@
 """The palmarès: the lot each rank wins, beside the rank on the public ranking, the
 projector, the printed page, the PDF and the CSV (a "Lot" column), once the director has
-recorded lots; a shared rank wins the lot of that rank."""
+recorded lots; a shared rank wins the lots of the places it holds (tournaments/palmares.py)."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from django.test import Client
@@ -15,8 +17,9 @@ from scoring.selectors import standings as standings_selectors
 from scoring.services import hand_submit
 from scoring.standings import standings_rebuild
 from tests.scoring.tables import director_of, make_table
-from tournaments import services
-from tournaments.models import Round, Table, Tournament
+from tournaments import services, treasury
+from tournaments.models import Competitor, Round, Table, Tournament
+from tournaments.palmares import Palmares, lots_text
 
 pytestmark = pytest.mark.django_db
 
@@ -77,15 +80,20 @@ def test_each_rank_shows_its_lot_on_the_ranking_page(played: Table, client: Clie
     assert "Un jambon" in row_html
 
 
-def test_a_shared_rank_shows_the_lot_of_that_rank(played: Table, client: Client) -> None:
+def test_a_shared_rank_shows_the_lots_of_the_places_it_holds(played: Table, client: Client) -> None:
     tournament = played.round.tournament
     snapshot = standings_rebuild(tournament_id=tournament.pk)
     ranks = [row["rank"] for row in snapshot.rows]
     shared = next(rank for rank in ranks if ranks.count(rank) > 1 and rank <= 3)
     with_lots(tournament)
-    lines = ranking_csv(snapshot, list(tournament.prizes.all())).lstrip("\ufeff").splitlines()
+    lines = ranking_csv(snapshot, treasury.palmares_shown(tournament)).lstrip("\ufeff").splitlines()
     lots = {line.split(";")[-1] for line in lines[1:] if line.split(";")[0] == str(shared)}
-    assert lots == {"Un jambon" if shared == 1 else "Un saucisson"}
+    # The ranks tied hold places `shared` to `shared + count - 1`: their lots, shared
+    # unless every place held wins the same one (places 2 and 3: a saucisson each).
+    held = Palmares(lots=list(tournament.prizes.order_by("rank_from"))).award(shared, ranks.count(shared))
+    assert held is not None and lots == {lots_text(held)}
+    if shared == 2 and ranks.count(shared) == 2:
+        assert lots == {"Un saucisson"}
 
 
 def test_the_lots_added_after_the_ranking_was_shown_appear_at_the_next_poll(played: Table, client: Client) -> None:
@@ -122,7 +130,9 @@ def test_the_pdf_prints_the_lot_under_the_name(played: Table) -> None:
     tournament = played.round.tournament
     snapshot = standings_rebuild(tournament_id=tournament.pk)
     with_lots(tournament)
-    text = ranking_pdf(tournament, snapshot, compress=False, prizes=list(tournament.prizes.all())).decode("latin-1")
+    text = ranking_pdf(tournament, snapshot, compress=False, prizes=treasury.palmares_shown(tournament)).decode(
+        "latin-1"
+    )
     assert "(Lot : Un jambon)" in text and "(Lot : Un saucisson)" in text
 
 
@@ -136,4 +146,59 @@ def test_the_pdf_download_follows_a_lot_added_after_it_was_drawn(played: Table, 
     client.get(url(tournament, "ranking_pdf"))
     with_lots(tournament)
     client.get(url(tournament, "ranking_pdf"))
-    assert [len(prizes) for prizes in drawn] == [0, 2]
+    assert [len(getattr(prizes, "lots", ())) for prizes in drawn] == [0, 2]
+
+
+def with_money(tournament: Tournament) -> None:
+    """A fixed pool of 100 € split 50 / 30 / 20 € for places 1 to 3, and a lot for place 1."""
+    director = director_of(tournament)
+    services.prize_money_set(
+        by=director, tournament=tournament, pool_kind="fixed", pool_value="100", split_kind="amount",
+        split=["50", "30", "20"],
+    )  # fmt: skip
+    services.prize_add(by=director, tournament=tournament, rank_from=1, text="Un jambon")
+
+
+def test_the_final_ranking_shows_the_prize_money_and_a_tie_shares_the_money_of_its_places(
+    played: Table, client: Client
+) -> None:
+    tournament = played.round.tournament
+    snapshot = standings_rebuild(tournament_id=tournament.pk)
+    # After one donne at table 1: C1 1st, C2 2nd, C3 and C4 tied 3rd (places 3 and 4).
+    assert [(row["number"], row["rank"]) for row in snapshot.rows] == [(1, 1), (2, 2), (3, 3), (4, 3)]
+    with_money(tournament)
+    body = client.get(url(tournament)).content.decode()
+    assert "prize-money" not in body
+    director = director_of(tournament)
+    round_close(by=director, round=Round.objects.get(tournament=tournament, number=1), force=True)
+    services.tournament_set_status(by=director, tournament=tournament, status="finished")
+    tournament.refresh_from_db()
+    snapshot = standings_rebuild(tournament_id=tournament.pk)
+    standings_selectors.forget_polled(tournament.slug)
+    body = client.get(url(tournament)).content.decode()
+
+    def marks(number: int) -> str:
+        row = body.split(f'href="/t/{tournament.slug}/c/{number}/">')[1].split("</tr>")[0]
+        return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", row.split("</td>")[0])).strip()
+
+    assert marks(1) == "C1 Gains : 50 € Lot : Un jambon"
+    assert marks(2) == "C2 Gains : 30 €"
+    # The two tied 3rd hold places 3 and 4: the 20 € of place 3, half each.
+    assert marks(3) == marks(4).replace("C4", "C3") == "C3 Gains : 10 €"
+
+    lines = client.get(url(tournament, "ranking_csv")).content.decode("utf-8").lstrip("\ufeff").splitlines()
+    assert lines[0].split(";")[-2:] == ["Gains (€)", "Lot"]
+    assert [line.split(";")[-2:] for line in lines[1:]] == [
+        ["50,00", "Un jambon"],
+        ["30,00", ""],
+        ["10,00", ""],
+        ["10,00", ""],
+    ]
+    text = ranking_pdf(tournament, snapshot, compress=False, prizes=treasury.palmares_shown(tournament))
+    # The euro sign is byte 0x80 of the PDF's standard fonts (cp1252), written \200.
+    assert b"(Gains : 50 \\200)" in text and b"(Gains : 10 \\200)" in text
+    soiree = client.get(
+        reverse("soiree:page", args=[Competitor.objects.get(tournament=tournament, number=4).link_token])
+    )
+    words = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", soiree.content.decode()))
+    assert "Classement final : 3 Gains : 10 €" in words and "Lot" not in words.split("Classement final")[1][:60]

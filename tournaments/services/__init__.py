@@ -45,7 +45,14 @@ from tournaments.services.clubs import (
 )
 from tournaments.services.door import DoorAnswer, door_check_in, door_link_renew, door_link_revoke, door_open
 from tournaments.services.merge import MergePreview, players_merge, players_merge_preview
-from tournaments.services.money import competitor_owes, competitor_set_payment, prize_add, prize_delete, prize_update
+from tournaments.services.money import (
+    competitor_owes,
+    competitor_set_payment,
+    prize_add,
+    prize_delete,
+    prize_money_set,
+    prize_update,
+)
 from tournaments.services.players import (
     SAME_PERSON,
     NewPlayer,
@@ -135,6 +142,7 @@ __all__ = [
     "players_merge_preview",
     "prize_add",
     "prize_delete",
+    "prize_money_set",
     "prize_update",
     "screen_message_errors",
     "screen_message_post",
