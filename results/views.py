@@ -15,7 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
@@ -89,9 +89,12 @@ def season_import(request: UserRequest, slug: str) -> HttpResponse:
             outcome = results_import(by=request.user, season=season, raw=form.cleaned_data["file"].read())
         except ResultsRefused as refused:
             problems = refused.problems
-            form.add_error(
-                "file", _("The file is refused: %(count)d problem(s), listed below.") % {"count": len(problems)}
+            refusal = ngettext(
+                "The file is refused: %(count)d problem, listed below.",
+                "The file is refused: %(count)d problems, listed below.",
+                len(problems),
             )
+            form.add_error("file", refusal % {"count": len(problems)})
         else:
             words = {
                 "created": _("“%(name)s” is imported into the season: its ranking is being rebuilt."),

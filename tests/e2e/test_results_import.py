@@ -54,7 +54,7 @@ def test_a_league_manager_sees_a_bad_file_refused_then_imports_the_good_one(
     page.get_by_label("Fichier de résultats (JSON)").set_input_files(str(bad))
     page.get_by_role("button", name="Importer le fichier").click()
     page.wait_for_load_state()
-    assert "Le fichier est refusé : 1 problème(s)" in page.locator("#field-file .error").inner_text()
+    assert "Le fichier est refusé : 1 problème," in page.locator("#field-file .error").inner_text()
     problem = page.locator(".import-problems tbody tr")
     assert problem.count() == 1
     assert problem.locator("code").inner_text() == "/tables/1/hands/0/scores"

@@ -111,7 +111,7 @@ def test_a_refused_file_shows_each_problem_with_its_place_and_keeps_nothing(
     answer = logged(league_manager).post(url, {"file": upload(edited(results, cheat))})
     page = answer.content.decode()
     assert answer.status_code == 400
-    assert "Le fichier est refusé : 1 problème(s)" in page
+    assert "Le fichier est refusé : 1 problème," in page
     assert "<code>/tables/0/hands/1/scores</code>" in page and "pas 1, 2" in page
     assert not ResultsImport.objects.exists() and season.tournaments.count() == 0
 
