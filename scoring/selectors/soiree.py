@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+import json
 import threading
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -31,7 +32,7 @@ from scoring.selectors import standings as standings_selectors
 from scoring.standings import competitor_history
 from tournaments import selectors as tournament_selectors
 from tournaments import treasury
-from tournaments.models import Bye, Competitor, Round, Seat, Tournament
+from tournaments.models import Bye, Competitor, Round, Seat, Table, Tournament
 from tournaments.palmares import Award
 from tournaments.selectors import POSITION_LABELS, RoundClock
 from tournaments.text import sort_key
@@ -405,6 +406,8 @@ class Stamp:
     night: str
     partie: str
     rank: str
+    # The competitor's table in the latest round (None: it has none), as read for the stamp.
+    table_id: int | None = None
 
     @property
     def etag(self) -> str:
@@ -461,6 +464,7 @@ def _stamp(served: ServedRanking | None, polled: Polled) -> Stamp:
         # Its sides are named as the ranking names them.
         partie=_digest((partie, served.names if served is not None else None)),
         rank=_digest((shown, progress, polled.is_public, polled.slug)),
+        table_id=partie[0] if partie else None,
     )
 
 
@@ -521,17 +525,61 @@ def partie_of(evening: Evening) -> Partie | None:
     return Partie(evening.sheet, evening.score, evening.seating.round.number, evening.seating.table)
 
 
-def polled_partie(found: Polled) -> Partie | None:
-    """The partie in play at the table of a poll's competitor, read alone (two queries:
-    the table with its seats and result, its donnes); None where it has no table."""
-    seats = _seats_latest(found.tournament_id, found.competitor_id)
-    if not seats:
+# A table with its round, its seats (by side and place, with their competitors) and its
+# result, for the partie a poll draws (`polled_partie`).
+PARTIE_SQL = """
+    SELECT t.number, r.id, r.number, s.side, c.number, c.name,
+           res.totals, res.donnes_played, res.reserve, res.finished, res.winner_side, res.forced, res.updated_at
+      FROM {seat} s
+      JOIN {table} t ON t.id = s.table_id
+      JOIN {round} r ON r.id = t.round_id
+      JOIN {competitor} c ON c.id = s.competitor_id
+      LEFT JOIN {result} res ON res.table_id = t.id
+     WHERE s.table_id = %s
+     ORDER BY s.side, s.position
+"""
+
+
+def polled_partie(found: Polled, table_id: int | None) -> Partie | None:
+    """The partie in play at `table_id`, the poll's competitor's table in the latest round
+    (`Stamp.table_id`), read alone as `_sheet` reads it from the seats: two queries (the
+    table with its seats and result, its donnes); None where it has no table."""
+    if table_id is None:
         return None
-    tournament = _rules_of(found.tournament_id, found.updated_at)
+    sql = PARTIE_SQL.format(
+        seat=Seat._meta.db_table,
+        table=Table._meta.db_table,
+        round=Round._meta.db_table,
+        competitor=Competitor._meta.db_table,
+        result=TableResult._meta.db_table,
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [table_id])
+        rows: list[tuple[Any, ...]] = cursor.fetchall()
+    tournament = _rules_of(found.tournament_id, found.updated_at) if rows else None
     if tournament is None:
         return None
-    sheet = _sheet(tournament, seats[0].round, seats)
-    return Partie(sheet, sheet_score(sheet, found.number), seats[0].round.number, seats[0].table.number)
+    table_number, round_id, round_number = rows[0][:3]
+    rnd = Round(pk=round_id, number=round_number, tournament=tournament)
+    table = Table(pk=table_id, number=table_number, round=rnd)
+    sides: dict[int, list[dict[str, Any]]] = {}
+    for row in rows:
+        sides.setdefault(row[3], []).append({"number": row[4], "name": row[5]})
+    result = None
+    totals, played, reserve, finished, winner, forced, updated = rows[0][6:]
+    if updated is not None:
+        result = TableResult(
+            table=table,
+            totals=json.loads(totals) if isinstance(totals, str | bytes) else totals,
+            donnes_played=played,
+            reserve=reserve,
+            finished=finished,
+            winner_side=winner,
+            forced=forced,
+            updated_at=updated,
+        )
+    sheet = standings_selectors.table_sheet(tournament, table, sides, result=(result,))
+    return Partie(sheet, sheet_score(sheet, found.number), round_number, table_number)
 
 
 # The tournaments' rows as the table sheets read their rules, per process, by their

@@ -65,7 +65,10 @@ def soiree_poll(
                 language,
                 stamp.partie,
                 lambda: soiree_parts.draw_partie(
-                    selectors.polled_partie(found), stamp.partie, public_links=found.is_public, slug=found.slug
+                    selectors.polled_partie(found, stamp.table_id),
+                    stamp.partie,
+                    public_links=found.is_public,
+                    slug=found.slug,
                 ),
             )
             if night is None or partie is None:
