@@ -264,7 +264,8 @@ def results_restore(*, tournament: Tournament, raw: bytes | str) -> Tournament:
 
     For the club's hosted site, which takes its venue's night (relay/): the tournament
     becomes the file's, as a league's copy is rewritten from a newer file (its slug and
-    identity kept), and its ranking is built again by the site's own standings.
+    identity kept). Its ranks and points are checked as an import checks them; its
+    ranking stays the versions the venue sent.
     `ResultsRefused` when the file does not check or is another tournament's.
     """
     checked = check_file(raw)
@@ -277,7 +278,11 @@ def results_restore(*, tournament: Tournament, raw: bytes | str) -> Tournament:
     Tournament.objects.filter(pk=tournament.pk).update(**settings)
     tournament.refresh_from_db()
     competitors = _write(tournament, checked)
-    problems = _ranking_problems(data, tournament, competitors)
+    # Checked against the ranking the donnes give, which is not kept: the versions the
+    # venue relayed are the tournament's (a rebuild here would add one and prune them).
+    with transaction.atomic():
+        problems = _ranking_problems(data, tournament, competitors)
+        transaction.set_rollback(True)
     if problems:
         raise ResultsRefused(problems)
     return tournament
