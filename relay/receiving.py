@@ -73,13 +73,13 @@ def _int(value: Any, field: str, low: int = 0, high: int = MAX_INT) -> int:
         raise RelayRefused(
             field, _("A whole number between %(low)s and %(high)s is expected.") % {"low": low, "high": high}
         )
-    return value
+    return int(value)
 
 
 def _number(value: Any, field: str) -> int | float:
     if isinstance(value, bool) or not isinstance(value, int | float) or abs(value) > 1e12 or value != value:
         raise RelayRefused(field, _("A number is expected."))
-    return value
+    return int(value) if isinstance(value, int) else float(value)
 
 
 def _text(value: Any, field: str, length: int = NAME_LENGTH) -> str:

@@ -198,7 +198,7 @@ def test_the_hosted_site_ends_with_every_version_and_the_venues_results_after_a_
     def caught_up() -> bool:
         unsent = venue.query("SELECT count(*) FROM relay_outgoing WHERE sent_at IS NULL")[0][0]
         results = hosted.query("SELECT count(*) FROM relay_relayreceipt WHERE kind = 'results'")[0][0]
-        return unsent == 0 and results >= 1
+        return bool(unsent == 0 and results >= 1)
 
     _wait(caught_up, 120, "the venue's outbox sent, the results file taken")
     assert seen <= _hosted_versions(hosted), sorted(seen - _hosted_versions(hosted))
