@@ -4,7 +4,8 @@ The body is one item of the relay (docs/relay.md; relay/receiving.py), sent with
 token of an organiser of the club it names. Taken: 201; already taken (the venue sent it
 again after a lost answer): 200; refused: 400 with the place of the problem, 403 for a
 club the token's user does not organise, 404 for an unknown club, 409 for another club's
-tournament. The body is read as sent and bounded by DATA_UPLOAD_MAX_MEMORY_SIZE (413).
+tournament. The body is JSON read by the API's parser: bounded by DATA_UPLOAD_MAX_MEMORY_SIZE (413),
+its depth bounded and a NUL anywhere refused (400).
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ class RelayView(ApiView):
     )
     def post(self, request: Request) -> Response:
         try:
-            taken = relay_receive(by=request.user, raw=request.body)  # type: ignore[arg-type]
+            taken = relay_receive(by=request.user, item=request.data)  # type: ignore[arg-type]
         except RelayRefused as refused:
             raise ApiError(refused.status, [item(refused.field, "relay_refused", refused.message)]) from None
         answer = RelayAnswerSerializer({"tournament": taken.tournament.slug, "done": taken.done}).data

@@ -120,6 +120,7 @@ def test_junk_a_foreign_club_and_another_clubs_tournament_are_refused_never_a_50
 
     assert post(b"{not json") == 400
     assert post(b"[" * 5000) == 400
+    assert post([1, 2]) == 400
     assert post({**item, "kind": "hands"}) == 400
     assert post({**item, "key": -1}) == 400
     assert post({**item, "data": {**item["data"], "rows": [{"number": "x", "name": 3}]}}) == 400
