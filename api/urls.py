@@ -12,7 +12,7 @@ from csp.decorators import csp_update
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
-from api.views import club, organiser, public, results, table
+from api.views import club, organiser, public, relay, results, table
 from api.views.fallback import not_found
 
 app_name = "api"
@@ -80,6 +80,7 @@ v1 = [
     path("seasons/<slug:slug>/", club.SeasonView.as_view(), name="season"),
     path("seasons/<slug:slug>/rebuild/", club.SeasonRebuildView.as_view(), name="season-rebuild"),
     path("seasons/<slug:slug>/results/", results.SeasonResultsImportView.as_view(), name="season-results-import"),
+    path("relay/", relay.RelayView.as_view(), name="relay"),
     path("table/", table.TableInfoView.as_view(), name="table-current"),
     path("table/hands/", table.HandEntryView.as_view(), name="table-hands"),
     path("table/hands/<int:donne>/", table.LastHandView.as_view(), name="table-hand"),

@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "seasons",
     "archive",
     "results",
+    "relay",
     "api",
     "push",
 ]
@@ -144,6 +145,14 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # The live ranking's polls are served a new version at most every this many seconds
 # (scoring/live_ranking.py): a hand shows within it plus one poll. 0: every version at once.
 RANKING_PUBLISH_SECONDS = env_int("ATOUT_RANKING_PUBLISH_SECONDS", 2)
+
+# The relay (relay/, docs/relay.md): a venue laptop pushes its night to the club's hosted
+# Atout at RELAY_URL with an API token of an organiser of the club there. Empty: no relay.
+RELAY_URL = env_str("RELAY_URL").rstrip("/")
+RELAY_TOKEN = env_str("RELAY_TOKEN")
+# Seconds each call to the hosted site may take, and between two passes of `relay_push --loop`.
+RELAY_TIMEOUT = env_int("RELAY_TIMEOUT", 10)
+RELAY_EVERY = env_int("RELAY_EVERY", 5)
 # « Ma soirée » polls its page every this many seconds (scoring/views/soiree.py), more
 # slowly than the ranking's 3 s: one page per competitor, and at a busy night's pace its
 # own rank moves between nearly every two polls, so most of its polls are a new page, not

@@ -141,6 +141,11 @@ def _rounds(tournament: Tournament, number_of: dict[int, int]) -> list[dict[str,
     return [{"number": rnd.number, "byes": byes[rnd.pk]} for rnd in tournament.rounds.order_by("number")]
 
 
+def tournament_section(tournament: Tournament) -> dict[str, Any]:
+    """The file's `tournament`: its rules and settings (the relay sends them too, relay/)."""
+    return _tournament(tournament)
+
+
 def _tournament(tournament: Tournament) -> dict[str, Any]:
     criteria, match_points = ranking_config(tournament)
     return {

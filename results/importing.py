@@ -58,7 +58,7 @@ class ImportOutcome:
     done: Done
 
 
-def _unique_slug(wanted: str) -> str:
+def unique_slug(wanted: str) -> str:
     base = slugify(wanted)[: SLUG_LENGTH - 6].strip("-") or "concours"
     taken = set(Tournament.objects.filter(slug__startswith=base).values_list("slug", flat=True))
     slug, n = base, 2
@@ -113,10 +113,13 @@ class _Players:
         return self.made[key]
 
 
-def _clear(tournament: Tournament) -> None:
-    """Everything played of a copy, before a newer file is written over it."""
+def _clear(tournament: Tournament, data: dict[str, Any]) -> None:
+    """Everything played of a copy, before a newer file is written over it; the
+    competitors the file names again stay (rewritten by `_write`), so that what points
+    at them (a ranking's rows) still does."""
     Round.objects.filter(tournament=tournament).delete()
-    Competitor.objects.filter(tournament=tournament).delete()
+    kept = [entry["number"] for entry in data["competitors"]]
+    Competitor.objects.filter(tournament=tournament).exclude(number__in=kept).delete()
 
 
 def _write(tournament: Tournament, checked: Checked) -> dict[int, Competitor]:
@@ -125,14 +128,16 @@ def _write(tournament: Tournament, checked: Checked) -> dict[int, Competitor]:
     competitors: dict[int, Competitor] = {}
     for entry in data["competitors"]:
         withdrawn = entry.get("withdrawn_after_round")
-        competitor = Competitor.objects.create(
+        competitor, _made = Competitor.objects.update_or_create(
             tournament=tournament,
             number=entry["number"],
-            name=entry["name"],
-            affiliation=entry.get("club", ""),
-            joined_round=entry.get("joined_round", 1),
-            withdrawn_after_round=withdrawn,
-            status=Competitor.Status.WITHDRAWN if withdrawn is not None else Competitor.Status.CHECKED_IN,
+            defaults={
+                "name": entry["name"],
+                "affiliation": entry.get("club", ""),
+                "joined_round": entry.get("joined_round", 1),
+                "withdrawn_after_round": withdrawn,
+                "status": Competitor.Status.WITHDRAWN if withdrawn is not None else Competitor.Status.CHECKED_IN,
+            },
         )
         competitor.players.set([players.get(player) for player in entry["players"]])
         competitors[entry["number"]] = competitor
@@ -229,11 +234,11 @@ def results_import(*, by: User, season: Season, raw: bytes | str) -> ImportOutco
     settings = _settings(data, checked.options)
     if record is None:
         tournament = Tournament.objects.create(
-            club=club, slug=_unique_slug(data["tournament"]["slug"]), created_by=by, **settings
+            club=club, slug=unique_slug(data["tournament"]["slug"]), created_by=by, **settings
         )
     else:
         tournament = record.tournament
-        _clear(tournament)
+        _clear(tournament, data)
         Tournament.objects.filter(pk=tournament.pk).update(**settings)
         tournament.refresh_from_db()
     competitors = _write(tournament, checked)
@@ -251,3 +256,33 @@ def results_import(*, by: User, season: Season, raw: bytes | str) -> ImportOutco
     season.tournaments.add(tournament)
     ranking.season_rebuild_launch(season=season, by=by, rescore=False)
     return ImportOutcome(tournament, "created" if record is None else "updated")
+
+
+@transaction.atomic
+def results_restore(*, tournament: Tournament, raw: bytes | str) -> Tournament:
+    """Write a results file over the club's own `tournament` of the same identity.
+
+    For the club's hosted site, which takes its venue's night (relay/): the tournament
+    becomes the file's, as a league's copy is rewritten from a newer file (its slug and
+    identity kept). Its ranks and points are checked as an import checks them; its
+    ranking stays the versions the venue sent.
+    `ResultsRefused` when the file does not check or is another tournament's.
+    """
+    checked = check_file(raw)
+    data = checked.data
+    identity = getattr(tournament, "archive_identity", None)
+    if identity is None or str(identity.archive_id) != data["id"]:
+        raise ResultsRefused([Problem(pointer("id"), _("This file is another tournament's."))])
+    _clear(tournament, data)
+    settings = _settings(data, checked.options)
+    Tournament.objects.filter(pk=tournament.pk).update(**settings)
+    tournament.refresh_from_db()
+    competitors = _write(tournament, checked)
+    # Checked against the ranking the donnes give, which is not kept: the versions the
+    # venue relayed are the tournament's (a rebuild here would add one and prune them).
+    with transaction.atomic():
+        problems = _ranking_problems(data, tournament, competitors)
+        transaction.set_rollback(True)
+    if problems:
+        raise ResultsRefused(problems)
+    return tournament

@@ -24,6 +24,7 @@ from engine.standings import PartieResult, records_of
 from kit import fastjson
 from scoring import live_ranking
 from scoring.models import StandingsSnapshot
+from scoring.signals import snapshots_written
 from scoring.standings.base import base_generation, base_read, base_records, base_store
 from scoring.standings.kept import KeptTournament, head_digest, kept_for, stored_totals, summed_records
 from scoring.standings.ranking import rank_rows, ranked_rows, ranking_config
@@ -261,6 +262,7 @@ def _write(
         # array, whose elements psycopg escapes quote by quote in Python (~0.1 s a ranking).
         _insert(snapshot, (texts or {}).get(snapshot.after_round))
     announce(tournament, snapshots[-1].version)
+    snapshots_written.send(sender=StandingsSnapshot, tournament=tournament, snapshots=snapshots)
     if len(snapshots) > 1 or snapshots[-1].version % PRUNE_EVERY == 0:
         _prune(tournament)
     return snapshots[-1]

@@ -11,6 +11,7 @@ the other; `scoring/` above them; `ratings/` (players' ratings from the table re
 beside it `seasons/` (a club's players ranked over several tournaments), neither importing
 the other; `rounds/` (whose first round may be drawn by rating) and `archive/` above those;
 `results/` (a tournament's results file, and its import into a season) above archive;
+`relay/` (a venue's night pushed to the club's hosted site) above results;
 `api/`, and beside it `push/` (« Ma soirée »'s notifications, told by rounds' clock);
 `serving/` (gunicorn's configuration, venue mode, LAN discovery, backups); and `atout/`,
 the roof (settings, URLs, the Celery app). The engine, besides, imports no web framework:
@@ -42,10 +43,11 @@ FLOORS = {
     "rounds": 4,
     "archive": 4,
     "results": 5,
-    "api": 6,
-    "push": 6,
-    "serving": 7,
-    "atout": 8,
+    "relay": 6,
+    "api": 7,
+    "push": 7,
+    "serving": 8,
+    "atout": 9,
 }
 
 
