@@ -16,7 +16,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import get_language
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import permissions, serializers, status
+from rest_framework import exceptions, permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -125,6 +125,8 @@ class SeasonResultsImportView(ApiView):
         access.require_organiser(request.user, season.club)
         # The body as sent, not DRF's parse: a broken file is told its line and column. A
         # NUL or a nesting too deep is refused as the API's parser refuses it.
+        if request.content_type.split(";")[0].strip().lower() != "application/json":
+            raise exceptions.UnsupportedMediaType(request.content_type)
         parsed_or_none(request.body)
         try:
             outcome = results_import(by=request.user, season=season, raw=request.body)  # type: ignore[arg-type]
