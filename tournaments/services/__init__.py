@@ -3,7 +3,7 @@
 One module per seam (`players`, `tournament`, `registration`, `bulk` for registering many
 at once, `money` for entry fees and lots, `clubs` for clubs and their people, `privacy` for
 the players' data rights, `merge` for two records of one player, `club_log` for the club's
-log, `door` for the players' self check-in); import
+log, `door` for the players' self check-in, `online` for registration online); import
 them from here (`from tournaments import services`), which is the services' one address. Drawing and
 closing rounds need the results and the ranking: their services are in rounds/services.py,
 above scoring.

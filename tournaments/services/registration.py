@@ -74,6 +74,14 @@ def competitor_register(
     """
     require_organiser(by, tournament.club)
     tournament = Tournament.objects.select_for_update().select_related("club").get(pk=tournament.pk)
+    return register_locked(tournament, players, name=name, checked_in=checked_in)
+
+
+def register_locked(
+    tournament: Tournament, players: Sequence[Player | NewPlayer], *, name: str = "", checked_in: bool = False
+) -> Competitor:
+    """`competitor_register` on a tournament the caller locked, whoever asks (the director,
+    or an online entry accepted: tournaments/services/online.py)."""
     _check_can_join(tournament)
     size = _players_per_competitor(tournament)
     if len(players) != size:
@@ -351,6 +359,11 @@ def competitor_withdraw(*, by: User, competitor: Competitor) -> Competitor:
     competitor.save(update_fields=["status", "withdrawn_after_round"])
     if competitor.withdrawn_after_round:
         refresh_standings_after_commit(tournament)
+    # A place freed: the first online entry waiting takes it, in this transaction, the
+    # tournament still locked (a circular import otherwise: online registers through here).
+    from tournaments.services.online import waiting_list_move_up
+
+    waiting_list_move_up(tournament)
     return competitor
 
 
