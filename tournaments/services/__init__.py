@@ -46,6 +46,9 @@ from tournaments.services.clubs import (
 from tournaments.services.door import DoorAnswer, door_check_in, door_link_renew, door_link_revoke, door_open
 from tournaments.services.merge import MergePreview, players_merge, players_merge_preview
 from tournaments.services.money import competitor_owes, competitor_set_payment, prize_add, prize_delete, prize_update
+
+# The withdrawal with the waiting list of registration online moving up into the place freed.
+from tournaments.services.online import competitor_withdraw
 from tournaments.services.players import (
     SAME_PERSON,
     NewPlayer,
@@ -61,7 +64,6 @@ from tournaments.services.registration import (
     competitor_link_revoke,
     competitor_register,
     competitor_reinstate,
-    competitor_withdraw,
     competitors_check_in_all,
     forbidden_pair_add,
     forbidden_pair_remove,

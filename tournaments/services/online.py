@@ -46,6 +46,7 @@ from django.utils.translation import gettext as _
 from tournaments import csv_import
 from tournaments.access import require_organiser
 from tournaments.models import Competitor, OnlineEntry, OnlineRegistration, Player, Tournament
+from tournaments.services import registration
 from tournaments.services.common import Refusals, Status, raise_errors, refusal
 from tournaments.services.money import competitor_owes
 from tournaments.services.players import NewPlayer, club_twin
@@ -265,6 +266,16 @@ def waiting_list_move_up(tournament: Tournament) -> list[OnlineEntry]:
         _mail_after_commit(entry, "moved_up")
         moved.append(entry)
     return moved
+
+
+@transaction.atomic
+def competitor_withdraw(*, by: User, competitor: Competitor) -> Competitor:
+    """The withdrawal (*abandon*: registration.competitor_withdraw), and the first waiting
+    entry takes the place freed, in the same transaction: the withdrawal locked the
+    tournament's row, which this transaction holds until it commits."""
+    withdrawn = registration.competitor_withdraw(by=by, competitor=competitor)
+    waiting_list_move_up(_lock(withdrawn.tournament))
+    return withdrawn
 
 
 def _lock_entry(by: User, entry: OnlineEntry) -> tuple[Tournament, OnlineRegistration, OnlineEntry]:

@@ -348,7 +348,10 @@ def competitors_check_in_all(*, by: User, tournament: Tournament) -> int:
 
 @transaction.atomic
 def competitor_withdraw(*, by: User, competitor: Competitor) -> Competitor:
-    """Withdraw (*abandon*): the results stay, and the competitor is never drawn again."""
+    """Withdraw (*abandon*): the results stay, and the competitor is never drawn again.
+
+    Called through `services.competitor_withdraw` (tournaments/services/online.py), which
+    lets the waiting list of registration online move up in the same transaction."""
     tournament, competitor = _lock_competitor(by, competitor)
     if tournament.status not in (Status.REGISTRATION, Status.RUNNING):
         raise refusal(_("Withdrawals are recorded while registration is open or the tournament runs."))
@@ -359,11 +362,6 @@ def competitor_withdraw(*, by: User, competitor: Competitor) -> Competitor:
     competitor.save(update_fields=["status", "withdrawn_after_round"])
     if competitor.withdrawn_after_round:
         refresh_standings_after_commit(tournament)
-    # A place freed: the first online entry waiting takes it, in this transaction, the
-    # tournament still locked (a circular import otherwise: online registers through here).
-    from tournaments.services.online import waiting_list_move_up
-
-    waiting_list_move_up(tournament)
     return competitor
 
 
