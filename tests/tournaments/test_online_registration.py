@@ -428,3 +428,14 @@ def test_the_embed_page_shows_the_live_ranking_on_the_night(club, organiser, run
     html = Client().get(reverse("club_embed", kwargs={"slug": club.slug})).content.decode()
     assert 'http-equiv="refresh"' in html
     assert "<ol>" in html
+
+
+def test_a_melee_takes_one_player_an_entry(club, organiser) -> None:
+    tournament = concours(club, organiser, format="melee")
+    open_online(tournament, organiser)
+    entry = submit(tournament, [EntryPlayer("Blanc", "Anne")])
+    assert entry.status == Entry.ACCEPTED and entry.competitor.name == "Anne Blanc"
+    with pytest.raises(ValidationError):
+        submit(tournament, team("Carole Vert", "Denis Roux"))
+    url = reverse("draw:register", kwargs={"slug": tournament.slug})
+    assert "last_name_2" not in Client().get(url).content.decode()
