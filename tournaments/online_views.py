@@ -87,7 +87,7 @@ def register(request: SiteRequest, slug: str) -> HttpResponse:
             name=data.get("name", ""),
             affiliation=data["affiliation"],
             seeking_partner=bool(data.get("seeking_partner")),
-            site_url=public_url(request, ""),
+            site_url=public_url(request, "/").rstrip("/"),
         )
     except ValidationError as error:
         _add_errors(form, error)

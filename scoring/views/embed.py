@@ -1,7 +1,9 @@
 """A club's embed page, /club/<slug>/embed/: a small page the club pastes in its own
 website in an `<iframe>` (no script): its next public concours, « S'inscrire » while
 registration online is open (opening in a new tab), and on the night the top of the
-live ranking, the page reloading itself every minute (a meta refresh).
+live ranking with the time it was built and a link to load it again. No reload by itself:
+a page that refreshes on a timer takes the page away from someone reading it (axe's
+meta-refresh, WCAG 2.2.1), and a timer wants a script.
 
 This page alone may be framed by any site: it drops X-Frame-Options and widens the
 CSP's frame-ancestors (django-csp), for this view only. It lives in scoring, which
@@ -28,8 +30,6 @@ from tournaments.services import online
 
 # The rows of the ranking the embed shows: a club's website gives it a corner of a page.
 TOP = 10
-# Seconds between the reloads of the page on the night (the ranking moving).
-REFRESH = 60
 
 
 @require_safe
@@ -37,15 +37,15 @@ REFRESH = 60
 def club_embed(request: SiteRequest, slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=slug)
     tournament = tournament_selectors.club_next_tournament(club)
-    context: dict[str, Any] = {"club": club, "tournament": tournament, "top": [], "open": False, "refresh": 0}
+    context: dict[str, Any] = {"club": club, "tournament": tournament, "top": [], "open": False, "built_at": None}
     if tournament is not None:
         settings_ = online.online_settings(tournament)
         context["open"] = not online.online_closed(tournament, settings_)
         context["full"] = online.is_full(tournament, settings_)
         if tournament.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
             snapshot = selectors.live_snapshot(tournament)
-            context["top"] = list(snapshot.rows[:TOP]) if snapshot is not None else []
-            context["refresh"] = REFRESH if tournament.status == Tournament.Status.RUNNING else 0
+            if snapshot is not None:
+                context["top"], context["built_at"] = list(snapshot.rows[:TOP]), snapshot.built_at
     response = render(request, "scoring/public/club_embed.html", context)
     patch_cache_control(response, max_age=30)
     return response

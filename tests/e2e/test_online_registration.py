@@ -13,6 +13,7 @@ from axe_playwright_python.sync_playwright import Axe
 from django.core import mail
 from django.utils import timezone
 
+from scoring.standings.refresh import standings_rebuild
 from tests.e2e.conftest import PHONE, director_desk, screenshot
 from tests.e2e.test_accessibility import serious_violations
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
@@ -111,7 +112,8 @@ def test_a_team_registers_online_and_the_waiting_list_moves_up_when_a_team_withd
     entry = OnlineEntry.objects.get(email="anne@example.org")
     assert entry.status == OnlineEntry.Status.ACCEPTED
     (message,) = mail.outbox
-    assert message.to == ["anne@example.org"] and f"/soiree/{entry.competitor.link_token}/" in message.body
+    assert message.to == ["anne@example.org"]
+    assert f"{live_server.url}/soiree/{entry.competitor.link_token}/" in message.body
     assert "10,00 €" in message.body or "10.00 €" in message.body
     desk.context.close()
 
@@ -139,4 +141,28 @@ def test_the_embed_page_fits_a_400_px_frame_with_register(browser, live_server) 
     frame = page.frame_locator("iframe")
     frame.get_by_role("link", name="S’inscrire").wait_for()
     screenshot(page, "online-embed-framed")
+    page.context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_embed_page_shows_the_live_ranking_on_the_night_at_400_px(browser, live_server) -> None:
+    director = UserFactory(username="directrice")
+    tournament = _concours(director)
+    club = tournament.club
+    for _ in range(2):
+        services.competitor_register(
+            by=director, tournament=tournament, players=PlayerFactory.create_batch(2, club=club)
+        )
+    services.competitors_check_in_all(by=director, tournament=tournament)
+    services.tournament_set_status(by=director, tournament=tournament, status="running")
+    standings_rebuild(tournament_id=tournament.pk)
+    page = browser.new_context(viewport=EMBED, locale="fr-FR").new_page()
+    page.set_default_timeout(10_000)
+    page.goto(f"{live_server.url}/club/bc-rodez/embed/")
+    page.get_by_role("heading", name="Classement en direct").wait_for()
+    assert page.locator("main ol li").count() == 4
+    assert page.evaluate("document.documentElement.scrollWidth") <= 400
+    assert serious_violations(Axe(), page) == []
+    screenshot(page, "online-embed-night-400")
     page.context.close()

@@ -302,7 +302,10 @@ def test_the_public_form_registers_a_team_and_says_so(club, organiser, django_ca
     assert response.status_code == 200
     assert tournament.competitors.count() == 1
     assert "Vous êtes inscrits, numéro 1." in response.content.decode()
-    assert len(mail.outbox) == 1
+    (message,) = mail.outbox
+    link = tournament.competitors.get().link_token
+    assert f"http://testserver/soiree/{link}/" in message.body
+    assert f"http://testserver/t/{tournament.slug}/" in message.body
 
 
 def test_the_public_form_without_csrf_token_is_refused(club, organiser) -> None:
@@ -426,8 +429,8 @@ def test_the_embed_page_shows_the_live_ranking_on_the_night(club, organiser, run
     tournament, _competitors = running(8, date=timezone.localdate())
     standings_rebuild(tournament_id=tournament.pk)
     html = Client().get(reverse("club_embed", kwargs={"slug": club.slug})).content.decode()
-    assert 'http-equiv="refresh"' in html
-    assert "<ol>" in html
+    assert "<ol>" in html and html.count("<li value=") == 8
+    assert 'http-equiv="refresh"' not in html and "Recharger" in html
 
 
 def test_a_melee_takes_one_player_an_entry(club, organiser) -> None:
@@ -439,3 +442,16 @@ def test_a_melee_takes_one_player_an_entry(club, organiser) -> None:
         submit(tournament, team("Carole Vert", "Denis Roux"))
     url = reverse("draw:register", kwargs={"slug": tournament.slug})
     assert "last_name_2" not in Client().get(url).content.decode()
+
+
+def test_the_form_and_its_rules_read_in_english_too(club, organiser) -> None:
+    tournament = concours(club, organiser)
+    open_online(tournament, organiser, cap=1)
+    submit(tournament, team("Anne Blanc", "Bruno Noir"))
+    url = reverse("draw:register", kwargs={"slug": tournament.slug})
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.cookies["django_language"] = "en"
+    html = client.get(url).content.decode()
+    assert "Register for Concours du samedi" in html and "The tournament is full" in html
+    html = client.post(url, form_data(email="")).content.decode()
+    assert "Give an e-mail address: the confirmation is sent there." in html
