@@ -694,4 +694,5 @@ class OnlineEntry(models.Model):
     @property
     def label(self) -> str:
         names = [f"{p.get('first_name', '')} {p.get('last_name', '')}".strip() for p in self.players]
-        return " – ".join(n for n in names if n)
+        # An entry whose players were anonymised keeps no name: its competitor's stands.
+        return " – ".join(n for n in names if n) or (self.competitor.name if self.competitor_id else "")

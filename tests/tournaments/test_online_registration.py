@@ -455,3 +455,16 @@ def test_the_form_and_its_rules_read_in_english_too(club, organiser) -> None:
     assert "Register for Concours du samedi" in html and "The tournament is full" in html
     html = client.post(url, form_data(email="")).content.decode()
     assert "Give an e-mail address: the confirmation is sent there." in html
+
+
+def test_an_anonymised_player_s_entry_keeps_no_name_nor_contact(club, organiser) -> None:
+    admin = UserFactory()
+    club.organisers.add(admin, through_defaults={"role": "admin"})
+    tournament = concours(club, organiser)
+    open_online(tournament, organiser)
+    entry = submit(tournament, team("Hélène Lefèvre", "Marc Dupont"), email="helene@example.org", phone="0612")
+    helene = entry.competitor.players.get(first_name="Hélène")
+    services.player_anonymise(by=admin, player=helene)
+    entry.refresh_from_db()
+    assert (entry.players, entry.email, entry.phone) == ([], "", "")
+    assert "Lefèvre" not in entry.label and entry.label == entry.competitor.name

@@ -45,7 +45,7 @@ from django.utils.translation import gettext as _
 
 from tournaments import csv_import
 from tournaments.access import require_organiser
-from tournaments.models import Competitor, OnlineEntry, OnlineRegistration, Player, Tournament
+from tournaments.models import Club, Competitor, OnlineEntry, OnlineRegistration, Player, Tournament
 from tournaments.services import registration
 from tournaments.services.common import Refusals, Status, raise_errors, refusal
 from tournaments.services.money import competitor_owes
@@ -220,6 +220,9 @@ def _club_player(tournament: Tournament, entry: OnlineEntry, typed: dict[str, st
 
 def _accept(tournament: Tournament, entry: OnlineEntry) -> None:
     """Register the entry's competitor (the tournament locked by the caller)."""
+    # The club too, as the CSV import does: two entries of one new person sent at once to
+    # two of the club's tournaments never both find them missing and create them twice.
+    Club.objects.select_for_update().only("pk").get(pk=tournament.club_id)
     players = [_club_player(tournament, entry, typed) for typed in entry.players]
     try:
         competitor = register_locked(tournament, players, name=entry.name)
