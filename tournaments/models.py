@@ -695,4 +695,4 @@ class OnlineEntry(models.Model):
     def label(self) -> str:
         names = [f"{p.get('first_name', '')} {p.get('last_name', '')}".strip() for p in self.players]
         # An entry whose players were anonymised keeps no name: its competitor's stands.
-        return " – ".join(n for n in names if n) or (self.competitor.name if self.competitor_id else "")
+        return " – ".join(n for n in names if n) or (self.competitor.name if self.competitor is not None else "")
