@@ -38,7 +38,7 @@ SALT = "tournaments.online.entry"
 
 
 def _limit() -> int:
-    return int(getattr(settings, "ONLINE_ENTRIES_PER_HOUR", 20))
+    return int(settings.ONLINE_ENTRIES_PER_HOUR)
 
 
 def _public_tournament(slug: str) -> Tournament:

@@ -410,7 +410,10 @@ def _mail_context(entry: OnlineEntry, kind: str) -> dict[str, object]:
 
 
 def _send(entry_id: int, kind: str) -> None:
-    entry = OnlineEntry.objects.select_related("tournament__club", "competitor").get(pk=entry_id)
+    entry = OnlineEntry.objects.select_related("tournament__club", "competitor").filter(pk=entry_id).first()
+    if entry is None:
+        # Gone since (its tournament deleted): nobody to tell.
+        return
     recipients = [entry.email]
     if entry.status in (Entry.ACCEPTED, Entry.WAITING):
         # A team made of two players looking for a partner: the other is told too.
