@@ -391,6 +391,9 @@ OPEN_SIGNUP = env_bool("ATOUT_OPEN_SIGNUP", True)
 SIGNUP_PER_ADDRESS = env_int("SIGNUP_PER_ADDRESS", 3)
 SIGNUP_PER_CLIENT = env_int("SIGNUP_PER_CLIENT", 10)
 SIGNUP_WINDOW = timedelta(hours=1)
+# Registration online (« S'inscrire », tournaments/online_views.py): so many posts of the
+# public form per client address within an hour, then 429.
+ONLINE_ENTRIES_PER_HOUR = env_int("ONLINE_ENTRIES_PER_HOUR", 20)
 # How long a confirmation link works; an account not confirmed by then may be taken again.
 SIGNUP_CONFIRM_LIFETIME = timedelta(days=3)
 

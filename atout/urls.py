@@ -28,6 +28,7 @@ urlpatterns = [
     path("manage/", include((tournaments_urls.urlpatterns + rounds_urls.urlpatterns, "manage"))),
     # A club's public page and logo; the links of invitations to join a club.
     path("", include(club_urls.urlpatterns)),
+    path("", include(scoring_urls.embed_patterns)),
     # Before any other /t/<slug>/ include: the draw's paths must win over theirs.
     path("t/<slug:slug>/", include("tournaments.public_urls")),
     # After the draw's include: the live ranking, rounds, tables and exports (scoring).

@@ -7,7 +7,7 @@ same /t/<slug>/ prefix, so that the draw's paths win over theirs.
 
 from django.urls import path
 
-from scoring.views import history, manage, public, referee, soiree, standings_manage
+from scoring.views import embed, history, manage, public, referee, soiree, standings_manage
 
 # The live public pages of a tournament: /t/<slug>/, namespace "public".
 public_patterns = [
@@ -74,4 +74,9 @@ referee_patterns = [
 soiree_patterns = [
     path("<str:token>/", soiree.by_link, name="page"),
     path("<str:token>/screen/", soiree.screen, name="screen"),
+]
+
+# A club's embed page, for an <iframe> on its own website: /club/<slug>/embed/.
+embed_patterns = [
+    path("club/<slug:slug>/embed/", embed.club_embed_framed, name="club_embed"),
 ]

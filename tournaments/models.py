@@ -654,3 +654,74 @@ class ClubLogEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club} · {self.at:%Y-%m-%d %H:%M} · {self.action}"
+
+
+class OnlineRegistration(models.Model):
+    """How a public tournament takes registrations online (« S'inscrire »): open or not, a
+    cap on competitors with a waiting list, a closing time, each entry accepted at once or
+    by the director's hand, the licence asked or not (tournaments/services/online.py).
+
+    A row apart from the tournament, made the first time the director sets it, as the
+    door is: the club's way of taking entries, not a rule of the game; no archive carries it.
+    """
+
+    tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, primary_key=True, related_name="online")
+    is_open = models.BooleanField(_("registration online"), default=False)
+    # Competitors in the tournament (not withdrawn), whoever registered them; past it an
+    # online entry waits on the list. Empty: no cap.
+    cap = models.PositiveIntegerField(_("most competitors"), null=True, blank=True)
+    closes_at = models.DateTimeField(_("registration online closes"), null=True, blank=True)
+    auto_accept = models.BooleanField(_("accept entries automatically"), default=True)
+    licence_required = models.BooleanField(_("licence number required"), default=False)
+
+    def __str__(self) -> str:
+        return f"{self.tournament} · online"
+
+
+class OnlineEntry(models.Model):
+    """One registration sent by the public form: the names as typed, kept apart from the
+    competitors until accepted. A pending, waiting or refused entry is no competitor, so
+    that no draw, check-in or ranking ever sees it; accepting it registers a competitor
+    as the director's form does (one person never twice), and `competitor` points to it.
+
+    *Seeking* is a single player of a team tournament looking for a partner (« cherche
+    partenaire »): the director pairs two of them into one entry (`paired_into`)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Awaiting the organiser")
+        WAITING = "waiting", _("On the waiting list")
+        ACCEPTED = "accepted", _("Accepted")
+        REFUSED = "refused", _("Refused")
+        SEEKING = "seeking", _("Looking for a partner")
+        PAIRED = "paired", _("Paired with a partner")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="online_entries")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    # [{"last_name", "first_name", "licence"}], one or two as the format wants.
+    players = models.JSONField(default=list)
+    name = models.CharField(_("team name"), max_length=200, blank=True)
+    affiliation = models.CharField(_("club played for"), max_length=200, blank=True)
+    email = models.EmailField(_("e-mail"))
+    phone = models.CharField(_("phone"), max_length=30, blank=True)
+    competitor = models.ForeignKey(
+        Competitor, on_delete=models.SET_NULL, null=True, blank=True, related_name="online_entries"
+    )
+    paired_into = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    # The address of this site the registrant used, for the links the e-mails carry when
+    # no request is at hand (the waiting list moving up at a withdrawal at the desk).
+    site_url = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        indexes = [models.Index(fields=["tournament", "status", "created_at"])]
+
+    def __str__(self) -> str:
+        return self.label
+
+    @property
+    def label(self) -> str:
+        names = [f"{p.get('first_name', '')} {p.get('last_name', '')}".strip() for p in self.players]
+        # An entry whose players were anonymised keeps no name: its competitor's stands.
+        return " – ".join(n for n in names if n) or (self.competitor.name if self.competitor is not None else "")

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments import public_views
+from tournaments import online_views, public_views
 
 app_name = "draw"
 
@@ -13,4 +13,7 @@ urlpatterns = [
     path("seat/", public_views.seat_finder, name="seat"),
     path("seat/qr.svg", public_views.seat_finder_qr, name="seat_qr"),
     path("rules/", public_views.rules_sheet, name="rules"),
+    # « S'inscrire »: registration online (tournaments/online_views.py).
+    path("register/", online_views.register, name="register"),
+    path("register/done/", online_views.register_done, name="register_done"),
 ]

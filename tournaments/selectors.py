@@ -566,3 +566,20 @@ def room_count(tournament: Tournament) -> RoomCount:
         waiting=[c for c in noted if c.status != Competitor.Status.CHECKED_IN],
         owing_list=[c for c in noted if c.status == Competitor.Status.CHECKED_IN],
     )
+
+
+def club_next_tournament(club: Club) -> Tournament | None:
+    """The club's next public concours (the club's embed page): the one of tonight, or the
+    next open for registration; once the night is over, tonight's stays until tomorrow."""
+    today = timezone.localdate()
+    upcoming = (
+        Tournament.objects.filter(club=club, is_public=True, date__gte=today)
+        .filter(status__in=[Tournament.Status.REGISTRATION, Tournament.Status.RUNNING])
+        .select_related("club")
+        .order_by("date", "name")
+    )
+    found = upcoming.first()
+    if found is None:
+        tonight = Tournament.objects.filter(club=club, is_public=True, date=today, status=Tournament.Status.FINISHED)
+        found = tonight.select_related("club").order_by("name").first()
+    return found

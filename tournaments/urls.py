@@ -3,7 +3,7 @@ actions and the tournament's dashboard (rounds/urls.py; atout/urls.py joins the 
 
 from django.urls import path
 
-from tournaments import club_views, desk_views, money_views, views
+from tournaments import club_views, desk_views, money_views, online_views, views
 
 urlpatterns = [
     path("", views.clubs, name="clubs"),
@@ -35,6 +35,9 @@ urlpatterns = [
     path("tournament/<int:pk>/register/", desk_views.register, name="register"),
     path("tournament/<int:pk>/register/ticked/", desk_views.register_ticked, name="register_ticked"),
     path("tournament/<int:pk>/register/pasted/", desk_views.register_pasted, name="register_pasted"),
+    path("tournament/<int:pk>/online/", online_views.entries, name="online"),
+    path("tournament/<int:pk>/online/<int:entry_id>/", online_views.entry_decide, name="online_decide"),
+    path("tournament/<int:pk>/online/pair/", online_views.entries_pair, name="online_pair"),
     path("tournament/<int:pk>/prizes/", money_views.prizes, name="prizes"),
     path("tournament/<int:pk>/prizes/money/", money_views.prize_money, name="prize_money"),
     path("tournament/<int:pk>/prizes/<int:prize_id>/", money_views.prize_edit, name="prize_edit"),

@@ -41,6 +41,7 @@ from tournaments.models import Bye, Tournament
 from tournaments.palmares import Palmares
 from tournaments.qr import only_this_computer, public_url, qr_svg_response
 from tournaments.screens import screen_context
+from tournaments.services import online
 
 # Seconds between two polls of a live partial; slower once the tournament is over.
 POLL_SECONDS = 3
@@ -260,7 +261,22 @@ def ranking(request: SiteRequest, slug: str) -> HttpResponse:
         return _ranking_partial(request, selectors.polled_tournament(slug, request.user), kind="page")
     tournament = selectors.visible_tournament(slug, request.user)
     rounds = selectors.snapshot_rounds(tournament)
-    return _ranking_page(request, tournament, "scoring/public/ranking.html", kind="page", rounds=rounds, after=None)
+    return _ranking_page(
+        request,
+        tournament,
+        "scoring/public/ranking.html",
+        kind="page",
+        rounds=rounds,
+        after=None,
+        signup_open=_signup_open(tournament),
+    )
+
+
+def _signup_open(tournament: Tournament) -> bool:
+    """Whether the page offers « S'inscrire » (registration online open: services.online)."""
+    if tournament.status != Tournament.Status.REGISTRATION:
+        return False
+    return not online.online_closed(tournament, online.online_settings(tournament))
 
 
 @require_safe

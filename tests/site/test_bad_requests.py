@@ -41,7 +41,7 @@ from seasons.models import Season
 from tests.api.conftest import enter, sound_hand
 from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from tournaments import services
-from tournaments.models import ForbiddenPair
+from tournaments.models import ForbiddenPair, OnlineEntry
 
 pytestmark = pytest.mark.django_db
 
@@ -148,6 +148,9 @@ def world(db: None) -> World:
     # A call already open: a bad body to the call's button updates it, never adds one.
     call = referee_call(table=table, reason="dispute")
     message = services.screen_message_post(by=organiser, tournament=tournament, text="Pause")
+    entry = OnlineEntry.objects.create(
+        tournament=tournament, players=[{"last_name": "Roux", "first_name": "Anne"}], email="anne@example.org"
+    )
     links: list[str] = []
     invitation = services.invitation_create(
         by=organiser, club=club, email="invitee@example.org", role="organiser", link_for=lambda t: links.append(t) or t
@@ -161,6 +164,7 @@ def world(db: None) -> World:
         "pair_id": pair.pk, "job_id": job.pk, "prize_id": prize.pk, "membership_id": club.memberships.get().pk,
         "invitation_id": invitation.pk, "invitation_token": links[0], "token_id": api_token.token.pk,
         "uidb64": "MQ", "call_id": call.pk, "message_id": message.pk, "version": 1,
+        "entry_id": entry.pk,
     }  # fmt: skip
     headers = {"HTTP_AUTHORIZATION": f"Token {api_token.key}"}
     headers["HTTP_X_TABLE_TOKEN"] = table.token

@@ -3,7 +3,7 @@
 One module per seam (`players`, `tournament`, `registration`, `bulk` for registering many
 at once, `money` for entry fees and lots, `clubs` for clubs and their people, `privacy` for
 the players' data rights, `merge` for two records of one player, `club_log` for the club's
-log, `door` for the players' self check-in); import
+log, `door` for the players' self check-in, `online` for registration online); import
 them from here (`from tournaments import services`), which is the services' one address. Drawing and
 closing rounds need the results and the ranking: their services are in rounds/services.py,
 above scoring.
@@ -53,6 +53,9 @@ from tournaments.services.money import (
     prize_money_set,
     prize_update,
 )
+
+# The withdrawal with the waiting list of registration online moving up into the place freed.
+from tournaments.services.online import competitor_withdraw
 from tournaments.services.players import (
     SAME_PERSON,
     NewPlayer,
@@ -68,7 +71,6 @@ from tournaments.services.registration import (
     competitor_link_revoke,
     competitor_register,
     competitor_reinstate,
-    competitor_withdraw,
     competitors_check_in_all,
     forbidden_pair_add,
     forbidden_pair_remove,

@@ -24,13 +24,14 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone, translation
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 
 from tournaments.access import require_club_admin
 from tournaments.csv_import import licence_key
-from tournaments.models import Club, Competitor, Player, Tournament
+from tournaments.models import Club, Competitor, OnlineEntry, Player, Tournament
 from tournaments.services.club_log import club_log_forget
 from tournaments.services.registration import competitor_default_name
 from tournaments.signals import names_erased
@@ -79,6 +80,11 @@ def player_anonymise(*, by: User, player: Player) -> Player:
         competitor.save(update_fields=["name"])
         renamed[competitor.pk] = competitor.name
         tournament_ids.add(competitor.tournament_id)
+    # The entries sent online that registered them keep their names and contact no more
+    # (tournaments/services/online.py): the competitor's name stands for them.
+    OnlineEntry.objects.filter(Q(competitor__players=player) | Q(paired_into__competitor__players=player)).update(
+        players=[], name="", affiliation="", email="", phone=""
+    )
     # Pages and files drawn from a tournament are cached by its `updated_at`: draw them again.
     Tournament.objects.filter(pk__in=tournament_ids).update(updated_at=now)
     names_erased.send(

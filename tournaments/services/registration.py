@@ -74,6 +74,14 @@ def competitor_register(
     """
     require_organiser(by, tournament.club)
     tournament = Tournament.objects.select_for_update().select_related("club").get(pk=tournament.pk)
+    return register_locked(tournament, players, name=name, checked_in=checked_in)
+
+
+def register_locked(
+    tournament: Tournament, players: Sequence[Player | NewPlayer], *, name: str = "", checked_in: bool = False
+) -> Competitor:
+    """`competitor_register` on a tournament the caller locked, whoever asks (the director,
+    or an online entry accepted: tournaments/services/online.py)."""
     _check_can_join(tournament)
     size = _players_per_competitor(tournament)
     if len(players) != size:
@@ -340,7 +348,10 @@ def competitors_check_in_all(*, by: User, tournament: Tournament) -> int:
 
 @transaction.atomic
 def competitor_withdraw(*, by: User, competitor: Competitor) -> Competitor:
-    """Withdraw (*abandon*): the results stay, and the competitor is never drawn again."""
+    """Withdraw (*abandon*): the results stay, and the competitor is never drawn again.
+
+    Called through `services.competitor_withdraw` (tournaments/services/online.py), which
+    lets the waiting list of registration online move up in the same transaction."""
     tournament, competitor = _lock_competitor(by, competitor)
     if tournament.status not in (Status.REGISTRATION, Status.RUNNING):
         raise refusal(_("Withdrawals are recorded while registration is open or the tournament runs."))
