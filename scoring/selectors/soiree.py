@@ -529,7 +529,7 @@ def partie_of(evening: Evening) -> Partie | None:
 # result, for the partie a poll draws (`polled_partie`).
 PARTIE_SQL = """
     SELECT t.number, r.id, r.number, s.side, c.number, c.name,
-           res.totals, res.donnes_played, res.reserve, res.finished, res.winner_side, res.forced, res.updated_at
+           res.totals, res.finished, res.updated_at
       FROM {seat} s
       JOIN {table} t ON t.id = s.table_id
       JOIN {round} r ON r.id = t.round_id
@@ -538,6 +538,15 @@ PARTIE_SQL = """
      WHERE s.table_id = %s
      ORDER BY s.side, s.position
 """
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRead:
+    """A table's result as its sheet shows it (`standings_selectors.SheetResult`), read alone."""
+
+    totals: list[Any]
+    finished: bool
+    updated_at: datetime.datetime
 
 
 def polled_partie(found: Polled, table_id: int | None) -> Partie | None:
@@ -565,19 +574,10 @@ def polled_partie(found: Polled, table_id: int | None) -> Partie | None:
     sides: dict[int, list[dict[str, Any]]] = {}
     for row in rows:
         sides.setdefault(row[3], []).append({"number": row[4], "name": row[5]})
+    totals, finished, updated = rows[0][6:]
     result = None
-    totals, played, reserve, finished, winner, forced, updated = rows[0][6:]
     if updated is not None:
-        result = TableResult(
-            table=table,
-            totals=json.loads(totals) if isinstance(totals, str | bytes) else totals,
-            donnes_played=played,
-            reserve=reserve,
-            finished=finished,
-            winner_side=winner,
-            forced=forced,
-            updated_at=updated,
-        )
+        result = ResultRead(json.loads(totals) if isinstance(totals, str | bytes) else totals, finished, updated)
     sheet = standings_selectors.table_sheet(tournament, table, sides, result=(result,))
     return Partie(sheet, sheet_score(sheet, found.number), round_number, table_number)
 

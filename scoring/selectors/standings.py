@@ -6,8 +6,9 @@ computes a ranking: pages read what scoring/standings/ stored.
 
 from __future__ import annotations
 
+import datetime
 import time
-from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypedDict
 
 from django.db.models import Exists, OuterRef, QuerySet, Subquery
 from django.http import Http404
@@ -264,12 +265,26 @@ def table_sheet_public(tournament: Tournament, round_number: int, table_number: 
     return table_sheet(tournament, table, sides)
 
 
+class SheetResult(Protocol):
+    """What a table sheet shows of its table's result: a `TableResult`, or its fields as
+    read alone (scoring.selectors.soiree.polled_partie)."""
+
+    @property
+    def totals(self) -> Any: ...
+
+    @property
+    def finished(self) -> bool: ...
+
+    @property
+    def updated_at(self) -> datetime.datetime: ...
+
+
 def table_sheet(
     tournament: Tournament,
     table: Table,
     sides: dict[int, list[dict[str, Any]]],
     *,
-    result: tuple[TableResult | None] | None = None,
+    result: tuple[SheetResult | None] | None = None,
 ) -> dict[str, Any]:
     """`table_sheet_public` of a table in hand (its round read with it) whose competitors
     by side (number and name, by side and place) are known: two queries, one when its
@@ -299,7 +314,7 @@ def table_sheet(
             }
         )
         stamp = max(stamp, updated.isoformat())
-    found = result[0] if result is not None else TableResult.objects.filter(table=table).first()
+    found: SheetResult | None = result[0] if result is not None else TableResult.objects.filter(table=table).first()
     return {
         "table": table,
         "round": table.round,
