@@ -193,6 +193,11 @@ def venue_environment(
     }
 
 
+def relay_configured(environ: Mapping[str, str]) -> bool:
+    """Whether the venue relays its night to a hosted Atout (RELAY_URL and RELAY_TOKEN)."""
+    return bool(environ.get("RELAY_URL", "").strip() and environ.get("RELAY_TOKEN", "").strip())
+
+
 def room_url(host: str, port: int) -> str:
     """The address phones on the room's network open: `http://host:port`."""
     return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
@@ -529,11 +534,18 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
                 {"CELERY_WORKER_CONCURRENCY": "2", **child_env},
             )  # fmt: skip
         venue.spawn([sys.executable, "-m", "gunicorn", "-c", "python:serving.gunicorn_conf", "atout.wsgi"], child_env)
+        if relay_configured(child_env):
+            # The relay's sender (docs/relay.md): pushes the night to the club's hosted
+            # Atout whenever the network lets it, and waits while it does not.
+            venue.spawn([sys.executable, "manage.py", "relay_push", "--loop"], child_env)
         venue.wait_until_healthy(args.port)
         print_banner(
             f"http://{host}:{args.port}/", others, services, args.log_file, out, backed_up,
             public_url=env["ATOUT_PUBLIC_URL"],
         )  # fmt: skip
+        if relay_configured(child_env):
+            out.write(f"Relay: the night goes to {child_env['RELAY_URL'].strip()} whenever the network lets it.\n\n")
+            out.flush()
         return venue.watch()
     except VenueError as exc:
         sys.stderr.write(f"{exc}\n")

@@ -303,11 +303,11 @@ class RoundClock:
 
     @property
     def ends_at_iso(self) -> str:
-        return _iso(self.ends_at)
+        return iso_moment(self.ends_at)
 
     @property
     def now_iso(self) -> str:
-        return _iso(self.now)
+        return iso_moment(self.now)
 
     @property
     def seconds_left(self) -> int:
@@ -331,7 +331,7 @@ class RoundClock:
         return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
 
 
-def _iso(moment: datetime.datetime) -> str:
+def iso_moment(moment: datetime.datetime) -> str:
     """A UTC timestamp to the millisecond, as every browser's Date.parse reads it."""
     return moment.astimezone(datetime.UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 

@@ -7,9 +7,11 @@ from typing import Any
 
 from django import template
 from django.utils import timezone
+from django.utils.html import format_html
 
 from relay.models import RelayReceipt
 from tournaments.models import Tournament
+from tournaments.selectors import iso_moment
 
 register = template.Library()
 
@@ -27,4 +29,11 @@ def relay_live(tournament: Tournament) -> dict[str, Any]:
     )
     if latest is None:
         return {"seconds": None}
-    return {"seconds": max(0, int((timezone.now() - latest).total_seconds())), "at": latest}
+    now = timezone.now()
+    seconds = max(0, int((now - latest).total_seconds()))
+    return {
+        "seconds": seconds,
+        "seconds_html": format_html('<span class="relay-seconds">{}</span>', seconds),
+        "at_iso": iso_moment(latest),
+        "now_iso": iso_moment(now),
+    }

@@ -261,3 +261,28 @@ def test_with_redis_a_venue_starts_a_worker_that_runs_the_jobs(tmp_path: Path) -
         assert rows == [(1,)]
     finally:
         process.stop()
+
+
+def test_the_relay_is_configured_by_both_its_address_and_its_token() -> None:
+    assert venue.relay_configured({"RELAY_URL": "https://concours.example", "RELAY_TOKEN": "abc"})
+    assert not venue.relay_configured({"RELAY_URL": "https://concours.example"})
+    assert not venue.relay_configured({"RELAY_URL": " ", "RELAY_TOKEN": "abc"})
+    assert not venue.relay_configured({})
+
+
+def test_with_a_relay_set_the_venue_starts_its_sender_which_waits_for_the_network(tmp_path: Path) -> None:
+    """A venue laptop without Internet: the hosted site answers nowhere (a closed port);
+    the sender runs beside gunicorn, says so in the log, and the room is served as ever."""
+    hosted = f"http://127.0.0.1:{free_port()}"
+    process, port = _start_venue(tmp_path, RELAY_URL=hosted, RELAY_TOKEN="not-a-real-token", RELAY_EVERY="1")
+    try:
+        assert f"Relay: the night goes to {hosted} whenever the network lets it." in process.output()
+        deadline = time.monotonic() + 60
+        log = tmp_path / "venue.log"
+        while time.monotonic() < deadline and "relay: 0 sent" not in log.read_text():
+            time.sleep(0.3)
+        assert "relay: 0 sent" in log.read_text()
+        assert http_get(port, "/healthz").status == 200
+        assert process.process is not None and process.process.poll() is None
+    finally:
+        process.stop()

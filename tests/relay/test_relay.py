@@ -107,6 +107,11 @@ def test_while_running_the_hosted_ranking_says_it_comes_live_from_the_room(night
     copy = ArchiveIdentity.objects.get(archive_id=identity).tournament
     page = client.get(f"/t/{copy.slug}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert "En direct depuis la salle, mis à jour il y a" in page
+    # In the ranking's polled fragment, with the moment the browser counts the seconds from
+    # (static/js/relay.js): a phone left on the page sees it move.
+    polled = client.get(f"/t/{copy.slug}/", HTTP_ACCEPT_LANGUAGE="fr", HTTP_HX_REQUEST="true").content.decode()
+    assert 'class="relay-live' in polled and "data-relay-at=" in polled and 'class="relay-seconds"' in polled
+    assert 'src="/static/js/relay.js"' in page or "js/relay" in page
 
 
 def test_junk_a_foreign_club_and_another_clubs_tournament_are_refused_never_a_500(night: Any) -> None:

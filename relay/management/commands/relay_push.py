@@ -6,6 +6,7 @@ when RELAY_URL is set (docs/relay.md)."""
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import Any
 
@@ -14,6 +15,8 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import close_old_connections
 
 from relay.sending import relay_pass
+
+log = logging.getLogger("atout.relay")
 
 
 class Command(BaseCommand):
@@ -29,7 +32,16 @@ class Command(BaseCommand):
         wait = settings.RELAY_EVERY
         while True:
             close_old_connections()
-            report = relay_pass()
+            try:
+                report = relay_pass()
+            except Exception:
+                # Looping beside the venue's web server: a pass that failed (the database
+                # restarting, a bug) must not stop the relay, nor with it the venue.
+                if not options["loop"]:
+                    raise
+                log.exception("relay: the pass failed; trying again in %ss", settings.RELAY_EVERY * 12)
+                time.sleep(settings.RELAY_EVERY * 12)
+                continue
             self.stdout.write(
                 f"relay: {report.sent} sent, {report.set_aside} set aside"
                 + (", the hosted site is out of reach" if report.unreachable else "")
