@@ -9,17 +9,23 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
 
 from accounts.signup import setup_pending
 
 
 @cache
-def _guarded() -> tuple[str, tuple[str, ...]]:
-    """The login's path, and the prefixes of the management side."""
-    return reverse("login"), (reverse("manage:clubs"), reverse("admin:index"))
+def _guarded(urlconf: str) -> tuple[str, tuple[str, ...], str] | None:
+    """The login's path, the prefixes of the management side and the setup's path; None
+    under a URLconf without them (a test's own), where nothing is guarded."""
+    try:
+        paths = [reverse(name, urlconf=urlconf) for name in ("login", "manage:clubs", "admin:index", "setup")]
+        return paths[0], (paths[1], paths[2]), paths[3]
+    except NoReverseMatch:
+        return None
 
 
 class FirstRunMiddleware:
@@ -27,11 +33,14 @@ class FirstRunMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        login, prefixes = _guarded()
+        paths = _guarded(str(getattr(request, "urlconf", None) or settings.ROOT_URLCONF))
+        if paths is None:
+            return self.get_response(request)
+        login, prefixes, setup = paths
         # Pages only: a form posted to an empty site can succeed at nothing anyway, and its
         # own answer (a refusal, a wrong password) says more than a redirect would.
         page = request.method in ("GET", "HEAD")
         guarded = page and (request.path_info == login or request.path_info.startswith(prefixes))
         if guarded and not request.user.is_authenticated and setup_pending():
-            return redirect("setup")
+            return redirect(setup)
         return self.get_response(request)

@@ -148,6 +148,7 @@ SECRET_ROUTES = (
     "door",  # a tournament's door for the self check-in (tournaments/door_urls.py)
     "invitation",  # an invitation to join a club (tournaments/club_urls.py)
     rf"login{_SEP}reset{_SEP}[^/\s?#&%]+",  # a password reset link (atout/urls.py)
+    rf"signup{_SEP}confirm",  # a sign-up's confirmation link (accounts/signup_views.py)
 )
 # Possessive, and never followed by the ellipsis: a secret already cut is left alone,
 # so that redacting a line twice changes nothing.
@@ -171,7 +172,7 @@ _NAMED_SECRET = re.compile(
 # regular expression ignoring case costs ten times as much): a piece of a secret's name,
 # or of a route taking one. Most lines hold none, and are written as they are.
 _NAME_HINTS = ("token", "secret", "passw", "pwd", "key", "signature", "authori", "session", "cookie")
-_ROUTE_HINTS = ("/r/", "soiree", "door", "invitation", "reset", "%2f")
+_ROUTE_HINTS = ("/r/", "soiree", "door", "invitation", "reset", "signup", "%2f")
 
 
 def _cut(match: re.Match[str]) -> str:
