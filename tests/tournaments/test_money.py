@@ -507,6 +507,15 @@ def test_the_payments_page_lists_who_paid_how_when_and_by_whom_and_what_is_owed(
     assert "Non payé" in rows[3] and '<td class="num"></td>\n      <td class="num">8,00</td>' in rows[3]
 
 
+def test_a_free_tournaments_payments_page_owes_nothing_and_says_no_one_unpaid(
+    club, organiser, organiser_client
+) -> None:
+    tournament, _competitors = open_tournament(club, organiser, count=2, fee="0")
+    body = organiser_client.get(reverse("manage:payments", args=[tournament.pk]), HTTP_ACCEPT_LANGUAGE="fr")
+    rows = body.content.decode().split("<tbody>")[1].split("</tbody>")[0]
+    assert "Non payé" not in rows and rows.count("<td>—</td>") == 2
+
+
 def test_the_payments_csv_is_a_french_spreadsheet_with_the_totals(club, organiser, organiser_client) -> None:
     organiser.first_name, organiser.last_name = "Hélène", "Bérard"
     organiser.save()
