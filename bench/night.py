@@ -121,34 +121,35 @@ from typing import Any
 
 import nightkit
 from benchkit import (
-    CPU_METER_DIR,
-    GUNICORN,
     ROOT,
     Server,
-    celery_worker_argv,
     database_url,
     drop_database,
     free_port,
     machine_load,
-    manage,
     percentile,
     read_cpu_meters,
-    recreate_database,
     redis_answers,
     reference_cpu_ms,
     server_env,
     wait_ready,
 )
 from nightkit import (
-    POLL_KINDS,
     REAL_DONNE_SECONDS,
     WATCH_SECONDS,
     Ack,
     Night,
     PollTally,
+    celery_worker,
     cpu_by_kind,
     cpu_seconds,
+    fresh_folder,
+    gunicorn_node,
+    lost_and_doubled,
     ms,
+    poll_figures,
+    poll_table,
+    prepare_database,
     seed,
     spread,
     stored_rows,
@@ -262,48 +263,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     night: Night | None = None
     try:
         print(f"==> database {args.database}: migrating and seeding {args.teams} teams")
-        recreate_database(args.postgres, args.database)
-        manage(env, "migrate", "--noinput")
-        manage(env, "collectstatic", "--noinput")
-        manage(env, "compile_catalogues")
+        prepare_database(args.postgres, args.database, env)
         (seeded,) = seed(env, [args.teams], args.rounds, args.donnes)
         port = free_port()
-        # Production's configuration file, with this run's address (and workers or threads when given).
-        env["GUNICORN_BIND"] = f"127.0.0.1:{port}"
-        env["GUNICORN_TIMEOUT"] = "60"
-        if args.workers:
-            env["WEB_CONCURRENCY"] = str(args.workers)
-        if args.threads:
-            env["GUNICORN_THREADS"] = str(args.threads)
         poll_port = None if args.polls_together else free_port()
-        if poll_port is not None:
-            env["GUNICORN_POLL_BIND"] = f"127.0.0.1:{poll_port}"
         print(
-            f"==> gunicorn (serving/gunicorn_conf.py): {env.get('WEB_CONCURRENCY', 'default')} workers, "
-            f"{env.get('GUNICORN_THREADS', 'default')} threads each, on 127.0.0.1:{port}"
+            f"==> gunicorn (serving/gunicorn_conf.py): {args.workers or 'default'} workers, "
+            f"{args.threads or 'default'} threads each, on 127.0.0.1:{port}"
             + (f", polls apart on 127.0.0.1:{poll_port}" if poll_port else ", polls on the same address")
             + f"; a Celery worker on {args.redis}"
         )
-        # The site's WSGI app in benchkit's CpuMeter (bench/ after the checkout on the path:
-        # the apps win over the benches of the same name).
-        meters = results / "night-cpu"
-        meters.mkdir(exist_ok=True)
-        for old in meters.glob("cpu-*"):
-            old.unlink()
-        web_env = {**env, CPU_METER_DIR: str(meters), "PYTHONPATH": str(ROOT / "bench")}
-        gunicorn = Server(
-            "gunicorn",
-            [GUNICORN, "-c", "python:serving.gunicorn_conf", "benchkit:metered_wsgi()"],
-            web_env,
-            results / "night-gunicorn.log",
-        )
+        meters = fresh_folder(results / "night-cpu")
+        gunicorn = gunicorn_node(
+            env, name="gunicorn", port=port, poll_port=poll_port, meters=meters, log=results / "night-gunicorn.log",
+            workers=args.workers, threads=args.threads,
+        )  # fmt: skip
         servers.append(gunicorn)
-        celery = Server(
-            "celery",
-            ["nice", "-n", "10", *celery_worker_argv(env["CELERY_QUEUE"], f"{env['CELERY_QUEUE']}@%h")],
-            env,
-            results / "night-celery.log",
-        )
+        celery = celery_worker(env, results / "night-celery.log")
         servers.append(celery)
         wait_ready(gunicorn, port)
 
@@ -358,9 +334,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     # -- the figures ----------------------------------------------------------------------
     acked = {(ack.table, ack.number) for ack in night.acks}
-    lost = sum(1 for pair in acked if pair not in rows)
-    doubled = sum(count - 1 for count in rows.values() if count > 1)
-    unacknowledged = sum(1 for pair in rows if pair not in acked)
+    lost, doubled, unacknowledged = lost_and_doubled(night.acks, rows)
     cold_end = night.started + args.cold
     entry_all = ms([ack.seconds for ack in night.acks])
     entry_cold = ms([ack.seconds for ack in night.acks if ack.at <= cold_end])
@@ -384,8 +358,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     served, rest_ms = cpu_by_kind(cpu_end[0] - cpu_start[0], metered_start, metered_end)
 
     def cpu_ms_per_poll(kind: str) -> float:
-        count, inside_ms = served.get(kind, (0, float("nan")))
-        return inside_ms + rest_ms if count else float("nan")
+        return nightkit.cpu_ms_per_poll(served, rest_ms, kind)
 
     hands = len(night.acks)
     cold_hands = len(entry_cold)
@@ -423,30 +396,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"  (upper bound by ~{1000 * WATCH_SECONDS:.0f} ms and one refresh; {unseen} hands no phone saw before the "
         f"end; {len(night.samples)} watcher samples{'; watcher: ' + night.watch_error if night.watch_error else ''})"
     )
-    print(
-        "polls, by kind                      polls      200      304   failed  bytes/poll   served  gunicorn CPU "
-        "ms/poll (in the request + the rest)"
-    )
-    for kind in [*POLL_KINDS, *sorted(set(night.polls) - set(POLL_KINDS))]:
-        tally = night.polls.get(kind)
-        if tally is None:
-            continue
-        count, inside_ms = served.get(kind, (0, float("nan")))
-        print(
-            f"  {POLL_KINDS.get(kind, (kind, ''))[0]:<32} {tally.polls:>7} {tally.status.get(200, 0):>8} "
-            f"{tally.status.get(304, 0):>8} {tally.failed:>8} {tally.bytes_per_poll:>11,.0f} {count:>8}  "
-            f"{cpu_ms_per_poll(kind):8.3f} ({inside_ms:.3f} + {rest_ms:.3f})"
-        )
-    for kind in ("entry", "other"):
-        count, inside_ms = served.get(kind, (0, float("nan")))
-        print(
-            f"  gunicorn, {kind + ' requests':<22} {count:>7} served; CPU ms a request {inside_ms:.3f} + {rest_ms:.3f}"
-        )
-    print(
-        "  (polls: as the clients read them; served: as gunicorn's workers counted them over the same window; "
-        "bytes: status line, headers and body as sent, 200 and 304 together; CPU: the request's own, by "
-        "benchkit's CpuMeter, plus gunicorn's CPU outside requests spread evenly over every request served)"
-    )
+    for text in poll_table(night.polls, served, rest_ms):
+        print(text)
     print(
         f"CPU s per stored hand              web {web_per_hand:.3f}, worker {worker_per_hand:.3f} (whole night); "
         f"cold web {per_hand(cpu_start[0], cpu_mid[0], cold_hands):.3f} worker "
@@ -514,17 +465,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "soiree_bytes_per_poll": night.polls.get("soirée", PollTally()).bytes_per_poll,
         "soiree_cpu_ms_per_poll": cpu_ms_per_poll("soirée"),
         "gunicorn_cpu_ms_outside_requests": rest_ms,
-        "polls": {
-            POLL_KINDS.get(kind, (kind, kind))[1]: {
-                "polls": tally.polls,
-                "ok": tally.status.get(200, 0),
-                "not_modified": tally.status.get(304, 0),
-                "failed": tally.failed,
-                "bytes_per_poll": tally.bytes_per_poll,
-                "gunicorn_cpu_ms_per_poll": cpu_ms_per_poll(kind),
-            }
-            for kind, tally in night.polls.items()
-        },
+        "polls": poll_figures(night.polls, served, rest_ms),
         "web_cpu_s_per_hand": web_per_hand,
         "worker_cpu_s_per_hand": worker_per_hand,
         "clients_cpu_s": clients_cpu,

@@ -30,10 +30,22 @@ import uuid
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from benchkit import percentile, request_kind, start_django
+from benchkit import (
+    CPU_METER_DIR,
+    GUNICORN,
+    ROOT,
+    Server,
+    celery_worker_argv,
+    manage,
+    percentile,
+    recreate_database,
+    request_kind,
+    start_django,
+)
 
 # A real night: a donne per table about every two to three minutes.
 REAL_DONNE_SECONDS = 150.0
@@ -233,6 +245,68 @@ def summary_line(figures: dict[str, Any], keys: Sequence[str]) -> str:
     return json.dumps({key: plain(value) for key, value in figures.items()}, sort_keys=False)
 
 
+def cpu_ms_per_poll(served: dict[str, tuple[int, float]], rest_ms: float, kind: str) -> float:
+    """The web's CPU ms a request of `kind` (cpu_by_kind's): its own plus the rest's share."""
+    count, inside_ms = served.get(kind, (0, float("nan")))
+    return inside_ms + rest_ms if count else float("nan")
+
+
+def poll_table(polls: dict[str, PollTally], served: dict[str, tuple[int, float]], rest_ms: float) -> list[str]:
+    """The lines of the table of polls by kind (POLL_KINDS first), then the web's requests
+    that are no polls, then what each column means."""
+    lines = [
+        "polls, by kind                      polls      200      304   failed  bytes/poll   served  gunicorn CPU "
+        "ms/poll (in the request + the rest)"
+    ]
+    for kind in [*POLL_KINDS, *sorted(set(polls) - set(POLL_KINDS))]:
+        tally = polls.get(kind)
+        if tally is None:
+            continue
+        count, inside_ms = served.get(kind, (0, float("nan")))
+        lines.append(
+            f"  {POLL_KINDS.get(kind, (kind, ''))[0]:<32} {tally.polls:>7} {tally.status.get(200, 0):>8} "
+            f"{tally.status.get(304, 0):>8} {tally.failed:>8} {tally.bytes_per_poll:>11,.0f} {count:>8}  "
+            f"{cpu_ms_per_poll(served, rest_ms, kind):8.3f} ({inside_ms:.3f} + {rest_ms:.3f})"
+        )
+    for kind in ("entry", "other"):
+        count, inside_ms = served.get(kind, (0, float("nan")))
+        lines.append(
+            f"  gunicorn, {kind + ' requests':<22} {count:>7} served; CPU ms a request {inside_ms:.3f} + {rest_ms:.3f}"
+        )
+    lines.append(
+        "  (polls: as the clients read them; served: as gunicorn's workers counted them over the same window; "
+        "bytes: status line, headers and body as sent, 200 and 304 together; CPU: the request's own, by "
+        "benchkit's CpuMeter, plus gunicorn's CPU outside requests spread evenly over every request served)"
+    )
+    return lines
+
+
+def poll_figures(
+    polls: dict[str, PollTally], served: dict[str, tuple[int, float]], rest_ms: float
+) -> dict[str, dict[str, Any]]:
+    """The polls by kind for the last line: counts, bytes and gunicorn's CPU per poll."""
+    return {
+        POLL_KINDS.get(kind, (kind, kind))[1]: {
+            "polls": tally.polls,
+            "ok": tally.status.get(200, 0),
+            "not_modified": tally.status.get(304, 0),
+            "failed": tally.failed,
+            "bytes_per_poll": tally.bytes_per_poll,
+            "gunicorn_cpu_ms_per_poll": cpu_ms_per_poll(served, rest_ms, kind),
+        }
+        for kind, tally in polls.items()
+    }
+
+
+def lost_and_doubled(acks: Sequence[Ack], rows: dict[tuple[str, int], int]) -> tuple[int, int, int]:
+    """Acknowledged hands with no row, extra rows of one hand, rows never acknowledged."""
+    acked = {(ack.table, ack.number) for ack in acks}
+    lost = sum(1 for pair in acked if pair not in rows)
+    doubled = sum(count - 1 for count in rows.values() if count > 1)
+    unacknowledged = sum(1 for pair in rows if pair not in acked)
+    return lost, doubled, unacknowledged
+
+
 # -- the night's shared state ------------------------------------------------------------
 
 
@@ -330,6 +404,19 @@ def placed(counts: Sequence[int], index: int) -> tuple[int, int]:
             return position, index
         index -= count
     raise IndexError(f"user {index} past the last concours")
+
+
+def merged_polls(nights: Sequence[Night]) -> dict[str, PollTally]:
+    """Every concours's polls, by kind."""
+    merged: dict[str, PollTally] = {}
+    for night in nights:
+        for kind, tally in night.polls.items():
+            into = merged.setdefault(kind, PollTally())
+            into.polls += tally.polls
+            into.wire += tally.wire
+            for status, count in tally.status.items():
+                into.status[status] += count
+    return merged
 
 
 @dataclass
@@ -778,6 +865,51 @@ def watch(nights: Sequence[Night]) -> None:
             night.watch_error = f"{type(error).__name__}: {error}"
     finally:
         connection.close()
+
+
+def prepare_database(postgres: str, database: str, env: dict[str, str]) -> None:
+    """Database `database` created afresh on `postgres` and migrated, the static files
+    collected and the catalogues compiled, as a deployment does before the site starts."""
+    recreate_database(postgres, database)
+    manage(env, "migrate", "--noinput")
+    manage(env, "collectstatic", "--noinput")
+    manage(env, "compile_catalogues")
+
+
+def fresh_folder(folder: Path) -> Path:
+    """`folder`, made if missing, with the CpuMeters' files of an earlier run removed."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.glob("cpu-*"):
+        old.unlink()
+    return folder
+
+
+def gunicorn_node(
+    env: dict[str, str], *, name: str, port: int, poll_port: int | None, meters: Path, log: Path,
+    workers: int | None = None, threads: int | None = None,
+) -> Server:  # fmt: skip
+    """gunicorn with production's configuration file (serving/gunicorn_conf.py) on this
+    node's addresses (the polls' apart when `poll_port`), workers or threads when given,
+    the site's WSGI app in benchkit's CpuMeter writing to `meters` (bench/ after the
+    checkout on the path: the apps win over the benches of the same name)."""
+    node_env = {
+        **env, "GUNICORN_BIND": f"127.0.0.1:{port}", "GUNICORN_TIMEOUT": "60", CPU_METER_DIR: str(meters),
+        "PYTHONPATH": str(ROOT / "bench"),
+    }  # fmt: skip
+    if workers:
+        node_env["WEB_CONCURRENCY"] = str(workers)
+    if threads:
+        node_env["GUNICORN_THREADS"] = str(threads)
+    if poll_port is not None:
+        node_env["GUNICORN_POLL_BIND"] = f"127.0.0.1:{poll_port}"
+    argv = [GUNICORN, "-c", "python:serving.gunicorn_conf", "benchkit:metered_wsgi()"]
+    return Server(name, argv, node_env, log)
+
+
+def celery_worker(env: dict[str, str], log: Path) -> Server:
+    """The Celery worker that rebuilds the rankings, at `nice 10` (bench/night.py says why)."""
+    queue = env["CELERY_QUEUE"]
+    return Server("celery", ["nice", "-n", "10", *celery_worker_argv(queue, f"{queue}@%h")], env, log)
 
 
 def cpu_seconds(pid: int, *, children: bool = True) -> float:
