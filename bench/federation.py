@@ -614,7 +614,8 @@ def report(
             print(f"  {text}")
     print(
         f"how it differs from a real Saturday  {args.pace:g}× the pace; every concours starts in the same second "
-        "and plays the same number of rounds (a Saturday's start over an afternoon and end when they end); every "
+        "and plays the same number of rounds (a Saturday's concours start over the afternoon and play their own "
+        "number of rounds); every "
         "phone polls from the start and never sleeps; the two gunicorn nodes, nginx, PostgreSQL, Redis, the "
         "Celery worker and the clients share this one machine's cores (a site would give the nodes machines of "
         "their own); loopback, no radio, no TLS (nginx would also decrypt); no access log; no static files asked "

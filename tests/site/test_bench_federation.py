@@ -96,7 +96,7 @@ def test_polls_of_every_concours_are_added_by_kind():
             night.tally("ranking", nightkit.Answer(status, {}, b"", 100))
     merged = nightkit.merged_polls([first, second])
     assert (merged["ranking"].polls, merged["ranking"].status[304], merged["ranking"].failed) == (4, 2, 1)
-    assert merged["ranking"].bytes_per_poll == 75.0
+    assert merged["ranking"].bytes_per_poll == 100.0
 
 
 def conf_for(folder: Path, user: str | None = None) -> str:
