@@ -568,8 +568,11 @@ def report(
         f"rounds closed {rounds_closed} of {args.rounds * len(nights)}"
     )
     print(f"wall time of play                  {wall:.1f} s")
-    print(f"hands acknowledged                 {hands} ({hands / wall:.1f}/s); network resends "
-          f"{sum(night.retries for night in nights)}")  # fmt: skip
+    print(
+        f"hands acknowledged                 {hands} ({hands / wall:.1f}/s); network resends "
+        f"{sum(night.retries for night in nights)}; refused after the time was up (round closed by its "
+        f"director) {sum(night.cut_short for night in nights)}"
+    )
     print(line("entry (all, through nginx)", entry_all))
     print(line(f"entry cold (first {args.cold:g} s)", entry_cold))
     print(line("entry warm", entry_warm))
@@ -660,6 +663,7 @@ def report(
         "nginx_cpu_s": nginx_end - nginx_start,
         "worker_cpu_s": worker_end - worker_start,
         "clients_cpu_s": clients_cpu,
+        "cut_short": sum(night.cut_short for night in nights),
         "corrections": len(corrections),
         "lost": lost,
         "doubled": doubled,

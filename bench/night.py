@@ -383,7 +383,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("  " + text)
     print()
     print(f"wall time of play                  {wall:.1f} s; rounds closed {night.rounds_closed} of {args.rounds}")
-    print(f"hands acknowledged                 {hands} ({hands / wall:.1f}/s); network resends {night.retries}")
+    print(
+        f"hands acknowledged                 {hands} ({hands / wall:.1f}/s); network resends {night.retries}; "
+        f"refused after the time was up (round closed by the director) {night.cut_short}"
+    )
     print(line("entry (all)", entry_all))
     print(line(f"entry cold (first {args.cold:g} s)", entry_cold))
     print(line("entry warm", entry_warm))

@@ -367,6 +367,8 @@ class Night:
     acks: list[Ack] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     retries: int = 0
+    # Donnes refused because the run's time was up and the director had closed their round.
+    cut_short: int = 0
     corrections: list[float] = field(default_factory=list)
     corrections_refused: list[str] = field(default_factory=list)
     timelines: dict[int, list[tuple[float, int]]] = field(default_factory=dict)
@@ -616,6 +618,10 @@ def user_classes(nights: Sequence[Night]) -> list[type]:
                     self.night.retries += 1
                     time.sleep(0.2 * (attempt + 1))
                     continue
+                if self.night.out_of_time() and '"round_closed"' in (response.text or ""):
+                    # The run's time is up and the director closed the round (`force`): not the site's refusal.
+                    self.night.cut_short += 1
+                    return None
                 self.night.errors.append(
                     f"table {slot.number} donne {number}: {response.status_code} {response.text[:200]}"
                 )
