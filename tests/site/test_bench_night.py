@@ -1,4 +1,5 @@
-"""The night benchmark's pure helpers (bench/night.py): its arguments, its percentiles,
+"""The night benchmark's pure helpers (bench/night.py and what it shares with
+bench/federation.py in bench/nightkit.py): its arguments, its percentiles,
 its reading of the ranking's ETag, its hand → visible reckoning and its last line; its
 reading of the polled parts of the pages as the site serves them (« Ma soirée », the
 projector), the proxy's routing of the polls, and the web's CPU by kind of request
@@ -24,6 +25,7 @@ sys.path.append(str(BENCH))
 
 import benchkit  # noqa: E402
 import night  # noqa: E402  (bench/night.py, with bench/ on the path as `python bench/night.py` has it)
+import nightkit  # noqa: E402  (what night.py shares with bench/federation.py)
 
 from tests.scoring.tables import make_table  # noqa: E402
 
@@ -42,13 +44,13 @@ def test_arguments_have_a_real_nights_defaults():
     args = night.parse_args([])
     assert (args.teams, args.rounds, args.donnes, args.pace, args.phones, args.projectors) == (300, 3, 12, 10.0, 2, 4)
     assert args.soirees == 1
-    assert night.think_seconds(args.pace) == 15.0
+    assert nightkit.think_seconds(args.pace) == 15.0
 
 
 def test_arguments_are_read():
     args = night.parse_args(["--teams", "40", "--rounds", "2", "--pace", "5", "--duration", "90", "--donnes", "6"])
     assert (args.teams, args.rounds, args.pace, args.duration, args.donnes) == (40, 2, 5.0, 90.0, 6)
-    assert night.think_seconds(args.pace) == 30.0
+    assert nightkit.think_seconds(args.pace) == 30.0
 
 
 @pytest.mark.parametrize(
@@ -72,12 +74,12 @@ def test_arguments_out_of_range_are_refused(argv, capsys):
 
 def test_percentiles_are_nearest_rank():
     values = [float(v) for v in range(100, 0, -1)]
-    assert night.percentile(values, 0.50) == 51.0
-    assert night.percentile(values, 0.95) == 95.0
-    assert night.percentile(values, 0.99) == 99.0
-    assert night.percentile([7.0], 0.99) == 7.0
-    assert math.isnan(night.percentile([], 0.95))
-    assert night.spread([3.0, 1.0, 2.0]) == {"n": 3, "p50": 2.0, "p95": 3.0, "p99": 3.0}
+    assert benchkit.percentile(values, 0.50) == 51.0
+    assert benchkit.percentile(values, 0.95) == 95.0
+    assert benchkit.percentile(values, 0.99) == 99.0
+    assert benchkit.percentile([7.0], 0.99) == 7.0
+    assert math.isnan(benchkit.percentile([], 0.95))
+    assert nightkit.spread([3.0, 1.0, 2.0]) == {"n": 3, "p50": 2.0, "p95": 3.0, "p99": 3.0}
 
 
 @pytest.mark.parametrize(
@@ -91,14 +93,14 @@ def test_percentiles_are_nearest_rank():
     ],
 )
 def test_the_version_a_poll_shows_is_read_from_its_etag(etag, version):
-    assert night.etag_version(etag) == version
+    assert nightkit.etag_version(etag) == version
 
 
 def test_a_hand_is_visible_once_a_phone_shows_a_version_built_past_its_ticket():
     # (statement started, tickets requested, ticket built, newest version)
     samples = [(0.9, 5, 4, 10), (1.05, 6, 4, 10), (1.2, 6, 6, 11), (1.6, 7, 7, 12)]
     timelines = {0: [(0.5, 10), (2.0, 11)], 1: [(0.7, 10), (1.5, 11)], 2: [(0.1, 10)]}
-    delays, unseen = night.visible_delays(
+    delays, unseen = nightkit.visible_delays(
         [
             (1.0, [0, 1]),  # ticket ≤ 6, built by version 11: phone 1 shows it at 1.5
             (1.0, [0]),  # the same hand seen only by phone 0: at 2.0
@@ -115,26 +117,26 @@ def test_a_hand_is_visible_once_a_phone_shows_a_version_built_past_its_ticket():
 
 
 def test_a_phone_that_showed_the_hand_before_its_acknowledgement_counts_zero():
-    delays, unseen = night.visible_delays([(1.0, [0])], [(1.01, 3, 3, 8)], {0: [(0.99, 8)]})
+    delays, unseen = nightkit.visible_delays([(1.0, [0])], [(1.01, 3, 3, 8)], {0: [(0.99, 8)]})
     assert (delays, unseen) == ([0.0], 0)
 
 
 def test_a_phone_shown_an_older_version_for_a_moment_keeps_the_first_that_held_the_hand():
     # Phone 0 sees version 9, then 8 again (another web process, a second behind), then 10.
     timelines = {0: [(1.0, 9), (1.2, 8), (1.4, 10)]}
-    delays, unseen = night.visible_delays([(0.5, [0])], [(0.6, 4, 2, 7), (0.9, 5, 4, 9)], timelines)
+    delays, unseen = nightkit.visible_delays([(0.5, [0])], [(0.6, 4, 2, 7), (0.9, 5, 4, 9)], timelines)
     assert (delays, unseen) == ([pytest.approx(0.5)], 0)
 
 
 def test_an_answer_is_read_with_its_bytes_on_the_wire_and_its_body_as_sent():
     body = gzip.compress(b"<table>ranking-1-2-3-fr</table>")
     raw = b'HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nETag: W/"x"\r\nContent-Length: %d\r\n\r\n' % len(body)
-    answer = night.read_answer(raw + body)
+    answer = nightkit.read_answer(raw + body)
     assert (answer.status_code, answer.headers["etag"], answer.wire) == (200, 'W/"x"', len(raw) + len(body))
     assert answer.content == body and answer.text == "<table>ranking-1-2-3-fr</table>"
-    not_modified = night.read_answer(b'HTTP/1.1 304 Not Modified\r\nETag: "x"\r\n\r\n')
+    not_modified = nightkit.read_answer(b'HTTP/1.1 304 Not Modified\r\nETag: "x"\r\n\r\n')
     assert (not_modified.status_code, not_modified.content, not_modified.text) == (304, b"", "")
-    assert night.read_answer(b"").status_code == 0
+    assert nightkit.read_answer(b"").status_code == 0
 
 
 def test_the_last_line_is_one_json_object_with_the_required_keys():
@@ -158,7 +160,7 @@ def test_a_soiree_page_is_polled_as_its_htmx_would_and_its_etag_holds(client: Cl
     competitor = table.round.tournament.competitors.get(number=1)
     page_path = reverse("soiree:page", args=[competitor.link_token])
     page = client.get(page_path)
-    parts = night.polled_parts(page.content.decode())
+    parts = nightkit.polled_parts(page.content.decode())
     assert set(parts) == {"soirée", "soirée screen"}
     live, screen = parts["soirée"], parts["soirée screen"]
     # Every SOIREE_POLL_SECONDS (10 s by default), as the page's htmx says.
@@ -168,10 +170,10 @@ def test_a_soiree_page_is_polled_as_its_htmx_would_and_its_etag_holds(client: Cl
         "screen-messages",
         10.0,
     )
-    assert not night.polled_apart(live.path) and not night.polled_apart(screen.path)
+    assert not nightkit.polled_apart(live.path) and not nightkit.polled_apart(screen.path)
     # The headers the bench sends are those htmx would: each part answers 304 with the ETag read from the page.
     for part in (live, screen):
-        headers = night.poll_headers(part, f"http://127.0.0.1{page_path}")
+        headers = nightkit.poll_headers(part, f"http://127.0.0.1{page_path}")
         assert headers["If-None-Match"] == part.etag and headers["HX-Target"] == part.target
         answer = client.get(part.path, headers=headers)
         assert answer.status_code == 304, part
@@ -182,20 +184,20 @@ def test_a_soiree_page_is_polled_as_its_htmx_would_and_its_etag_holds(client: Cl
 def test_the_projector_polls_its_ranking_every_3_s_not_at_its_messages_period(client: Client):
     table = make_table(tables=2)
     slug = table.round.tournament.slug
-    parts = night.polled_parts(client.get(f"/t/{slug}/projector/").content.decode())
+    parts = nightkit.polled_parts(client.get(f"/t/{slug}/projector/").content.decode())
     assert set(parts) == {"projector", "screen", "clock"}
     assert (parts["projector"].path, parts["projector"].seconds) == (f"/t/{slug}/projector/", 3.0)
     assert parts["projector"].etag.startswith('"ranking-')
     assert (parts["screen"].seconds, parts["clock"].seconds, parts["clock"].at_load) == (10.0, 30.0, True)
     assert parts["clock"].etag == ""
-    assert night.polled_apart(parts["projector"].path)
-    assert not night.polled_apart(parts["screen"].path) and not night.polled_apart(parts["clock"].path)
-    ranking = night.polled_parts(client.get(f"/t/{slug}/").content.decode())
-    assert set(ranking) == {"ranking"} and night.polled_apart(ranking["ranking"].path)
+    assert nightkit.polled_apart(parts["projector"].path)
+    assert not nightkit.polled_apart(parts["screen"].path) and not nightkit.polled_apart(parts["clock"].path)
+    ranking = nightkit.polled_parts(client.get(f"/t/{slug}/").content.decode())
+    assert set(ranking) == {"ranking"} and nightkit.polled_apart(ranking["ranking"].path)
 
 
 def test_a_page_without_polled_parts_gives_none():
-    assert night.polled_parts('<p hx-get="/x/" hx-trigger="click">no</p><div hx-trigger="every 3s">') == {}
+    assert nightkit.polled_parts('<p hx-get="/x/" hx-trigger="click">no</p><div hx-trigger="every 3s">') == {}
 
 
 @pytest.mark.parametrize(
@@ -266,17 +268,17 @@ def test_a_request_that_raises_is_counted_all_the_same(tmp_path):
 def test_cpu_per_poll_is_the_requests_own_plus_the_rest_spread_over_every_request():
     before = {"ranking": (10, 1.0), "entry": (5, 0.5)}
     after = {"ranking": (110, 2.0), "entry": (55, 1.5), "soirée": (40, 0.8)}
-    served, rest_ms = night.cpu_by_kind(4.0, before, after)
+    served, rest_ms = nightkit.cpu_by_kind(4.0, before, after)
     # Over the window: 100 ranking polls in 1.0 s, 50 entries in 1.0 s, 40 soirées in 0.8 s;
     # gunicorn's 4.0 s less those 2.8 s, over 190 requests.
     assert served == {"ranking": (100, pytest.approx(10.0)), "entry": (50, pytest.approx(20.0)), "soirée": (40, 20.0)}
     assert rest_ms == pytest.approx(1000 * 1.2 / 190)
-    assert math.isnan(night.cpu_by_kind(1.0, {}, {})[1])
+    assert math.isnan(nightkit.cpu_by_kind(1.0, {}, {})[1])
 
 
 def test_polls_are_tallied_by_status_and_bytes():
-    tally = night.PollTally()
+    tally = nightkit.PollTally()
     for status, wire in [(200, 1000), (304, 200), (304, 200), (0, 0), (503, 100)]:
         tally.add(status, wire)
     assert (tally.polls, tally.failed, tally.bytes_per_poll) == (5, 2, 300.0)
-    assert math.isnan(night.PollTally().bytes_per_poll)
+    assert math.isnan(nightkit.PollTally().bytes_per_poll)
