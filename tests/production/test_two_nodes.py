@@ -48,7 +48,7 @@ from tests.production.processes import (
     manage,
     random_secret,
 )
-from tests.production.servers import private_redis
+from tests.production.servers import PrivateRedis, private_redis
 from tournaments.demo import CONCOURS_NAME
 
 pytestmark = pytest.mark.celery_worker
@@ -92,6 +92,7 @@ class Site:
     database: str
     slug: str
     tournament_id: int
+    redis: PrivateRedis
 
     def query(self, sql: str, params: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
         return self.postgres.query(self.database, sql, params)
@@ -139,7 +140,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
                 database, "SELECT slug, id FROM tournaments_tournament WHERE name = %s", (CONCOURS_NAME,)
             )
             a, b = (Node(name, port, process) for name, port, process in zip("AB", ports, processes, strict=True))
-            yield Site(a, b, worker, postgres, database, str(slug), int(str(tournament_id)))
+            yield Site(a, b, worker, postgres, database, str(slug), int(str(tournament_id)), redis)
         finally:
             for process in (*processes, worker):
                 process.stop()
@@ -404,3 +405,52 @@ def test_failed_logins_on_both_nodes_lock_the_account_from_that_client_on_both(s
     assert log_in(site.a, client, "demo-atout", csrf).status == 429
     assert log_in(site.b, client, "demo-atout", csrf).status == 429
     assert log_in(site.b, f"2001:db8::{random.getrandbits(16):x}:8", "demo-atout", csrf).status == 302
+
+
+# -- Redis lost (last: it empties the cache the other tests count in) ---------------------
+
+
+def newest_stored(site: Site) -> int:
+    (newest,) = site.query(
+        "SELECT coalesce(max(version), 0) FROM scoring_standingssnapshot WHERE tournament_id = %s",
+        (site.tournament_id,),
+    )[0]
+    return int(str(newest))
+
+
+def test_after_redis_restarts_empty_no_node_goes_back(site: Site) -> None:
+    """Redis restarted empty, just after a new version was committed: the publication and
+    the announced version are gone, and for a second some processes still hold the
+    tournament's row read before that version, others one read after. Each poll publishes
+    again from the newest version stored, never from such a row (nor, while each process
+    pauses its calls to the Redis that failed, serves its row's version)."""
+    tokens = table_tokens(site)
+    phones = [Phone(number, node, site.slug) for number, node in enumerate([site.a, site.a, site.b, site.b])]
+    stop = threading.Event()
+    pollers = [threading.Thread(target=phone.keep_polling, args=(stop,), daemon=True) for phone in phones]
+    for poller in pollers:
+        poller.start()
+    try:
+        time.sleep(1)
+        for hand in range(3):
+            before = newest_stored(site)
+            enter_hand(site.a, tokens[hand])
+            deadline = time.monotonic() + 10
+            while newest_stored(site) == before and time.monotonic() < deadline:
+                time.sleep(0.02)
+            site.redis.kill()
+            site.redis.start()
+            time.sleep(2)
+        # Through the pause each process takes after a failed call to Redis (5 s), and after.
+        time.sleep(6)
+    finally:
+        stop.set()
+        for poller in pollers:
+            poller.join(15)
+    answers = [answer for phone in phones for answer in phone.answers]
+    assert not [problem for phone in phones for problem in phone.problems]
+    for name in "AB":
+        went_back = older_after_newer([answer for answer in answers if answer.node == name])
+        assert not went_back, f"node {name} answered older after newer: {went_back[:3]}"
+    # Once Redis lost the publication, the nodes serve the newest version stored.
+    assert max(answers, key=lambda answer: answer.ended).version == newest_stored(site)
