@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from django.core.cache.backends.redis import RedisCache
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -41,6 +41,23 @@ def _or_missing(missing: Callable[..., Any]) -> Callable[[Callable[..., T]], Cal
         return tolerant
 
     return decorate
+
+
+# kit.rising.raise_to in Redis: KEYS[1] the number, KEYS[2..] the keys set beside it when
+# it moves; ARGV[1] the number offered, ARGV[2] the expiry in seconds, ARGV[3..] the values
+# beside it. Django stores integers unpickled (RedisSerializer), so the script reads them.
+_RAISE_TO = """
+local current = tonumber(redis.call('GET', KEYS[1]))
+local offered = tonumber(ARGV[1])
+if current ~= nil and current >= offered then
+  return current
+end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+for i = 2, #KEYS do
+  redis.call('SET', KEYS[i], ARGV[i + 1], 'EX', ARGV[2])
+end
+return offered
+"""
 
 
 def _missing_key(key: Any, *args: Any, **kwargs: Any) -> Any:
@@ -100,6 +117,17 @@ class TolerantRedisCache(RedisCache):
     @_or_missing(_missing_key)
     def incr(self, *args: Any, **kwargs: Any) -> Any:
         return super().incr(*args, **kwargs)
+
+    @_or_missing(lambda key, value, *args, **kwargs: value)
+    def raise_to(self, key: str, value: int, *, timeout: float, beside: dict[str, int]) -> int:
+        """`value` stored under `key` unless a number at least as large is, in one step on
+        the server; the number stored now (kit.rising, which says why)."""
+        names = [self.make_and_validate_key(name) for name in (key, *beside)]
+        seconds = max(1, int(timeout))
+        # Django's client for this cache (no public name): the server keys are written to.
+        client = cast(Any, self)._cache.get_client(names[0], write=True)
+        stored: Any = client.eval(_RAISE_TO, len(names), *names, int(value), seconds, *map(int, beside.values()))
+        return int(stored)
 
     @_or_missing(lambda *args, **kwargs: False)
     def clear(self) -> Any:

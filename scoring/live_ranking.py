@@ -9,12 +9,22 @@ for a phone that already shows it) even when newer snapshots exist; the first po
 it publishes the newest. A hand is therefore visible within N seconds plus one poll, and
 a quiet ranking moves at its first poll. With N = 0 every poll is served the newest
 version. The publication (version, when) is kept in the shared cache, so that every web
-process serves the same version; it is decided on the read side only: the refresh
+process, on every machine, serves the same version; it is decided on the read side only: the refresh
 (scoring/standings/) writes every version as before, and once committed says so in the
 shared cache too (`written_here`, called on commit), so that a poll knows of a new
 version at once, not when its process next reads the tournament's row (kept up to a
 second: `polled_row`, scoring.selectors.standings.polled_tournament). The poll reads
-both in one round trip.
+both in one round trip, at every poll: no process keeps the publication for itself.
+
+**Never back.** No poll is served a version older than one served before, by any
+process of any machine (docs/live-refresh.md, "Several web nodes"): the publication and
+the announced version only move forward (`kit.rising.raise_to`, one step in Redis for
+every process: two processes publishing at once, one knowing of an older version than
+the other, leave the newer); every poll reads the publication from the shared cache
+rather than a copy of its own; and a publication the shared cache no longer holds
+(forgotten after a quiet day, Redis restarted empty or away) is made again from the
+newest version stored in the database, read then, never from a row this process read
+up to a second ago, which may be older than what another process served meanwhile.
 
 **One rendering per version.** The ranking's fragment (`ranking_table.html`) is rendered
 once per version and whatever else changes it (language, page or projector, live or
@@ -46,6 +56,9 @@ from django.core.cache import cache
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import compress_string
 
+from kit import rising
+from scoring.models import StandingsSnapshot
+
 # A version's fragment outlives the version's minutes on screen; a newer one replaces it.
 FRAGMENT_SECONDS = 600
 # The publication is forgotten after a quiet day (the next poll publishes the newest).
@@ -58,17 +71,6 @@ _local: OrderedDict[str, tuple[float, str | bytes]] = OrderedDict()
 _local_chars = 0
 # gunicorn's threaded workers serve several polls at once in one process.
 _local_lock = threading.Lock()
-
-
-# What the shared cache said of a tournament's publication a moment ago, per process:
-# (until, version served, newest version the answer took into account). Polls within
-# LOCAL_PUBLISHED_SECONDS of it read no cache at all, unless they know of a version newer
-# than that answer did; a hand shows that much later at most. During a night the newest
-# version is nearly always ahead of the published one (a version per hand, a publication
-# every N seconds), so the answer is kept for the newest it saw, not only for the version
-# it served: otherwise every poll read the shared cache.
-LOCAL_PUBLISHED_SECONDS = 0.25
-_served: dict[int, tuple[float, int, int]] = {}
 
 
 def _recall(key: str) -> str | bytes | None:
@@ -108,7 +110,6 @@ def forget_local() -> None:
     with _local_lock:
         _local.clear()
         _local_chars = 0
-    _served.clear()
     _polled_rows.clear()
     with _read_lock:
         _read.clear()
@@ -167,7 +168,12 @@ def clock() -> float:
 
 
 def _published_key(tournament_id: int) -> str:
-    return f"ranking-published:{tournament_id}"
+    return f"ranking-published-version:{tournament_id}"
+
+
+def _published_at_key(tournament_id: int) -> str:
+    # Milliseconds on `clock()`: an integer, which Redis' script compares and stores as it is.
+    return f"ranking-published-at:{tournament_id}"
 
 
 def _newest_key(tournament_id: int) -> str:
@@ -175,8 +181,10 @@ def _newest_key(tournament_id: int) -> str:
 
 
 def newest_written(tournament_id: int, version: int) -> None:
-    """Tell every process that `version` is the newest committed one."""
-    cache.set(_newest_key(tournament_id), version, PUBLISHED_SECONDS)
+    """Tell every process that `version` is committed: the newest one, unless a newer one
+    was announced first (two refreshes' announcements, made after their commits, may
+    arrive in either order)."""
+    rising.raise_to(_newest_key(tournament_id), version, timeout=PUBLISHED_SECONDS)
 
 
 # The public tournament row each poll of this process read, with the live version it
@@ -217,45 +225,65 @@ def published_version(tournament_id: int, newest: int, *, now: float | None = No
     `newest` is the newest version the caller knows of, or the one the refresh announced
     in the shared cache if that is newer. The published version moves to it
     when the last publication is at least `every` seconds old (RANKING_PUBLISH_SECONDS by
-    default); until then the published version is served. It never moves back: a process
-    that read the tournament a moment ago (scoring.selectors.standings.polled_tournament)
-    is served the newer version another process published.
+    default; 0: at once); until then the published version is served. It never moves
+    back: a process that read the tournament a moment ago
+    (scoring.selectors.standings.polled_tournament) is served the newer version another
+    process published.
     """
     every = settings.RANKING_PUBLISH_SECONDS if every is None else every
-    if every <= 0:
-        return newest
     now = clock() if now is None else now
-    kept = _served.get(tournament_id)
-    # Kept until `until`, on the clock every process shares (a clock set back forgets it).
-    if kept is not None and 0 < kept[0] - now <= LOCAL_PUBLISHED_SECONDS and kept[2] >= newest:
-        return kept[1]
-    served, considered = _published(tournament_id, newest, now=now, every=every)
-    _served[tournament_id] = (now + LOCAL_PUBLISHED_SECONDS, served, considered)
-    return served
-
-
-def _published(tournament_id: int, newest: int, *, now: float, every: float) -> tuple[int, int]:
-    """The version served and the newest one known (the caller's or the announced one)."""
-    keys = _published_key(tournament_id), _newest_key(tournament_id)
+    keys = _published_key(tournament_id), _published_at_key(tournament_id), _newest_key(tournament_id)
     found = cache.get_many(keys)
-    announced = found.get(keys[1])
-    newest = max(newest, int(announced) if isinstance(announced, int) else 0)
-    if newest <= 0:
-        return newest, newest
-    published = found.get(keys[0])
-    if published is not None:
-        version, since = published
-        if version >= newest or now - since < every:
-            return int(version), newest
-    return publish(tournament_id, newest, now=now), newest
+    announced = found.get(keys[2])
+    newest = max(newest, announced if isinstance(announced, int) else 0)
+    version, since = found.get(keys[0]), found.get(keys[1])
+    if not isinstance(version, int) or not isinstance(since, int):
+        # No publication to read: the newest version stored, read now, is at least any
+        # version served before, whichever process served it.
+        newest = max(newest, stored_newest(tournament_id))
+        return publish(tournament_id, newest, now=now) if newest > 0 else 0
+    # A publication dated ahead of this clock by more than `every` (a clock set back) is
+    # due too, rather than kept until the clock comes back to it.
+    if version >= newest or 0 <= now * 1000 - since < every * 1000:
+        return version
+    return publish(tournament_id, newest, now=now)
+
+
+def stored_newest(tournament_id: int) -> int:
+    """The newest live version the database holds for this tournament (0: none yet)."""
+    found = (
+        StandingsSnapshot.objects.filter(tournament_id=tournament_id)
+        .order_by("-version")
+        .values_list("version", flat=True)
+        .first()
+    )
+    return found or 0
 
 
 def publish(tournament_id: int, version: int, *, now: float | None = None) -> int:
-    """Make `version` the published one from `now` on (also when the published one is gone)."""
-    # What this process kept of the last publication no longer holds.
-    _served.pop(tournament_id, None)
-    cache.set(_published_key(tournament_id), (version, clock() if now is None else now), PUBLISHED_SECONDS)
-    return version
+    """Make `version` the published one from `now` on, unless a newer one is published
+    already (another process's, a moment before): the version published now."""
+    at = int((clock() if now is None else now) * 1000)
+    return rising.raise_to(
+        _published_key(tournament_id), version, timeout=PUBLISHED_SECONDS, beside={_published_at_key(tournament_id): at}
+    )
+
+
+def publication_gone(tournament_id: int, *, gone: int, newest: int, now: float | None = None) -> int:
+    """The published version `gone` has no snapshot left (pruned): publish `newest`, the
+    newest stored, and return the version published now.
+
+    A publication ahead of the newest version stored was never this database's: the
+    shared cache outlived it (a database made again beside the same Redis: the benches,
+    the tests). It is replaced, and so is the version announced with it,
+    which would otherwise keep the publication moving to a version that does not exist.
+    """
+    if gone <= newest:
+        return publish(tournament_id, newest, now=now)
+    at = int((clock() if now is None else now) * 1000)
+    replaced = {_published_key(tournament_id): newest, _published_at_key(tournament_id): at}
+    cache.set_many({**replaced, _newest_key(tournament_id): newest}, PUBLISHED_SECONDS)
+    return newest
 
 
 def fragment_key(*parts: object) -> str:

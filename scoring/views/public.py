@@ -188,7 +188,7 @@ def _live_fragment(tournament: Tournament, version: int, *, kind: str) -> tuple[
         # The published version was pruned before this language or page drew it: publish the newest.
         snapshot = selectors.live_snapshot(tournament)
         newest = snapshot.version if snapshot is not None else 0
-        live_ranking.publish(tournament.pk, newest)
+        live_ranking.publication_gone(tournament.pk, gone=version, newest=newest)
         ranking = Ranking(tournament, newest, lambda: snapshot)
         etag = _ranking_etag(tournament, newest)
         key, fragment = _ranking_fragment(tournament, ranking, kind=kind, live=True, etag=etag)

@@ -6,6 +6,9 @@ are parsed, and everything they name must exist in the project.
 - every variable the stack hands to the site is one the settings read, and every
   variable the settings read is documented in .env.example;
 - every long-running service has a health check;
+- web scales (`docker compose up --scale web=3`): it publishes no host port and has no
+  container name, and nginx (docker/nginx.conf) reaches every replica by the service's
+  name, with the headers docs/operating.md asks of a proxy;
 - the Dockerfile copies files that exist, runs as a non-root user, and its collectstatic
   step really works with its build-time settings.
 """
@@ -15,6 +18,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -97,8 +101,8 @@ def assert_command_exists(argv: list[str]) -> None:
         pytest.fail(f"unknown command {argv}")
 
 
-def test_the_stack_has_web_worker_migrate_postgres_and_redis(compose: dict[str, Any]) -> None:
-    assert set(compose["services"]) == {"migrate", "web", "worker", "postgres", "redis"}
+def test_the_stack_has_nginx_web_worker_migrate_postgres_and_redis(compose: dict[str, Any]) -> None:
+    assert set(compose["services"]) == {"nginx", "migrate", "web", "worker", "postgres", "redis"}
     # No scheduler: nothing in the settings asks Celery beat for a periodic job.
     assert "CELERY_BEAT_SCHEDULE" not in (ROOT / "atout" / "settings.py").read_text()
 
@@ -228,3 +232,100 @@ def test_the_images_collectstatic_step_works_with_its_build_time_settings(tmp_pa
     manifest = (tmp_path / "static" / "staticfiles.json").read_text()
     assert "css/atout.css" in manifest
     assert list((tmp_path / "static" / "css").glob("atout.*.css.gz")), "WhiteNoise did not compress"
+
+
+# -- several web replicas behind nginx ------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def nginx_conf() -> str:
+    # Comments out: only the directives count.
+    return "\n".join(line.split("#", 1)[0] for line in (DOCKER / "nginx.conf").read_text().splitlines())
+
+
+def _upstream(conf: str, name: str) -> str:
+    found = re.search(r"upstream\s+" + name + r"\s*\{([^}]*)\}", conf)
+    assert found is not None, f"docker/nginx.conf has no upstream {name}"
+    return found.group(1)
+
+
+def test_web_scales_it_publishes_no_host_port_and_has_no_fixed_name(compose: dict[str, Any]) -> None:
+    web = compose["services"]["web"]
+    # A host port would be taken by the first replica and refuse the others.
+    assert "ports" not in web and "container_name" not in web
+    assert set(web["expose"]) == {"8000", "8001"}
+
+
+def test_nginx_publishes_the_site_and_mounts_its_configuration(compose: dict[str, Any]) -> None:
+    nginx = compose["services"]["nginx"]
+    assert re.fullmatch(r"nginx:1\.(2[89]|[3-9]\d)[-.\w]*", nginx["image"]), "nginx 1.28+ resolves upstreams itself"
+    assert nginx["ports"] == ["${WEB_PORT:-8000}:80"]
+    assert "./nginx.conf:/etc/nginx/conf.d/default.conf:ro" in nginx["volumes"]
+    assert (DOCKER / "nginx.conf").is_file()
+    assert nginx["depends_on"]["web"]["condition"] == "service_healthy"
+    assert nginx["healthcheck"]["test"][-1] == "http://127.0.0.1/nginx-healthz"
+
+
+def test_nginx_reaches_every_replica_of_web_by_its_compose_name(
+    nginx_conf: str, atout_services: dict[str, dict[str, Any]]
+) -> None:
+    # Compose's DNS answers `web` with every replica; nginx asks it again (resolve), so a
+    # replica added or restarted later is followed without a reload.
+    assert re.search(r"^\s*resolver\s+127\.0\.0\.11\b", nginx_conf, re.M)
+    site, polls = _upstream(nginx_conf, "atout_site"), _upstream(nginx_conf, "atout_polls")
+    assert re.search(r"server\s+web:8000\s+resolve;", site) and "zone " in site
+    assert re.search(r"server\s+web:8001\s+resolve;", polls) and "zone " in polls
+    # The ports are the ones gunicorn listens on in the web service (GUNICORN_BIND's default).
+    assert atout_services["web"]["environment"]["GUNICORN_POLL_BIND"].endswith(":8001}")
+    assert "GUNICORN_BIND" not in atout_services["web"]["environment"]
+    assert re.search(r"""env_int\(["']PORT["'], 8000\)""", (ROOT / "serving" / "gunicorn_conf.py").read_text())
+    assert re.search(r"location\s+/\s*\{\s*proxy_pass\s+http://atout_site;", nginx_conf)
+    # htmx's polls of the ranking and the projector go to the polls' address.
+    routed = r'map\s+\$http_hx_request\s+\$atout_ranking\s*\{\s*"true"\s+atout_polls;\s*default\s+atout_site;'
+    assert re.search(routed, nginx_conf)
+    polled = r"location\s+~\s+\^/t/\[\^/\]\+/\(projector/\)\?\$\s*\{\s*proxy_pass\s+http://\$atout_ranking;"
+    assert re.search(polled, nginx_conf)
+
+
+def test_nginx_sends_what_the_site_needs_of_its_proxy(nginx_conf: str) -> None:
+    headers = dict(re.findall(r"^\s*proxy_set_header\s+(\S+)\s+(\S+);", nginx_conf, re.M))
+    assert headers == {
+        "Host": "$http_host",
+        "X-Forwarded-Proto": "$scheme",
+        "X-Forwarded-For": "$proxy_add_x_forwarded_for",
+        "X-Request-ID": "$request_id",
+    }
+    assert re.search(r"^\s*client_max_body_size\s+5m;", nginx_conf, re.M)
+    # Balanced braces: every block closed.
+    assert nginx_conf.count("{") == nginx_conf.count("}")
+
+
+def test_nginx_accepts_its_configuration(tmp_path: Path) -> None:
+    """`nginx -t` on docker/nginx.conf inside an http block, when nginx is installed here.
+
+    The image's nginx (1.28) follows the replicas by name (`resolve`); an older nginx on
+    this machine knows no `resolve` and would look `web` up at once, which only compose's
+    DNS answers: for it the two are replaced (the rest of the file is checked as it is).
+    """
+    binary = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
+    if binary is None:
+        pytest.skip("nginx is not installed here: the configuration is checked by parsing only")
+    version = subprocess.run([binary, "-v"], capture_output=True, text=True, timeout=30).stderr
+    found = re.search(r"nginx/(\d+)\.(\d+)\.(\d+)", version)
+    assert found is not None, version
+    conf = (DOCKER / "nginx.conf").read_text()
+    if tuple(map(int, found.groups())) < (1, 27, 3):
+        conf = conf.replace(" resolve;", ";").replace("server web:", "server 127.0.0.1:")
+    (tmp_path / "site.conf").write_text(conf)
+    kinds = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    temp = " ".join(f"{kind}_temp_path {tmp_path / kind};" for kind in kinds)
+    (tmp_path / "main.conf").write_text(
+        f"pid {tmp_path / 'nginx.pid'}; error_log {tmp_path / 'error.log'};\n"
+        f"events {{}}\nhttp {{ access_log off; {temp} include {tmp_path / 'site.conf'}; }}\n"
+    )
+    checked = subprocess.run(
+        [binary, "-t", "-c", str(tmp_path / "main.conf"), "-e", str(tmp_path / "error.log")],
+        capture_output=True, text=True, timeout=30,
+    )  # fmt: skip
+    assert checked.returncode == 0, checked.stderr
+    assert "test is successful" in checked.stderr

@@ -25,6 +25,7 @@ from scoring import live_ranking
 from scoring.models import StandingsSnapshot
 from scoring.services import hand_submit
 from scoring.standings import standings_rebuild
+from tests.production.processes import free_port
 from tests.scoring.tables import make_table
 from tournaments.models import Table
 
@@ -282,55 +283,106 @@ def test_a_process_keeps_a_bounded_number_of_fragments(monkeypatch) -> None:
     assert live_ranking.shared_fragment("ranking-fragment:a", lambda: None) == "x" * 4
 
 
-@pytest.fixture
-def asked(settings, monkeypatch) -> list[object]:
-    """The shared cache's reads of publications (get_many), a publication every 2 s, an empty cache."""
+# -- several processes, several machines (docs/live-refresh.md, "Several web nodes") -----
+
+
+def test_a_poll_is_served_the_version_another_process_published_a_moment_ago(clock: list[float], settings) -> None:
     settings.RANKING_PUBLISH_SECONDS = 2
     cache.clear()
-    reads: list[object] = []
-    real = cache.get_many
-    monkeypatch.setattr(cache, "get_many", lambda keys, *a, **k: reads.append(keys) or real(keys, *a, **k))
-    return reads
-
-
-def test_a_process_asks_the_shared_cache_for_the_publication_at_most_every_quarter_second(
-    clock: list[float], asked: list[object]
-) -> None:
     assert live_ranking.published_version(7, 5) == 5
-    clock[0] += 0.1
-    assert [live_ranking.published_version(7, 5) for _ in range(10)] == [5] * 10
-    assert len(asked) == 1
-    # A newer version this process knows of is asked about at once; so is any after the quarter.
+    clock[0] += 2
+    assert live_ranking.published_version(7, 5) == 5
+    # Another web process (another machine) published version 9 just now, in the shared
+    # cache: the next poll here, whatever this process read before, is served 9, never 5.
+    cache.set_many({live_ranking._published_key(7): 9, live_ranking._published_at_key(7): int(clock[0] * 1000)})
+    clock[0] += 0.01
+    assert live_ranking.published_version(7, 5) == 9
+
+
+def test_two_processes_publishing_at_once_leave_the_newer_version(clock: list[float], settings) -> None:
+    settings.RANKING_PUBLISH_SECONDS = 2
+    cache.clear()
+    assert live_ranking.published_version(7, 5) == 5
     clock[0] += 3
-    assert live_ranking.published_version(7, 6) == 6 and len(asked) == 2
-    clock[0] += live_ranking.LOCAL_PUBLISHED_SECONDS + 0.01
-    live_ranking.newest_written(7, 8)
-    assert live_ranking.published_version(7, 6) == 6 and len(asked) == 3
-    clock[0] += 2
-    assert live_ranking.published_version(7, 6) == 8
-    # A clock set back does not keep the old answer for ever.
-    clock[0] -= 3600
-    live_ranking.publish(7, 9, now=clock[0] - 10)
-    assert live_ranking.published_version(7, 6) == 9
+    # Both found the publication due; the one knowing of 9 wrote first, the one whose row
+    # said 8 second: 9 stays, and the second is told so.
+    assert live_ranking.publish(7, 9, now=clock[0]) == 9
+    assert live_ranking.publish(7, 8, now=clock[0]) == 9
+    assert live_ranking.published_version(7, 8) == 9
+    # The publishing time still counts from 9's publication.
+    clock[0] += 1
+    assert live_ranking.published_version(7, 12) == 9
+    clock[0] += 1
+    assert live_ranking.published_version(7, 12) == 12
 
 
-def test_polls_knowing_of_versions_newer_than_the_published_one_ask_the_shared_cache_once_a_quarter_second(
-    clock: list[float], asked: list[object]
-) -> None:
-    # A night: the refresh writes a version per hand, the publication moves every 2 s, so
-    # the newest version a process knows of is nearly always ahead of the one it serves.
+def test_an_announcement_arriving_after_a_newer_one_leaves_the_newer(clock: list[float], settings) -> None:
+    settings.RANKING_PUBLISH_SECONDS = 2
+    cache.clear()
     assert live_ranking.published_version(7, 5) == 5
-    clock[0] += live_ranking.LOCAL_PUBLISHED_SECONDS + 0.01
+    # Two workers' refreshes committed 9 then 10; their announcements came in the other order.
+    live_ranking.newest_written(7, 10)
     live_ranking.newest_written(7, 9)
-    assert live_ranking.published_version(7, 6) == 5 and len(asked) == 2
-    # Versions 6 to 9 were known to that answer: polls knowing of them read nothing more.
-    clock[0] += 0.1
-    assert [live_ranking.published_version(7, newest) for newest in (6, 7, 8, 9, 9)] == [5] * 5
-    assert len(asked) == 2
-    # Version 10 was not: it is asked about at once (and still not published before 2 s).
-    assert live_ranking.published_version(7, 10) == 5 and len(asked) == 3
-    clock[0] += 2
-    assert live_ranking.published_version(7, 10) == 10 and len(asked) == 4
+    clock[0] += 3
+    assert live_ranking.published_version(7, 5) == 10
+
+
+def test_with_no_publishing_time_a_process_with_an_older_row_serves_the_newer_version(settings) -> None:
+    settings.RANKING_PUBLISH_SECONDS = 0
+    cache.clear()
+    assert live_ranking.published_version(7, 6) == 6
+    # Another process read the tournament a moment before version 6: it serves 6 too.
+    assert live_ranking.published_version(7, 5) == 6
+
+
+def test_a_publication_the_cache_lost_is_made_again_from_the_database_not_from_a_row_read_before(
+    running: Table, clock: list[float], settings, django_capture_on_commit_callbacks
+) -> None:
+    settings.RANKING_PUBLISH_SECONDS = 2
+    tournament_id = running.round.tournament_id
+    stale = newest(running)
+    version = new_version(running, django_capture_on_commit_callbacks)
+    clock[0] += 3
+    assert live_ranking.published_version(tournament_id, version) == version
+    # Redis restarted empty; a moment later, this process's row, read before the last
+    # version, names an older one than was served: the newest stored is published again.
+    cache.clear()
+    clock[0] += 0.3
+    assert live_ranking.published_version(tournament_id, stale) == version
+
+
+def test_while_redis_is_away_polls_are_served_the_newest_version_stored(
+    running: Table, clock: list[float], settings, django_capture_on_commit_callbacks
+) -> None:
+    settings.RANKING_PUBLISH_SECONDS = 2
+    tournament_id = running.round.tournament_id
+    stale = newest(running)
+    version = new_version(running, django_capture_on_commit_callbacks)
+    # The site's Redis cache, on a port nothing listens on: an empty cache that keeps nothing.
+    settings.CACHES = {
+        "default": {"BACKEND": "atout.cache.TolerantRedisCache", "LOCATION": f"redis://127.0.0.1:{free_port()}/1"}
+    }
+    assert live_ranking.publish(tournament_id, stale) == stale
+    assert live_ranking.published_version(tournament_id, stale) == version
+    served = Client().get(url(running), headers=HTMX)
+    assert served.status_code == 200 and shown_version(served.content) == version
+
+
+def test_a_publication_another_database_left_in_the_cache_gives_way_to_this_ones(
+    running: Table, clock: list[float], settings
+) -> None:
+    settings.RANKING_PUBLISH_SECONDS = 2
+    tournament_id = running.round.tournament_id
+    version = newest(running)
+    # A database made again beside the same Redis: its tournament had reached version 40.
+    cache.clear()
+    live_ranking.publish(tournament_id, 40, now=clock[0])
+    live_ranking.newest_written(tournament_id, 40)
+    served = Client().get(url(running), headers=HTMX)
+    assert served.status_code == 200 and shown_version(served.content) == version
+    clock[0] += 3
+    assert live_ranking.published_version(tournament_id, version) == version
+    assert shown_version(Client().get(url(running), headers=HTMX).content) == version
 
 
 # -- one render per version, however many polls ask for it at once ---------------------

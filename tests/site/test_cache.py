@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import random
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 
 from atout.cache import TolerantRedisCache
@@ -28,3 +31,32 @@ def test_with_redis_there_it_is_redis() -> None:
     assert cache.add("k", 1) is True
     assert cache.incr("k") == 2 and cache.get("k") == 2
     cache.delete("k")
+
+
+def test_a_number_raised_in_redis_never_moves_back_whoever_raises_it() -> None:
+    """kit.rising's step in Redis: many processes raise at once, the largest stays."""
+    cache = TolerantRedisCache(require_redis(), {"KEY_PREFIX": "atout-cache-test"})
+    cache.delete_many(["n", "n-at"])
+    assert cache.raise_to("n", 5, timeout=60, beside={"n-at": 100}) == 5
+    assert cache.get_many(["n", "n-at"]) == {"n": 5, "n-at": 100}
+    # A smaller or equal number leaves it, and what is beside it, as they were.
+    assert cache.raise_to("n", 4, timeout=60, beside={"n-at": 200}) == 5
+    assert cache.raise_to("n", 5, timeout=60, beside={"n-at": 200}) == 5
+    assert cache.get("n-at") == 100
+    assert cache.raise_to("n", 9, timeout=60, beside={"n-at": 300}) == 9
+    assert cache.get_many(["n", "n-at"]) == {"n": 9, "n-at": 300}
+    # Twelve raisers at once, each with its own client, in any order: the largest stays.
+    offered = list(range(10, 130, 10))
+    random.shuffle(offered)
+    clients = [TolerantRedisCache(require_redis(), {"KEY_PREFIX": "atout-cache-test"}) for _ in offered]
+    with ThreadPoolExecutor(max_workers=len(offered)) as pool:
+        raisers = zip(clients, offered, strict=True)
+        answers = list(pool.map(lambda pair: pair[0].raise_to("n", pair[1], timeout=60, beside={}), raisers))
+    assert cache.get("n") == 120 and max(answers) == 120
+    assert all(answer >= number for answer, number in zip(answers, offered, strict=True))
+    cache.delete_many(["n", "n-at"])
+
+
+def test_with_redis_away_a_raise_keeps_nothing_and_answers_the_number_offered() -> None:
+    cache = TolerantRedisCache(f"redis://127.0.0.1:{free_port()}/0", {})
+    assert cache.raise_to("n", 7, timeout=60, beside={"n-at": 1}) == 7
