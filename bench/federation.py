@@ -82,8 +82,6 @@ from benchkit import (
     machine_load,
     percentile,
     read_cpu_meters,
-    redis_answers,
-    reference_cpu_ms,
     server_env,
     wait_ready,
 )
@@ -363,15 +361,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     from locust import stats as locust_stats
     from locust.env import Environment
 
-    load_start = machine_load()
-    reference_ms = reference_cpu_ms()
-    print(f"==> {load_start}; reference workload {reference_ms:.1f} ms CPU on one core (benchkit.reference_cpu_ms)")
-    if not args.postgres.startswith("postgres"):
-        print("federation needs PostgreSQL: set DATABASE_URL or --postgres", file=sys.stderr)
+    ready = nightkit.preflight("federation", args.postgres, args.redis)
+    if ready is None:
         return 2
-    if not redis_answers(args.redis):
-        print(f"federation needs Redis (the Celery broker): none answers at {args.redis}", file=sys.stderr)
-        return 2
+    load_start, reference_ms = ready
     try:
         nginx = install_nginx()
     except RuntimeError as error:

@@ -129,8 +129,6 @@ from benchkit import (
     machine_load,
     percentile,
     read_cpu_meters,
-    redis_answers,
-    reference_cpu_ms,
     server_env,
     wait_ready,
 )
@@ -242,15 +240,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     from locust import stats as locust_stats
     from locust.env import Environment
 
-    load_start = machine_load()
-    reference_ms = reference_cpu_ms()
-    print(f"==> {load_start}; reference workload {reference_ms:.1f} ms CPU on one core (benchkit.reference_cpu_ms)")
-    if not args.postgres.startswith("postgres"):
-        print("night needs PostgreSQL: set DATABASE_URL or --postgres", file=sys.stderr)
+    ready = nightkit.preflight("night", args.postgres, args.redis)
+    if ready is None:
         return 2
-    if not redis_answers(args.redis):
-        print(f"night needs Redis (the Celery broker): none answers at {args.redis}", file=sys.stderr)
-        return 2
+    load_start, reference_ms = ready
     import redis
 
     redis.Redis.from_url(args.redis).flushdb()

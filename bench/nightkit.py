@@ -25,6 +25,7 @@ import math
 import random
 import re
 import socket
+import sys
 import time
 import uuid
 from collections import defaultdict
@@ -40,9 +41,12 @@ from benchkit import (
     ROOT,
     Server,
     celery_worker_argv,
+    machine_load,
     manage,
     percentile,
     recreate_database,
+    redis_answers,
+    reference_cpu_ms,
     request_kind,
     start_django,
 )
@@ -955,3 +959,18 @@ def stored_rows(slugs: Sequence[str]) -> dict[tuple[str, int], int]:
     }
     connections.close_all()
     return rows
+
+
+def preflight(bench: str, postgres: str, redis_url: str) -> tuple[str, float] | None:
+    """The machine's load and the reference workload's time, printed as every bench starts;
+    None (and why, on stderr) when PostgreSQL or Redis is missing."""
+    load_start = machine_load()
+    reference_ms = reference_cpu_ms()
+    print(f"==> {load_start}; reference workload {reference_ms:.1f} ms CPU on one core (benchkit.reference_cpu_ms)")
+    if not postgres.startswith("postgres"):
+        print(f"{bench} needs PostgreSQL: set DATABASE_URL or --postgres", file=sys.stderr)
+        return None
+    if not redis_answers(redis_url):
+        print(f"{bench} needs Redis (the Celery broker): none answers at {redis_url}", file=sys.stderr)
+        return None
+    return load_start, reference_ms
