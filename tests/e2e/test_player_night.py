@@ -227,8 +227,7 @@ def test_a_player_s_whole_night_from_the_door_to_the_final_rank(
     assert phone.evaluate("window.neverReloaded") is True
     message = reader.read(push_service.next().body)
     assert message["body"] == expected
-    worker.deliver(message)
-    assert [(n["title"], n["body"]) for n in worker.wait_shown()] == [(tournament.name, expected)]
+    assert [(n["title"], n["body"]) for n in worker.deliver_until_shown(message)] == [(tournament.name, expected)]
     _clean(phone, axe)
     screenshot(phone, f"player-night-{language}-round-2")
 

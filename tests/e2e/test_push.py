@@ -88,8 +88,7 @@ def test_notify_me_says_unavailable_then_the_worker_shows_the_next_round(
     body = f"{texts['drawn']} {seat.table.number}, {texts['against']} {opponents}"
     assert message["body"] == body
 
-    worker.deliver(message)
-    assert worker.wait_shown() == [{"title": tournament.name, "body": body, "tag": f"round-{drawn.pk}"}]
+    assert worker.deliver_until_shown(message) == [{"title": tournament.name, "body": body, "tag": f"round-{drawn.pk}"}]
     # The page itself moved on without a reload, as it always does.
     page.locator(".soiree-headline", has_text=texts["drawn"]).wait_for(timeout=10_000)
     assert serious_violations(Axe(), page) == []
