@@ -226,6 +226,8 @@ def request(
 # « Ma soirée » and the director's messages on either) and a referee's hand. Anything
 # else is "other" (pages opened, the API's other calls, the director's).
 REQUEST_KINDS: tuple[tuple[str, str, re.Pattern[str], bool], ...] = (
+    ("ranking", "GET", re.compile(r"/live/[^/]+/[a-z]{2}-ranking\.html"), True),
+    ("projector", "GET", re.compile(r"/live/[^/]+/[a-z]{2}-projector\.html"), True),
     ("ranking", "GET", re.compile(r"/t/[^/]+/"), True),
     ("projector", "GET", re.compile(r"/t/[^/]+/projector/"), True),
     ("screen", "GET", re.compile(r"/t/[^/]+/screen/"), True),

@@ -181,19 +181,16 @@ def test_a_soiree_page_is_polled_as_its_htmx_would_and_its_etag_holds(client: Cl
 
 
 @pytest.mark.django_db
-def test_the_projector_polls_its_ranking_every_3_s_not_at_its_messages_period(client: Client):
+def test_the_projector_polls_its_ranking_file_every_second_not_at_its_messages_period(client: Client):
     table = make_table(tables=2)
     slug = table.round.tournament.slug
     parts = nightkit.polled_parts(client.get(f"/t/{slug}/projector/").content.decode())
     assert set(parts) == {"projector", "screen", "clock"}
-    assert (parts["projector"].path, parts["projector"].seconds) == (f"/t/{slug}/projector/", 3.0)
-    assert parts["projector"].etag.startswith('"ranking-')
+    assert (parts["projector"].path, parts["projector"].seconds) == (f"/live/{slug}/fr-projector.html", 1.0)
     assert (parts["screen"].seconds, parts["clock"].seconds, parts["clock"].at_load) == (10.0, 30.0, True)
     assert parts["clock"].etag == ""
-    assert nightkit.polled_apart(parts["projector"].path)
-    assert not nightkit.polled_apart(parts["screen"].path) and not nightkit.polled_apart(parts["clock"].path)
     ranking = nightkit.polled_parts(client.get(f"/t/{slug}/").content.decode())
-    assert set(ranking) == {"ranking"} and nightkit.polled_apart(ranking["ranking"].path)
+    assert set(ranking) == {"ranking"} and ranking["ranking"].path == f"/live/{slug}/fr-ranking.html"
 
 
 def test_a_page_without_polled_parts_gives_none():
