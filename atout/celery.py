@@ -70,6 +70,7 @@ def _sweep_forever() -> None:
     from push.services import finished_subscriptions_drop
     from ratings.services import ratings_owed_resend
     from scoring.jobs import owed_work_resend
+    from scoring.views.public import files_behind_publish
     from seasons.ranking import season_jobs_resend
 
     while True:
@@ -81,6 +82,9 @@ def _sweep_forever() -> None:
             retried += season_jobs_resend()
             if ratings_owed_resend():
                 log.info("sweep: the players' ratings owe a rebuild; sent")
+            published = files_behind_publish()
+            if published:
+                log.info("sweep: %s public ranking(s) published again (their files were behind)", published)
             dropped = finished_subscriptions_drop()
             if dropped:
                 log.info("sweep: %s notification subscription(s) of finished tournaments deleted", dropped)

@@ -9,13 +9,10 @@ gunicorn's own messages use the same format as the site's (`LOG_FORMAT`).
 
 from __future__ import annotations
 
-import errno
 import os
 from typing import Any
 
 from gunicorn.glogging import Logger
-from gunicorn.util import parse_address
-from gunicorn.workers.sync import StopWaiting, SyncWorker
 
 from kit.env import env_int, env_list, env_str
 from kit.logs import FILTERS, console_handler
@@ -26,16 +23,12 @@ from kit.logs import FILTERS, console_handler
 workers = env_int("WEB_CONCURRENCY", min(2 * (os.cpu_count() or 1) + 1, 8))
 threads = env_int("GUNICORN_THREADS", 1)
 bind = env_list("GUNICORN_BIND", [f"0.0.0.0:{env_int('PORT', 8000)}"])
-# Where the proxy sends the live ranking's polls (docs/operating.md, "Polls apart"): served by the
-# same workers, but only when nobody waits on the addresses above (PollsLastWorker).
-poll_bind = env_list("GUNICORN_POLL_BIND", [])
 timeout = env_int("GUNICORN_TIMEOUT", 30)
 graceful_timeout = env_int("GUNICORN_GRACEFUL_TIMEOUT", 30)
 keepalive = env_int("GUNICORN_KEEPALIVE", 5)
 # Recycle workers now and then so a slow leak never takes a tournament night down; the
-# jitter keeps them from all restarting at once. Not too often: on a big night the phones
-# polling the ranking send hundreds of requests a second, and a new worker starts cold
-# (Django imported again, the ranking's fragments read again from the shared cache).
+# jitter keeps them from all restarting at once. Not too often: a new worker starts cold
+# (Django imported again, « Ma soirée »'s layers read again from the shared cache).
 max_requests = env_int("GUNICORN_MAX_REQUESTS", 50_000)
 max_requests_jitter = max_requests // 10
 # Which proxies may tell gunicorn the original scheme and client (X-Forwarded-*).
@@ -101,53 +94,6 @@ class SiteLogger(Logger):
 logger_class = SiteLogger
 
 
-class PollsLastWorker(SyncWorker):
-    """A sync worker that serves the polls' addresses (GUNICORN_POLL_BIND) last.
-
-    On a big night the phones polling the ranking send hundreds of requests a second, a
-    referee's hand a few dozen: in one queue, a hand waits behind every poll that came
-    before it, seconds once the cores are busy. With the proxy sending the polls to an
-    address of their own, each worker takes a connection from the site's addresses
-    whenever one waits, and a poll only when none does: a hand waits for the requests
-    being served, not for the polls queued. The polls get what the site leaves: on a
-    machine with room to spare nearly all of it; on one past its capacity (3,000 teams
-    on 2 cores in bench/night.py) they wait, some until the phone gives up.
-    """
-
-    def run_for_multiple(self, timeout: float) -> None:
-        polls = {parse_address(address) for address in poll_bind}
-        first = [listener for listener in self.sockets if listener.cfg_addr not in polls]
-        last = [listener for listener in self.sockets if listener.cfg_addr in polls]
-        while self.alive:
-            self.notify()
-            # One connection at a time, then the site's addresses again first.
-            if self._accept_one(first) or self._accept_one(last):
-                continue
-            if not self.is_parent_alive():
-                return
-            try:
-                self.wait(timeout)
-            except StopWaiting:
-                return
-
-    def _accept_one(self, listeners: list[Any]) -> bool:
-        """Serve one connection waiting on `listeners`, if any does."""
-        for listener in listeners:
-            try:
-                self.accept(listener)
-            except OSError as error:
-                if error.errno not in (errno.EAGAIN, errno.ECONNABORTED, errno.EWOULDBLOCK):
-                    raise
-                continue
-            return True
-        return False
-
-
-if poll_bind:
-    bind = [*bind, *poll_bind]
-    if threads == 1:
-        # With threads, gunicorn's threaded worker serves every address alike.
-        worker_class = PollsLastWorker
 accesslog = None
 errorlog = "-"
 loglevel = env_str("LOG_LEVEL", "INFO").lower()

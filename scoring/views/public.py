@@ -20,6 +20,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db.models import Max
 from django.http import Http404, HttpResponse
 from django.middleware.gzip import re_accepts_gzip
 from django.shortcuts import render
@@ -251,11 +252,14 @@ def served_as_files(tournament: Tournament) -> bool:
 
 def live_file_text(tournament: selectors.PublicTournament, name: str) -> SafeString | None:
     """The file `name` of the tournament's publication, published first when it is missing,
-    behind the newest version and due, or of another tournament once at this address.
+    behind the newest version and due, drawn with other settings, or of another tournament
+    once at this address.
     None when it cannot be (the tournament is no longer public)."""
     state = live_files.read_state(tournament.slug)
     behind = state is not None and state.version < (tournament.standings_version or 0) and not live_files.due_in(state)
-    if state is None or state.tournament_id != tournament.pk or name not in state.names or behind:
+    # Its settings, lots or names moved since (a receiver's publication may not have run yet).
+    redrawn = state is not None and state.stamp != _stamp(tournament)
+    if state is None or state.tournament_id != tournament.pk or name not in state.names or behind or redrawn:
         state = publish_files(tournament.pk, want=name)
     if state is None or name not in state.names:
         return None
@@ -314,6 +318,8 @@ def publish_files(
             state = None  # another tournament's, once at this address
         names = set(state.names if state is not None else ()) | ({want} if want else set())
         names = {name for name in names if name.split("-", 1)[0] in _LANGUAGES}
+        if not names:
+            return state  # no page has asked for a file yet: nothing to publish
         newest = tournament.standings_version or 0
         snapshot: StandingsSnapshot | None = None
         if state is not None and state.version > newest:
@@ -368,6 +374,29 @@ def live_file(request: SiteRequest, slug: str, name: str) -> HttpResponse:
     if response is None:
         raise Http404("no such file")
     return response
+
+
+def files_behind_publish() -> int:
+    """Publish each public ranking whose files are behind the newest version stored (the
+    workers' sweep calls it: a publication whose message was lost, the broker away or
+    restarted empty, would otherwise wait for the next hand). How many were published."""
+    root = live_files.root()
+    states = []
+    if root.is_dir():
+        for entry in root.iterdir():
+            state = live_files.read_state(entry.name) if live_files.SLUG.fullmatch(entry.name) else None
+            if state is not None:
+                states.append(state)
+    newest = dict(
+        StandingsSnapshot.objects.filter(tournament_id__in=[state.tournament_id for state in states])
+        .values("tournament_id")
+        .annotate(newest=Max("version"))
+        .values_list("tournament_id", "newest")
+    )
+    behind = [state for state in states if newest.get(state.tournament_id, 0) > state.version]
+    for state in behind:
+        publish_files(state.tournament_id)
+    return len(behind)
 
 
 def publish_files_when_due(tournament_id: int) -> float:

@@ -9,8 +9,9 @@ nodes"):
 - a hand entered through node A's referee API shows on the live ranking polled through
   node B within 3 s (and one entered through B, through A), and the refresh runs once
   per hand, whichever node took it (one ticket each);
-- phones polling either node as htmx does (the partial, with the ETag they show) are never
-  answered a version older than one that node answered before, to them or to anyone;
+- phones polling either node as htmx does (the ranking's file, with the time of the version
+  they show) are never answered a version older than one that node answered before, to
+  them or to anyone: the files are one folder both nodes and the worker share;
 - the wrong-table-link limit (Redis) and the login's lock (django-axes, PostgreSQL)
   count a client's attempts on both nodes together.
 
@@ -20,6 +21,7 @@ The tests play the HTTPS proxy (X-Forwarded-Proto, X-Forwarded-For from 127.0.0.
 from __future__ import annotations
 
 import gzip
+import html
 import http.client
 import json
 import random
@@ -55,10 +57,11 @@ pytestmark = pytest.mark.celery_worker
 
 # A hand as the referee's phone sends it (belote classique: the taker makes it).
 HAND = {"taker": "A", "contract": "hearts", "points": {"A": 102, "B": 60}}
-VERSION_IN_ETAG = re.compile(r"ranking-\d+-(\d+)-")
 DATA_VERSION = re.compile(rb'data-version="(\d+)"')
+# The ranking's element: the file it polls and the headers it sends.
+POLLED = re.compile(rb'id="ranking"[^>]*hx-get="([^"]+)"[^>]*hx-headers="([^"]+)"')
 # The target of a hand's way to the phones (docs/live-refresh.md): the publication's 2 s,
-# the refresh and one poll of the phones here (which poll faster than every 3 s).
+# the refresh and one poll of the phones here (which poll faster than every second).
 VISIBLE_WITHIN = 3.0
 POLL_EVERY = 0.15
 
@@ -121,6 +124,10 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
             WEB_CONCURRENCY="2",
             LOG_FORMAT="json",
             ATOUT_RANKING_PUBLISH_SECONDS="2",
+            # The ranking's files: one folder for both nodes and the worker.
+            ATOUT_LIVE_ROOT=str(tmp_path_factory.mktemp("live")),
+            # The sweep publishes files a lost message left behind (Redis restarted empty).
+            ATOUT_SWEEP_SECONDS="2",
         )
         processes = [
             gunicorn(f"gunicorn-node-{name}-{tag}", {**env, "GUNICORN_BIND": f"127.0.0.1:{port}"})
@@ -162,35 +169,52 @@ class Answer:
 
 @dataclass
 class Phone:
-    """A phone polling the ranking's partial through one node, as htmx does: its ETag sent."""
+    """A phone following the ranking through one node, as a browser with htmx does: the
+    page opened, then its file polled with the time of the version it shows
+    (docs/live-refresh.md, "Polls served as files")."""
 
     number: int
     node: Node
     slug: str
-    etag: str = ""
+    address: str = ""
+    since: str = ""
+    version: int = 0
     answers: list[Answer] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
-    def poll(self) -> None:
-        headers = {"HX-Request": "true", "Accept-Encoding": "gzip", "Accept-Language": "fr"}
-        if self.etag:
-            headers["If-None-Match"] = self.etag
-        started = time.monotonic()
-        answer = self.node.get(f"/t/{self.slug}/", headers)
-        ended = time.monotonic()
-        etag = answer.header("ETag") or ""
-        found = VERSION_IN_ETAG.search(etag)
-        if answer.status not in (200, 304) or found is None:
-            self.problems.append(f"{self.node.name}: {answer.status} {etag!r} {answer.body[:200]!r}")
+    def open(self) -> None:
+        page = self.node.get(f"/t/{self.slug}/", {"Accept-Language": "fr"})
+        found = POLLED.search(page.body)
+        shown = DATA_VERSION.search(page.body)
+        if page.status != 200 or found is None or shown is None:
+            self.problems.append(f"{self.node.name}: the page {page.status} polls nothing")
             return
-        version = int(found.group(1))
+        self.address = html.unescape(found.group(1).decode())
+        self.since = json.loads(html.unescape(found.group(2).decode()))["If-Modified-Since"]
+        self.version = int(shown.group(1))
+
+    def poll(self) -> None:
+        if not self.address:
+            self.open()
+            return
+        headers = {"HX-Request": "true", "Accept-Encoding": "gzip", "If-Modified-Since": self.since}
+        started = time.monotonic()
+        answer = self.node.get(self.address, headers)
+        ended = time.monotonic()
+        if answer.status not in (200, 304):
+            self.problems.append(f"{self.node.name}: {answer.status} {answer.body[:200]!r}")
+            return
         if answer.status == 200:
             body = gzip.decompress(answer.body) if answer.header("Content-Encoding") == "gzip" else answer.body
-            shown = DATA_VERSION.search(body)
-            if shown is None or int(shown.group(1)) != version:
-                self.problems.append(f"{self.node.name}: the fragment's data-version is not its ETag's {version}")
-            self.etag = etag
-        self.answers.append(Answer(self.node.name, self.number, started, ended, answer.status, version))
+            shown, found = DATA_VERSION.search(body), POLLED.search(body)
+            if shown is None or found is None:
+                self.problems.append(f"{self.node.name}: a file without its version: {body[:200]!r}")
+                return
+            sent = json.loads(html.unescape(found.group(2).decode()))["If-Modified-Since"]
+            if sent != answer.header("Last-Modified"):
+                self.problems.append(f"{self.node.name}: the file's time {sent} is not its Last-Modified")
+            self.version, self.since = int(shown.group(1)), sent
+        self.answers.append(Answer(self.node.name, self.number, started, ended, answer.status, self.version))
 
     def keep_polling(self, stop: threading.Event) -> None:
         while not stop.is_set():

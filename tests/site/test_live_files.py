@@ -18,6 +18,7 @@ import gzip
 import html
 import json
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -29,7 +30,8 @@ from django.utils.http import http_date, parse_http_date
 from scoring import live_files
 from scoring.models import StandingsSnapshot
 from scoring.services import hand_submit
-from scoring.views.public import publish_files
+from scoring.standings import standings_rebuild
+from scoring.views.public import files_behind_publish, publish_files, publish_files_when_due
 from tests.scoring.tables import director_of, make_table
 from tests.site.conftest import WIN_A
 from tournaments.models import Table, Tournament
@@ -229,3 +231,33 @@ def test_other_methods_are_refused(running: Table) -> None:
     tournament = running.round.tournament
     Client().get(page_url(tournament))
     assert Client().post(f"/live/{tournament.slug}/fr-ranking.html").status_code in (403, 405)
+
+
+def test_a_new_version_waits_for_the_publications_pace_then_shows(running: Table, settings, monkeypatch) -> None:
+    settings.RANKING_PUBLISH_SECONDS = 2
+    tournament = running.round.tournament
+    Client().get(page_url(tournament))
+    held = live_files.read_state(tournament.slug)
+    assert held is not None
+    # A new version stored (its message not sent: outside a committed transaction).
+    standings_rebuild(tournament_id=tournament.pk)
+    wait = publish_files_when_due(tournament.pk)
+    assert 0 < wait <= 2 and live_files.read_state(tournament.slug) == held
+    real = time.time
+    monkeypatch.setattr(time, "time", lambda: real() + 2.5)
+    assert publish_files_when_due(tournament.pk) == 0
+    moved = live_files.read_state(tournament.slug)
+    assert moved is not None and moved.version > held.version and moved.modified > held.modified
+
+
+def test_the_workers_sweep_publishes_files_a_lost_message_left_behind(running: Table) -> None:
+    tournament = running.round.tournament
+    Client().get(page_url(tournament))
+    held = live_files.read_state(tournament.slug)
+    assert held is not None
+    standings_rebuild(tournament_id=tournament.pk)
+    assert files_behind_publish() == 1
+    moved = live_files.read_state(tournament.slug)
+    newest = StandingsSnapshot.objects.filter(tournament=tournament).latest("version").version
+    assert moved is not None and moved.version == newest > held.version
+    assert files_behind_publish() == 0
