@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from whitenoise.compress import Compressor  # type: ignore[import-untyped]  # WhiteNoise ships no type hints
 
 from kit import redis_guard
-from kit.env import env_bool, env_database, env_int, env_list, env_networks, env_str, env_url
+from kit.env import env_bool, env_database, env_float, env_int, env_list, env_networks, env_str, env_url
 from kit.logs import FILTERS, console_handler
 from kit.secret_key import project_secret
 
@@ -143,8 +143,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # The live ranking's polls are served a new version at most every this many seconds
-# (scoring/live_ranking.py): a hand shows within it plus one poll. 0: every version at once.
-RANKING_PUBLISH_SECONDS = env_int("ATOUT_RANKING_PUBLISH_SECONDS", 2)
+# (scoring/live_files.py, scoring/live_ranking.py): a hand shows within it plus one poll.
+# 0: every version at once.
+RANKING_PUBLISH_SECONDS = env_float("ATOUT_RANKING_PUBLISH_SECONDS", 0.5)
+# Phones and projectors poll the public ranking's file every this many seconds: a file the
+# web server sends without Python (docs/live-refresh.md, "Polls served as files").
+RANKING_POLL_SECONDS = env_float("ATOUT_RANKING_POLL_SECONDS", 1.0)
+# Where the public rankings' files are written (scoring/live_files.py): a folder every web
+# node, every worker and nginx share (docker/compose.yaml: the `live` volume).
+LIVE_ROOT = Path(env_str("ATOUT_LIVE_ROOT", str(BASE_DIR / "var" / "live")))
 
 # The relay (relay/, docs/relay.md): a venue laptop pushes its night to the club's hosted
 # Atout at RELAY_URL with an API token of an organiser of the club there. Empty: no relay.

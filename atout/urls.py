@@ -33,6 +33,8 @@ urlpatterns = [
     path("t/<slug:slug>/", include("tournaments.public_urls")),
     # After the draw's include: the live ranking, rounds, tables and exports (scoring).
     path("t/<slug:slug>/", include((scoring_urls.public_patterns, "public"))),
+    # The public rankings' files (scoring/live_files.py), served here when no proxy does.
+    path("live/<slug:slug>/<str:name>", scoring_urls.live_file, name="live_file"),
     path("s/<slug:slug>/", include((seasons_urls.season_patterns, "season"))),
     # A club's seasons: created from the club's page, edited at /manage/s/<slug>/.
     path("manage/", include((seasons_urls.season_manage_patterns, "season_manage"))),

@@ -231,8 +231,8 @@ def request(
 # itself, gunicorn only when the file is missing); the page's own address, polled before
 # those files, is still told apart.
 REQUEST_KINDS: tuple[tuple[str, str, re.Pattern[str], bool], ...] = (
-    ("ranking", "GET", re.compile(r"/live/[^/]+/(?:fr|en)-ranking\.html"), True),
-    ("projector", "GET", re.compile(r"/live/[^/]+/(?:fr|en)-projector\.html"), True),
+    ("ranking", "GET", re.compile(r"/live/[^/]+/[a-z]{2}-ranking\.html"), True),
+    ("projector", "GET", re.compile(r"/live/[^/]+/[a-z]{2}-projector\.html"), True),
     ("ranking", "GET", re.compile(r"/t/[^/]+/"), True),
     ("projector", "GET", re.compile(r"/t/[^/]+/projector/"), True),
     ("screen", "GET", re.compile(r"/t/[^/]+/screen/"), True),

@@ -51,6 +51,19 @@ def env_int(name: str, default: int) -> int:
         raise ImproperlyConfigured(f"{name} must be an integer, not {value!r}") from None
 
 
+def env_float(name: str, default: float) -> float:
+    value = _raw(name)
+    if value is None:
+        return default
+    try:
+        found = float(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a number, not {value!r}") from None
+    if found != found or found in (float("inf"), float("-inf")):
+        raise ImproperlyConfigured(f"{name} must be a finite number, not {value!r}")
+    return found
+
+
 def env_list(name: str, default: list[str] | None = None) -> list[str]:
     value = _raw(name)
     if value is None:

@@ -10,8 +10,11 @@ class ScoringConfig(AppConfig):
         # `tasks` is imported for its registrations: the services queue the tasks by name
         # (scoring/enqueue.py), and this process must find each one, to run it at once
         # when there is no broker.
+        from django.db.models.signals import post_delete, post_save, pre_save
+
         from kit.fastjson import use_for_psycopg
         from scoring import receivers, tasks  # noqa: F401
+        from tournaments.models import Tournament
         from tournaments.signals import names_erased, players_merged, standings_refresh_requested
 
         use_for_psycopg()
@@ -19,3 +22,7 @@ class ScoringConfig(AppConfig):
         standings_refresh_requested.connect(receivers.standings_refresh, dispatch_uid="scoring.standings_refresh")
         names_erased.connect(receivers.names_erased, dispatch_uid="scoring.names_erased")
         players_merged.connect(receivers.players_merged, dispatch_uid="scoring.players_merged")
+        # The public rankings' files follow their tournament (scoring/live_files.py).
+        pre_save.connect(receivers.tournament_saving, sender=Tournament, dispatch_uid="scoring.live_files_saving")
+        post_save.connect(receivers.tournament_saved, sender=Tournament, dispatch_uid="scoring.live_files_saved")
+        post_delete.connect(receivers.tournament_deleted, sender=Tournament, dispatch_uid="scoring.live_files_deleted")

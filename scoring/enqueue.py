@@ -17,11 +17,17 @@ from django.db import transaction
 
 JOB_RUN = "scoring.job_run"
 STANDINGS_REFRESH = "scoring.standings_refresh"
+LIVE_FILES_PUBLISH = "scoring.live_files_publish"
 
 
 def enqueue(name: str, **kwargs: int) -> None:
     """Queue the task registered as `name` with these keyword arguments (ids, all of them)."""
     signature(name, kwargs=kwargs).delay()
+
+
+def enqueue_later(name: str, seconds: float, **kwargs: int) -> None:
+    """`enqueue`, the task run `seconds` from now (at once when it runs here: no broker)."""
+    signature(name, kwargs=kwargs).apply_async(countdown=seconds)
 
 
 def enqueue_on_commit(name: str, **kwargs: int) -> None:

@@ -1,4 +1,4 @@
-"""Scoring's own middleware: the live ranking's polls answered before the chain.
+"""Scoring's own middleware: the live pages' polls answered before the chain.
 
 It belongs to the app whose view it answers with, so the route is read where the view
 is (settings.MIDDLEWARE names it after the security middleware).
@@ -13,28 +13,31 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 
-from scoring.views.public import anonymous_poll
+from scoring import live_files
 from scoring.views.soiree_poll import soiree_poll, soiree_screen_poll
+
+LIVE_FILE = re.compile(r"/live/(?P<slug>[-a-zA-Z0-9_]+)/(?P<name>[^/]+)")
 
 
 class LivePollMiddleware:
-    """The live ranking's polls by visitors without a session, answered before the chain.
+    """The live pages' polls answered before the chain.
 
-    Every phone polls the ranking's partial every few seconds: at 1,000 teams, two phones
-    a team, that is hundreds of requests a second, most of the night's. The partial is a
-    shared, already compressed fragment (scoring/live_ranking.py), so the middleware
-    after this one (CSP, sessions, locale, CSRF, messages, authentication, htmx, axes)
-    cost more than the answer. A GET with `HX-Request` to the ranking's or the
-    projector's address, without a session cookie, is answered here by
-    `scoring.views.public.anonymous_poll`; anything else, or a tournament it may not
-    follow, goes down the chain as before. It sits after the security middleware, whose
-    headers every answer keeps. The fragment is swapped into a page that carries the
-    Content-Security-Policy, so the partial needs none of its own.
+    Every phone polls the public ranking every second or so: on a big night, hundreds of
+    requests a second, most of the night's. Each publication of the ranking is a file
+    (scoring/live_files.py) that nginx sends without reaching the site; where no proxy
+    does (./run, venue mode), the site sends the same file here, as nginx would, since
+    the middleware after this one (CSP, sessions, locale, CSRF, messages, authentication,
+    htmx, axes) would cost more than the answer. A file not there goes down the chain, to
+    the view that publishes it (scoring.views.public.live_file) or answers 404. It sits
+    after the security middleware, whose headers every answer keeps. The fragment is
+    swapped into a page that carries the Content-Security-Policy, so it needs none of its
+    own.
 
-    « Ma soirée »'s live part polls the same way (by the personal link or the public
-    address), and its strip of the director's messages: a poll whose part has not moved
-    is answered 304 here (`scoring.views.soiree_poll`), any other goes down the chain to
-    the view.
+    « Ma soirée »'s live part polls its own address (by the personal link or the public
+    one) with `HX-Request` and the ETag it shows, and its strip of the director's
+    messages: from a visitor without a session, a poll whose part has not moved is
+    answered 304 here (`scoring.views.soiree_poll`), any other goes down the chain to the
+    view.
     """
 
     SLUG = "atout-live-poll-slug"
@@ -43,7 +46,6 @@ class LivePollMiddleware:
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
-        self.answer = anonymous_poll
         self.soiree = soiree_poll
         self.soiree_screen = soiree_screen_poll
         self._paths: list[tuple[re.Pattern[str], str]] | None = None
@@ -58,8 +60,6 @@ class LivePollMiddleware:
             }
             made = []
             for name, kwargs, kind in (
-                ("public:ranking", {"slug": self.SLUG}, "page"),
-                ("public:projector", {"slug": self.SLUG}, "projector"),
                 ("soiree:page", {"token": self.TOKEN}, "soiree"),
                 ("soiree:screen", {"token": self.TOKEN}, "soiree_screen"),
                 ("public:soiree", {"slug": self.SLUG, "number": self.NUMBER}, "soiree"),
@@ -72,6 +72,12 @@ class LivePollMiddleware:
         return self._paths
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.method in ("GET", "HEAD") and request.path_info.startswith("/live/"):
+            found = LIVE_FILE.fullmatch(request.path_info)
+            served = live_files.answer(request, found["slug"], found["name"]) if found else None
+            if served is not None:
+                return served
+            return self.get_response(request)
         if (
             request.method == "GET"
             and request.headers.get("HX-Request") == "true"
@@ -89,8 +95,6 @@ class LivePollMiddleware:
     def _answer(self, request: HttpRequest, found: re.Match[str], kind: str) -> HttpResponse | None:
         if kind == "soiree_screen":
             return self.soiree_screen(request, token=found.group("token"))
-        if kind != "soiree":
-            return self.answer(request, found.group("slug"), kind=kind)
         values = found.groupdict()
         if values.get("token") is not None:
             return self.soiree(request, token=values["token"])

@@ -4,8 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import transaction
+
+from scoring import live_files
+from scoring.enqueue import LIVE_FILES_PUBLISH, enqueue
 from scoring.models import StandingsSnapshot
 from scoring.standings import base_forget, standings_schedule_refresh
+from scoring.views.public import publish_files, served_as_files
+from tournaments.models import Tournament
 
 
 def standings_refresh(*, tournament_id: int, **_kwargs: Any) -> None:
@@ -36,6 +42,7 @@ def names_erased(
     for snapshot in snapshots.iterator(chunk_size=50):
         if _rename(snapshot.rows, "competitor", competitor_names):
             snapshot.save(update_fields=["rows"])
+    _files_again(tournament_ids)
 
 
 def players_merged(*, tournament_ids: list[int], competitor_names: dict[int, str], **_kwargs: Any) -> None:
@@ -47,6 +54,52 @@ def players_merged(*, tournament_ids: list[int], competitor_names: dict[int, str
     for snapshot in snapshots.iterator(chunk_size=50):
         if _rename(snapshot.rows, "competitor", competitor_names):
             snapshot.save(update_fields=["rows"])
+    _files_again(tournament_ids)
+
+
+def _files_again(tournament_ids: list[int]) -> None:
+    """The public rankings' files drawn again once the names are rewritten (an erased name
+    must be nowhere): at once, not at the publications' pace."""
+
+    def again() -> None:
+        for tournament_id in tournament_ids:
+            publish_files(tournament_id, again=True)
+
+    transaction.on_commit(again)
+
+
+def tournament_saving(*, instance: Tournament, **_kwargs: Any) -> None:
+    """`pre_save` of a tournament: the address it had, whose files go if it moves."""
+    if instance.pk is not None:
+        before = Tournament.objects.filter(pk=instance.pk).values_list("slug", flat=True).first()
+        instance._live_files_slug = before  # type: ignore[attr-defined]
+
+
+def tournament_saved(*, instance: Tournament, **_kwargs: Any) -> None:
+    """`post_save` of a tournament: once committed, its public ranking's files follow.
+
+    Made private (or back to a draft) or moved to another address: the files go at once,
+    under the folder's lock (scoring/live_files.py). Public, with files already: drawn
+    again now (its name, settings or lots may have changed what they show).
+    """
+    before = getattr(instance, "_live_files_slug", None)
+    tournament_id, slug, public = instance.pk, instance.slug, served_as_files(instance)
+
+    def follow() -> None:
+        if before and before != slug:
+            live_files.remove(before)
+        if not public:
+            live_files.remove(slug)
+        elif live_files.read_state(slug) is not None:
+            enqueue(LIVE_FILES_PUBLISH, tournament_id=tournament_id, due=1)
+
+    transaction.on_commit(follow)
+
+
+def tournament_deleted(*, instance: Tournament, **_kwargs: Any) -> None:
+    """`post_delete` of a tournament: its files go once committed."""
+    slug = instance.slug
+    transaction.on_commit(lambda: live_files.remove(slug))
 
 
 def _rename(rows: list[dict[str, Any]], key: str, names: dict[int, str]) -> bool:

@@ -18,11 +18,13 @@ from typing import Any
 
 from celery import Task, shared_task
 from celery.exceptions import Retry
+from django.core.cache import cache
 from kombu.exceptions import OperationalError as BrokerUnreachable
 
 from kit import redis_guard
 from scoring import jobs, standings
-from scoring.enqueue import JOB_RUN, STANDINGS_REFRESH
+from scoring.enqueue import JOB_RUN, LIVE_FILES_PUBLISH, STANDINGS_REFRESH, enqueue_later
+from scoring.views.public import publish_files, publish_files_when_due
 
 log = logging.getLogger(__name__)
 TRANSIENT = jobs.TRANSIENT
@@ -89,6 +91,34 @@ JOB_RETRIES: dict[str, Any] = {
 def standings_refresh(*, tournament_id: int, ticket: int = 0) -> None:
     """Bring a tournament's live ranking up to date with everything stored so far."""
     standings.standings_refresh(tournament_id=tournament_id, ticket=ticket)
+
+
+@shared_task(
+    base=OwedTask,
+    name=LIVE_FILES_PUBLISH,
+    autoretry_for=TRANSIENT,
+    retry_backoff=1,
+    retry_backoff_max=5,
+    max_retries=3,
+    ignore_result=True,
+)
+def live_files_publish(*, tournament_id: int, due: int = 0) -> None:
+    """Publish a tournament's newest ranking as files (scoring/live_files.py).
+
+    Sent after each new version: published at once when the last publication is
+    RANKING_PUBLISH_SECONDS old, else once, that much after it (`due`: the publication
+    sent for later; one at a time, behind a marker in the shared cache). Owed: a send
+    lost leaves the files one version behind until the next hand or the next page load
+    (scoring.views.public.live_file_text publishes what is due).
+    """
+    marker = f"live-files-due:{tournament_id}"
+    if due:
+        cache.delete(marker)
+        publish_files(tournament_id)
+        return
+    wait = publish_files_when_due(tournament_id)
+    if wait > 0 and cache.add(marker, 1, timeout=int(wait) + 5):
+        enqueue_later(LIVE_FILES_PUBLISH, wait, tournament_id=tournament_id, due=1)
 
 
 @shared_task(base=OwedTask, name=JOB_RUN, **JOB_RETRIES)

@@ -25,6 +25,9 @@ public_patterns = [
     path("print/", public.ranking_print, name="ranking_print"),
 ]
 
+# A public ranking's file, /live/<slug>/<language>-<kind>.html (scoring/live_files.py).
+live_file = public.live_file
+
 # A player's tournaments, the organisers' page and the public one: the root, no namespace.
 history_patterns = [
     path(

@@ -115,6 +115,18 @@ def ranking_published_at_once() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def live_files_of_its_own(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Each test writes the public rankings' files (scoring/live_files.py) to a folder of
+    its own: no file of another test's tournament at the same address."""
+    from django.conf import settings
+
+    saved = settings.LIVE_ROOT
+    settings.LIVE_ROOT = tmp_path_factory.mktemp("live")
+    yield settings.LIVE_ROOT
+    settings.LIVE_ROOT = saved
+
+
+@pytest.fixture(autouse=True)
 def ranking_fragments_forgotten() -> Iterator[None]:
     """Each test starts with no ranking fragment kept in this process (scoring/live_ranking.py
     keeps the last ones it read beside the shared cache, which tests clear themselves), nor

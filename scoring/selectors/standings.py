@@ -47,6 +47,11 @@ def _live_annotated() -> QuerySet[PublicTournament]:
     return found
 
 
+def tournament_by_pk(tournament_id: int) -> PublicTournament | None:
+    """The tournament `tournament_id` with its live version, public or not (None: gone)."""
+    return _live_annotated().filter(pk=tournament_id).first()
+
+
 def followed_tournament(tournament_id: int) -> PublicTournament:
     """The tournament of a competitor's personal link, public or not, with its live version."""
     return _live_annotated().get(pk=tournament_id)

@@ -23,6 +23,7 @@ from django.utils import timezone
 from engine.standings import PartieResult, records_of
 from kit import fastjson
 from scoring import live_ranking
+from scoring.enqueue import LIVE_FILES_PUBLISH, enqueue
 from scoring.models import StandingsSnapshot
 from scoring.signals import snapshots_written
 from scoring.standings.base import base_generation, base_read, base_records, base_store
@@ -321,7 +322,12 @@ def announce(tournament: Tournament, version: int) -> None:
     """Tell the readers of this process, once committed, that a new live version exists."""
     tournament_id, slug = tournament.pk, tournament.slug
 
-    transaction.on_commit(lambda: live_ranking.written_here(tournament_id=tournament_id, slug=slug, version=version))
+    def written() -> None:
+        live_ranking.written_here(tournament_id=tournament_id, slug=slug, version=version)
+        # The public ranking's files follow (scoring/live_files.py), at their own pace.
+        enqueue(LIVE_FILES_PUBLISH, tournament_id=tournament_id)
+
+    transaction.on_commit(written)
 
 
 def _latest_per_round_portable(tournament: Tournament) -> Iterable[tuple[int | None, int, str]]:

@@ -13,12 +13,14 @@ Terms (projector mode, poster): docs/glossary.md.
 from __future__ import annotations
 
 import json
+import shutil
+import time
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.middleware.gzip import re_accepts_gzip
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -26,12 +28,12 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.functional import cached_property
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
 from kit.requests import SiteRequest
-from scoring import exports, live_ranking, pdf
+from scoring import exports, live_files, live_ranking, pdf
 from scoring.models import StandingsSnapshot
 from scoring.selectors import standings as selectors
 from scoring.standings import columns_for
@@ -225,33 +227,159 @@ def _ranking_partial(request: SiteRequest, tournament: selectors.PublicTournamen
     return response
 
 
-def anonymous_poll(request: HttpRequest, slug: str, *, kind: str) -> HttpResponse | None:
-    """A poll of the live ranking's partial by a visitor without a session, answered ahead
-    of the middleware chain (scoring.middleware.LivePollMiddleware); None leaves the request
-    to the chain (a tournament this visitor may not follow, whose 404 the chain answers).
-
-    What the chain would do for it is done here: the language from the cookie or
-    Accept-Language (LocaleMiddleware's choice, without a session), the same partial,
-    ETag, gzip and Vary headers (`_ranking_partial`), Content-Language and X-Frame-Options.
-    """
-    language = translation.get_language_from_request(request)
-    with translation.override(language):
-        try:
-            tournament = selectors.polled_tournament(slug, None)
-        except Http404:
-            return None
-        response = _ranking_partial(cast(SiteRequest, request), tournament, kind=kind)
-    response.headers.setdefault("Content-Language", language)
-    response.headers.setdefault("X-Frame-Options", settings.X_FRAME_OPTIONS)
-    return response
-
-
 def _ranking_page(
     request: SiteRequest, tournament: selectors.PublicTournament, template: str, *, kind: str, **extra: Any
 ) -> HttpResponse:
-    """A page wrapping the shared fragment of the published version."""
+    """A page wrapping the published fragment: a public tournament's is the file its polls
+    read (scoring/live_files.py), a private one's (its organisers alone) the shared fragment."""
+    if served_as_files(tournament):
+        name = live_files.file_name(get_language(), "projector" if kind == "projector" else "ranking")
+        fragment = live_file_text(tournament, name)
+        if fragment is not None:
+            return _page(request, template, _base_context(tournament, ranking_fragment=fragment, **extra), "")
     etag, _key, fragment = _live_fragment(tournament, _served_version(tournament), kind=kind)
     return _page(request, template, _base_context(tournament, ranking_fragment=fragment, **extra), etag)
+
+
+# -- the ranking as files ---------------------------------------------------------------
+
+
+def served_as_files(tournament: Tournament) -> bool:
+    """Whether the tournament's ranking is polled as files: anyone may follow it."""
+    return tournament.is_public and tournament.status != Tournament.Status.DRAFT
+
+
+def live_file_text(tournament: selectors.PublicTournament, name: str) -> SafeString | None:
+    """The file `name` of the tournament's publication, published first when it is missing,
+    behind the newest version and due, or of another tournament once at this address.
+    None when it cannot be (the tournament is no longer public)."""
+    state = live_files.read_state(tournament.slug)
+    behind = state is not None and state.version < (tournament.standings_version or 0) and not live_files.due_in(state)
+    if state is None or state.tournament_id != tournament.pk or name not in state.names or behind:
+        state = publish_files(tournament.pk, want=name)
+    if state is None or name not in state.names:
+        return None
+    try:
+        text = (live_files.folder(tournament.slug) / f"{name}.html").read_text(encoding="utf-8")
+    except OSError:
+        return None
+    # Rendered by the template engine, escaped there: safe to include as it is.
+    return mark_safe(text)
+
+
+def _file_fragment(tournament: Tournament, ranking: Ranking, *, name: str, published: live_files.Published) -> str:
+    """The ranking's fragment as the file `name` holds it: it polls its own address with
+    the files' time (docs/live-refresh.md, "Polls served as files")."""
+    language, kind = name.split("-", 1)
+    with translation.override(language):
+        poll_url = live_files.address(tournament.slug, name)
+        context = _ranking_context(tournament, ranking, projector=kind == "projector", poll_url=poll_url)
+        context.update(
+            live=True,
+            poll_seconds=_file_poll(tournament),
+            live_headers=json.dumps({"If-Modified-Since": published.last_modified}),
+        )
+        return render_to_string("scoring/public/ranking_table.html", context)
+
+
+def _file_poll(tournament: Tournament) -> str:
+    """Seconds between two polls of a file (a file costs the server next to nothing), as
+    htmx reads them: never localised ("1.5", not "1,5")."""
+    if tournament.status == Tournament.Status.FINISHED:
+        return str(POLL_SECONDS_FINISHED)
+    return f"{settings.RANKING_POLL_SECONDS:g}"
+
+
+def publish_files(
+    tournament_id: int, *, want: str | None = None, again: bool = False, now: float | None = None
+) -> live_files.Published | None:
+    """Publish the tournament's newest ranking as files (scoring/live_files.py): every
+    file published before, and `want` (a page asked for it); `again`: even when the
+    version and the settings have not moved (names rewritten in the stored rankings).
+
+    Under the tournament's lock the tournament is read again: one no longer public has
+    its folder removed instead. A version older than the one the folder holds is never
+    written back. Returns what the folder holds afterwards (None: nothing, not public).
+    """
+    slug = Tournament.objects.filter(pk=tournament_id).values_list("slug", flat=True).first()
+    if slug is None:
+        return None
+    with live_files.locked(slug):
+        tournament = selectors.tournament_by_pk(tournament_id)
+        if tournament is None or tournament.slug != slug or not served_as_files(tournament):
+            shutil.rmtree(live_files.folder(slug), ignore_errors=True)
+            return None
+        state = live_files.read_state(slug)
+        if state is not None and state.tournament_id != tournament_id:
+            state = None  # another tournament's, once at this address
+        names = set(state.names if state is not None else ()) | ({want} if want else set())
+        names = {name for name in names if name.split("-", 1)[0] in _LANGUAGES}
+        newest = tournament.standings_version or 0
+        snapshot: StandingsSnapshot | None = None
+        if state is not None and state.version > newest:
+            # Never back: the folder's version, while the database holds it (a database
+            # restored to an earlier moment holds it no longer: then the newest).
+            snapshot = selectors.snapshot_version(tournament, state.version)
+            if snapshot is not None:
+                newest = state.version
+        stamp = _stamp(tournament)
+        moved = state is None or state.version != newest or state.stamp != stamp or again
+        if not moved and names <= set(state.names):  # type: ignore[union-attr]
+            return state
+        if snapshot is None and newest:
+            snapshot = selectors.snapshot_version(tournament, newest)
+            if snapshot is None:  # pruned since the row was read: the newest there is now
+                snapshot = selectors.live_snapshot(tournament)
+                newest = snapshot.version if snapshot is not None else 0
+        clock = time.time() if now is None else now
+        published = live_files.Published(
+            tournament_id=tournament_id,
+            version=newest,
+            stamp=stamp,
+            modified=live_files.next_modified(state, clock) if moved else state.modified,  # type: ignore[union-attr]
+            at=clock if moved else state.at,  # type: ignore[union-attr]
+            names=tuple(sorted(names)),
+        )
+        ranking = Ranking(tournament, newest, lambda: snapshot)
+        drawn = names if moved else names - set(state.names)  # type: ignore[union-attr]
+        fragments = {name: _file_fragment(tournament, ranking, name=name, published=published) for name in drawn}
+        live_files.write(slug, published, fragments)
+    # The pages that read the published version from the shared cache (« Ma soirée », a
+    # private ranking's) follow: never behind the files.
+    if newest:
+        live_ranking.publish(tournament_id, newest, now=clock)
+    return published
+
+
+_LANGUAGES = {code for code, _name in settings.LANGUAGES}
+
+
+@require_safe
+def live_file(request: SiteRequest, slug: str, name: str) -> HttpResponse:
+    """A public ranking's file (scoring/live_files.py) when it is not there to be served
+    as it is (scoring.middleware answers those, or nginx): published, then served."""
+    found = live_files.NAME.fullmatch(name)
+    if found is None or found.group("language") not in _LANGUAGES:
+        raise Http404("no such file")
+    tournament = selectors.visible_tournament(slug, None)
+    if live_file_text(tournament, name.removesuffix(".html")) is None:
+        raise Http404("no such file")
+    response = live_files.answer(request, slug, name)
+    if response is None:
+        raise Http404("no such file")
+    return response
+
+
+def publish_files_when_due(tournament_id: int) -> float:
+    """After a new version: publish it now if the last publication is old enough
+    (RANKING_PUBLISH_SECONDS), else the seconds to wait (the caller publishes then)."""
+    slug = Tournament.objects.filter(pk=tournament_id).values_list("slug", flat=True).first()
+    if slug is None:
+        return 0.0
+    wait = live_files.due_in(live_files.read_state(slug))
+    if wait <= 0:
+        publish_files(tournament_id)
+    return wait
 
 
 @require_safe

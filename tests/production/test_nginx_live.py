@@ -7,7 +7,9 @@ file and its gzip twin, one mtime, renamed into place, readable by nginx's worke
   caching without revalidation, Vary: Accept-Encoding, UTF-8 HTML; the gzip twin to a
   client that accepts gzip; 304 to an If-Modified-Since of exactly its date, 200 to any
   other date;
-- nothing else in the folder is ever served (state.json, the lock, the gzip twin by its
+- nginx and the site (scoring/live_files.py's `answer`, which serves the same address
+  without nginx) answer every such request alike: status, headers, body;
+- nothing else in the folder is ever served (state.json, the locks, the gzip twin by its
   own name, temporary files): those addresses go to the site, which 404s;
 - a file missing: the very request goes to the site.
 
@@ -21,6 +23,7 @@ import http.client
 import os
 from email.utils import formatdate
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -45,10 +48,12 @@ def publish(root: Path, slug: str, name: str, text: str, mtime: int) -> None:
         os.replace(temporary, folder / f"{name}{suffix}")
 
 
-def get(proxy: NginxProxy, path: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
-    connection = http.client.HTTPConnection("127.0.0.1", proxy.port, timeout=30)
+def get(proxy: NginxProxy | int, path: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
+    """GET `path` from nginx (or from a port: the live server's), as sent."""
+    port = proxy if isinstance(proxy, int) else proxy.port
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     try:
-        connection.request("GET", path, headers={"Host": f"127.0.0.1:{proxy.port}", **headers})
+        connection.request("GET", path, headers={"Host": f"127.0.0.1:{port}", **headers})
         answer = connection.getresponse()
         return answer.status, {name.lower(): value for name, value in answer.getheaders()}, answer.read()
     finally:
@@ -66,7 +71,9 @@ def test_a_published_file_is_answered_by_nginx_with_its_date_and_304_to_that_dat
     assert headers["content-type"] == "text/html; charset=utf-8"
     assert headers["cache-control"] == "no-cache"
     assert headers["vary"] == "Accept-Encoding"
-    assert "content-encoding" not in headers and "etag" not in headers
+    assert "content-encoding" not in headers
+    # nginx's tag: the file's time and size, in hexadecimal.
+    assert headers["etag"] == f'"{MTIME:x}-{len(BODY.encode()):x}"'
 
     status, headers, body = get(nginx, path, **{"Accept-Encoding": "gzip, deflate, br"})
     assert (status, headers["content-encoding"]) == (200, "gzip")
@@ -93,6 +100,27 @@ def test_a_published_file_is_answered_by_nginx_with_its_date_and_304_to_that_dat
     assert len(lines) == 6 and all(line.by_nginx for line in lines), lines
     assert [line.status for line in lines] == [200, 200, 304, 200, 200, 200]
     assert not [seen for seen in site_requests if seen.startswith("/live/")]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_nginx_and_the_site_answer_a_file_alike(nginx, live_server, site_requests):
+    publish(nginx.live_root, "nuit-01", "en-projector.html", BODY, MTIME)
+    path = "/live/nuit-01/en-projector.html"
+    site = urlsplit(live_server.url).port
+    assert site is not None
+    compared = ("last-modified", "etag", "cache-control", "vary", "content-type", "content-encoding")
+    for headers in (
+        {},
+        {"Accept-Encoding": "gzip"},
+        {"If-Modified-Since": "Sat, 05 Dec 2026 08:30:12 GMT"},
+        {"If-Modified-Since": "Sat, 05 Dec 2026 08:30:12 GMT", "Accept-Encoding": "gzip"},
+        {"If-Modified-Since": "Sat, 05 Dec 2026 08:30:11 GMT", "Accept-Encoding": "gzip"},
+    ):
+        by_nginx, by_site = get(nginx, path, **headers), get(site, path, **headers)
+        assert by_nginx[0] == by_site[0] and by_nginx[2] == by_site[2], headers
+        assert {key: by_nginx[1].get(key) for key in compared} == {key: by_site[1].get(key) for key in compared}
+    # The first five through nginx, answered by it; the next five asked of the site directly.
+    assert all(line.by_nginx for line in nginx.logged_at(path)) and site_requests.count(path) == 5
 
 
 @pytest.mark.django_db(transaction=True)
@@ -133,6 +161,7 @@ def test_nothing_else_in_a_tournaments_folder_is_ever_served(nginx, site_request
         "/live/nuit-01/state.json%00fr-ranking.html",
         "/live/nuit-01/fr-ranking.html/state.json",
         "/live/state.json",
+        "/live/.locks/nuit-01",
         "/live/",
     ],
 )
@@ -142,6 +171,10 @@ def test_no_address_reaches_the_folders_other_files(nginx, path):
     (nginx.live_root / "nuit-01" / "state.json").chmod(0o644)
     (nginx.live_root / "state.json").write_text(SECRET)
     (nginx.live_root / "state.json").chmod(0o644)
+    # Where the site keeps the tournaments' locks (scoring/live_files.py).
+    (nginx.live_root / ".locks").mkdir()
+    (nginx.live_root / ".locks" / "nuit-01").write_text(SECRET)
+    (nginx.live_root / ".locks" / "nuit-01").chmod(0o644)
     connection = http.client.HTTPConnection("127.0.0.1", nginx.port, timeout=30)
     try:
         # As typed: http.client sends the path untouched ("..", "%2e" and all).

@@ -1,10 +1,13 @@
-"""The live ranking as polls are served it (scoring/live_ranking.py).
+"""The live ranking as the site serves its polls (scoring/live_ranking.py).
 
-One rendering of the ranking's fragment per version, language and page, shared by the
-page and its partial through the cache; the published version, which moves at most every
-RANKING_PUBLISH_SECONDS under load. The clock is the tests' own (`live_ranking.clock`).
+A public ranking is polled as files (tests/site/test_live_files.py); the site itself
+serves the ranking of a tournament its organisers follow before it is public, and any
+poll of the page's own address: one rendering of the ranking's fragment per version,
+language and page, shared by the page and its partial through the cache; the published
+version, which moves at most every RANKING_PUBLISH_SECONDS under load. The clock is the
+tests' own (`live_ranking.clock`).
 
-Personas: a *visitor* follows a public tournament without an account.
+Personas: the *director* follows a tournament of their club not public yet.
 """
 
 from __future__ import annotations
@@ -17,8 +20,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.core.cache import cache
+from django.db import connection
 from django.test import Client
 from django.test.signals import template_rendered
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring import live_ranking
@@ -26,8 +31,8 @@ from scoring.models import StandingsSnapshot
 from scoring.services import hand_submit
 from scoring.standings import standings_rebuild
 from tests.production.processes import free_port
-from tests.scoring.tables import make_table
-from tournaments.models import Table
+from tests.scoring.tables import director_of, make_table
+from tournaments.models import Table, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -54,9 +59,22 @@ def renders() -> Iterator[list[str]]:
 @pytest.fixture
 def running(django_capture_on_commit_callbacks) -> Table:
     table = make_table(tables=2)
+    Tournament.objects.filter(pk=table.round.tournament_id).update(is_public=False)
     with django_capture_on_commit_callbacks(execute=True):
         hand_submit(table=table, raw=WIN_A)
     return table
+
+
+def follower(table: Table, **kwargs: object) -> Client:
+    """A browser of the tournament's director (the ranking is not public)."""
+    browser = Client(**kwargs)  # type: ignore[arg-type]
+    browser.force_login(director_of(table.round.tournament))
+    return browser
+
+
+@pytest.fixture
+def client(running: Table) -> Client:
+    return follower(running)
 
 
 @pytest.fixture
@@ -109,10 +127,12 @@ def test_the_page_and_its_partial_share_one_rendering_per_version(
 def test_a_second_visitor_reads_the_fragment_the_first_one_had_rendered(
     running: Table, renders: list[str], django_assert_max_num_queries
 ) -> None:
-    assert Client().get(url(running), headers=HTMX).status_code == 200
-    # Another phone (another process would share the cache the same way): no snapshot read.
-    with django_assert_max_num_queries(1):
-        assert Client().get(url(running), headers=HTMX).status_code == 200
+    assert follower(running).get(url(running), headers=HTMX).status_code == 200
+    # Another browser (another process would share the cache the same way): no snapshot read.
+    second = follower(running)
+    with CaptureQueriesContext(connection) as queries:
+        assert second.get(url(running), headers=HTMX).status_code == 200
+    assert not [query for query in queries if '"rows"' in query["sql"]]
     assert renders.count(FRAGMENT) == 1
 
 
@@ -126,21 +146,26 @@ def test_a_process_reads_a_version_from_the_shared_cache_once(running: Table, mo
             reads.append(key)
         return real_get(key, *args, **kwargs)
 
-    assert Client().get(url(running), headers=HTMX).status_code == 200
+    assert follower(running).get(url(running), headers=HTMX).status_code == 200
     # Another web process rendered it: this one reads it from the shared cache, then keeps it.
     live_ranking.forget_local()
     monkeypatch.setattr(cache, "get", counted)
-    bodies = {Client().get(url(running), headers={**HTMX, "Accept-Encoding": "gzip"}).content for _ in range(5)}
+    bodies = {
+        follower(running).get(url(running), headers={**HTMX, "Accept-Encoding": "gzip"}).content for _ in range(5)
+    }
     assert len(bodies) == 1
     assert len(reads) == 2  # the fragment and its gzip body, once each
     # A new version is read again; a cleared process starts over.
     live_ranking.forget_local()
-    Client().get(url(running), headers=HTMX)
+    follower(running).get(url(running), headers=HTMX)
     assert len(reads) == 3
 
 
 def test_languages_are_rendered_apart_and_each_once(running: Table, renders: list[str]) -> None:
-    french, english = Client(headers={"Accept-Language": "fr"}), Client(headers={"Accept-Language": "en"})
+    french, english = (
+        follower(running, headers={"Accept-Language": "fr"}),
+        follower(running, headers={"Accept-Language": "en"}),
+    )
     in_french = french.get(url(running), headers=HTMX).content.decode()
     in_english = english.get(url(running), headers=HTMX).content.decode()
     assert ">Rang<" in in_french and ">Rank<" not in in_french
@@ -179,7 +204,7 @@ def test_polls_within_the_publishing_time_keep_the_published_version(
     running: Table, clock: list[float], settings, django_capture_on_commit_callbacks
 ) -> None:
     settings.RANKING_PUBLISH_SECONDS = 2
-    phone = Client()
+    phone = follower(running)
     first = phone.get(url(running), headers=HTMX)
     published = shown_version(first.content)
     version = new_version(running, django_capture_on_commit_callbacks)
@@ -187,8 +212,8 @@ def test_polls_within_the_publishing_time_keep_the_published_version(
     clock[0] += 1.5
     # The phone that shows the published version: 304; a newcomer: the published version too.
     assert phone.get(url(running), headers={**HTMX, "If-None-Match": first["ETag"]}).status_code == 304
-    assert shown_version(Client().get(url(running)).content) == published
-    assert shown_version(Client().get(url(running, "projector"), headers=HTMX).content) == published
+    assert shown_version(follower(running).get(url(running)).content) == published
+    assert shown_version(follower(running).get(url(running, "projector"), headers=HTMX).content) == published
     # Two seconds after the last publication, the newest version is published.
     clock[0] += 0.5
     moved = phone.get(url(running), headers={**HTMX, "If-None-Match": first["ETag"]})
@@ -200,7 +225,7 @@ def test_a_quiet_ranking_shows_a_new_hand_at_the_first_poll(
     running: Table, clock: list[float], settings, django_capture_on_commit_callbacks
 ) -> None:
     settings.RANKING_PUBLISH_SECONDS = 2
-    phone = Client()
+    phone = follower(running)
     first = phone.get(url(running), headers=HTMX)
     clock[0] += 60
     version = new_version(running, django_capture_on_commit_callbacks)
@@ -212,7 +237,7 @@ def test_with_no_publishing_time_every_version_is_served_at_once(
     running: Table, clock: list[float], settings, django_capture_on_commit_callbacks
 ) -> None:
     settings.RANKING_PUBLISH_SECONDS = 0
-    phone = Client()
+    phone = follower(running)
     first = phone.get(url(running), headers=HTMX)
     version = new_version(running, django_capture_on_commit_callbacks)
     moved = phone.get(url(running), headers={**HTMX, "If-None-Match": first["ETag"]})
@@ -230,7 +255,7 @@ def test_a_published_version_pruned_before_it_was_drawn_gives_way_to_the_newest(
     version = new_version(running, django_capture_on_commit_callbacks)
     StandingsSnapshot.objects.filter(tournament_id=tournament_id, version=old).delete()
     clock[0] += 0.5
-    served = Client().get(url(running), headers=HTMX)
+    served = follower(running).get(url(running), headers=HTMX)
     assert served.status_code == 200 and shown_version(served.content) == version
     assert live_ranking.published_version(tournament_id, version) == version
 
@@ -364,7 +389,7 @@ def test_while_redis_is_away_polls_are_served_the_newest_version_stored(
     }
     assert live_ranking.publish(tournament_id, stale) == stale
     assert live_ranking.published_version(tournament_id, stale) == version
-    served = Client().get(url(running), headers=HTMX)
+    served = follower(running).get(url(running), headers=HTMX)
     assert served.status_code == 200 and shown_version(served.content) == version
 
 
@@ -378,11 +403,11 @@ def test_a_publication_another_database_left_in_the_cache_gives_way_to_this_ones
     cache.clear()
     live_ranking.publish(tournament_id, 40, now=clock[0])
     live_ranking.newest_written(tournament_id, 40)
-    served = Client().get(url(running), headers=HTMX)
+    served = follower(running).get(url(running), headers=HTMX)
     assert served.status_code == 200 and shown_version(served.content) == version
     clock[0] += 3
     assert live_ranking.published_version(tournament_id, version) == version
-    assert shown_version(Client().get(url(running), headers=HTMX).content) == version
+    assert shown_version(follower(running).get(url(running), headers=HTMX).content) == version
 
 
 # -- one render per version, however many polls ask for it at once ---------------------

@@ -158,7 +158,8 @@ def world(db: None) -> World:
     api_token = api_token_create(by=organiser, name="tests")
     cache.clear()
     values = {
-        "pk": tournament.pk, "slug": tournament.slug, "club_id": club.pk, "club": club.slug, "number": 1, "table": 1,
+        "pk": tournament.pk, "slug": tournament.slug, "name": "fr-ranking.html", "club_id": club.pk,
+        "club": club.slug, "number": 1, "table": 1,
         "donne": 1, "token": table.token, "table_id": table.pk, "hand_id": table.hands.get().pk,
         "player_id": competitors[0].players.first().pk, "competitor_id": competitors[0].pk,
         "pair_id": pair.pk, "job_id": job.pk, "prize_id": prize.pk, "membership_id": club.memberships.get().pk,
