@@ -57,6 +57,15 @@ class NginxProxy:
         """The requests answered so far for `path` (its query string aside)."""
         return [line for line in self.logged() if urlsplit(line.uri).path == path]
 
+    def logged_once(self, path: str, count: int = 1, seconds: float = 10.0) -> list[Logged]:
+        """The requests answered for `path`, once at least `count` are in the log: nginx
+        writes a request's line once it is done with it, which may come a moment after the
+        client has read the answer."""
+        deadline = time.monotonic() + seconds
+        while len(found := self.logged_at(path)) < count and time.monotonic() < deadline:
+            time.sleep(0.02)
+        return found
+
     def errors(self) -> str:
         return (self.folder / "error.log").read_text(errors="replace") if (self.folder / "error.log").exists() else ""
 

@@ -96,7 +96,7 @@ def test_a_published_file_is_answered_by_nginx_with_its_date_and_304_to_that_dat
     assert 'data-version="18"' in body.decode()
 
     # Every one answered by nginx itself: the site never saw them.
-    lines = nginx.logged_at(path)
+    lines = nginx.logged_once(path, 6)
     assert len(lines) == 6 and all(line.by_nginx for line in lines), lines
     assert [line.status for line in lines] == [200, 200, 304, 200, 200, 200]
     assert not [seen for seen in site_requests if seen.startswith("/live/")]
@@ -120,7 +120,7 @@ def test_nginx_and_the_site_answer_a_file_alike(nginx, live_server, site_request
         assert by_nginx[0] == by_site[0] and by_nginx[2] == by_site[2], headers
         assert {key: by_nginx[1].get(key) for key in compared} == {key: by_site[1].get(key) for key in compared}
     # The first five through nginx, answered by it; the next five asked of the site directly.
-    assert all(line.by_nginx for line in nginx.logged_at(path)) and site_requests.count(path) == 5
+    assert all(line.by_nginx for line in nginx.logged_once(path, 5)) and site_requests.count(path) == 5
 
 
 @pytest.mark.django_db(transaction=True)
@@ -147,7 +147,7 @@ def test_nothing_else_in_a_tournaments_folder_is_ever_served(nginx, site_request
     status, _headers, body = get(nginx, f"/live/nuit-01/{name}", **{"Accept-Encoding": "gzip"})
     assert status == 404 and b"never served" not in body
     # The site answered it, nginx did not.
-    (line,) = nginx.logged_at(f"/live/nuit-01/{name}")
+    (line,) = nginx.logged_once(f"/live/nuit-01/{name}")
     assert not line.by_nginx and line.status == 404
     assert f"/live/nuit-01/{name}" in site_requests
 
@@ -195,6 +195,6 @@ def test_a_missing_file_is_asked_of_the_site_by_the_same_address(nginx, site_req
     for path in ("/live/nuit-01/en-projector.html", "/live/nuit-02/fr-ranking.html"):
         status, _headers, _body = get(nginx, path, **{"If-Modified-Since": "Sat, 05 Dec 2026 08:30:12 GMT"})
         assert status == 404, path
-        (line,) = nginx.logged_at(path)
+        (line,) = nginx.logged_once(path)
         assert not line.by_nginx, line
         assert site_requests.count(path) == 1
