@@ -155,8 +155,10 @@ def server_env(url: str, broker: str) -> dict[str, str]:
 
 
 def start_django(env: dict[str, str]) -> None:
-    """Start Django in this process on the servers' database and settings (`env`)."""
-    os.environ.update({key: env[key] for key in ("DATABASE_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS")})
+    """Start Django in this process on the servers' database and settings (`env`), the
+    live ranking's folder too when `env` names one (nothing written to the checkout's)."""
+    shared = ("DATABASE_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "ATOUT_LIVE_ROOT")
+    os.environ.update({key: env[key] for key in shared if key in env})
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "atout.settings")
     import django
 
@@ -224,7 +226,10 @@ def request(
 # The requests a bench tells apart, each (kind, method, path, whether it is an htmx poll):
 # the polled parts of the public pages (the live ranking, the projector, a competitor's
 # « Ma soirée » and the director's messages on either) and a referee's hand. Anything
-# else is "other" (pages opened, the API's other calls, the director's).
+# else is "other" (pages opened, the API's other calls, the director's). The live ranking
+# and the projector poll their files (/live/<slug>/<lang>-<kind>.html, which nginx serves
+# itself, gunicorn only when the file is missing); the page's own address, polled before
+# those files, is still told apart.
 REQUEST_KINDS: tuple[tuple[str, str, re.Pattern[str], bool], ...] = (
     ("ranking", "GET", re.compile(r"/live/[^/]+/[a-z]{2}-ranking\.html"), True),
     ("projector", "GET", re.compile(r"/live/[^/]+/[a-z]{2}-projector\.html"), True),

@@ -11,23 +11,24 @@ What it does, start to finish (it stops by itself and cleans up after itself):
    and created again), migrates it, and seeds a club per concours, each with its director
    (an API token) and its concours of N teams, all checked in (bench/nightkit.py's
    `seed`); flushes its Redis database (give it one of its own);
-3. installs Debian's nginx with apt when it is missing (`apt-get install -y nginx`, with
-   `sudo -n` when not root, as scripts/setup.sh installs chromium; nothing else is
-   downloaded), starts two gunicorn nodes (production's configuration file, the site's WSGI
-   app in benchkit's CpuMeter, each on its own site's and polls' addresses, as
-   bench/night.py starts one), a Celery worker, and nginx on a port of its own with a
-   configuration written to a temporary folder (`nginx_conf`: its pid, logs and temporary
-   files there; one upstream of the two nodes' site addresses, one of their polls'
-   addresses; the live ranking's and the projector's htmx polls sent to the polls'
-   upstream as docs/operating.md's "Polls apart" says, everything else to the site's);
+3. installs Debian's nginx with apt when it is missing (serving/nginx.py's
+   `install_nginx`: `apt-get install -y nginx`, with `sudo -n` when not root, as
+   scripts/setup.sh does; nothing else is downloaded), starts two gunicorn nodes
+   (production's configuration file, the site's WSGI app in benchkit's CpuMeter, as
+   bench/night.py starts one), a Celery worker, and nginx on a port of its own
+   (bench/nightkit.py's `start_nginx`: serving/nginx.py's configuration in a temporary
+   folder, its pid, logs and temporary files there; one upstream of the nodes' addresses;
+   the live rankings' files, which the worker writes to a folder in it, ATOUT_LIVE_ROOT of
+   the nodes and the worker, served by nginx itself as production's docker/nginx.conf does,
+   with the same docker/nginx-live.conf);
 4. plays every concours at once with bench/nightkit.py's users, every one of them through
    nginx: per concours a director (draws each round, hands the tables' secrets to the
    referees, corrects hands, closes the round and draws the next), a referee per table
    (a donne every REAL_DONNE_SECONDS / `--pace` seconds on average, with its secret, the
    donne it expects and an `Idempotency-Key`), `--phones` phones per team polling the
-   live ranking as its htmx does (ETag, `If-None-Match`, gzip) and `--projectors`
-   projectors (the projector's ranking, its messages and its round clock); « Ma soirée »
-   pages only when `--soirees` asks (none by default);
+   live ranking's file as its htmx does (`If-Modified-Since` with the date of the file it
+   shows, gzip) and `--projectors` projectors (the projector's file, its messages and its
+   round clock); « Ma soirée » pages only when `--soirees` asks (none by default);
 5. prints the figures, the machine's cores and load at the start and the end, how the run
    differs from a real Saturday, and last one JSON line.
 
@@ -42,10 +43,12 @@ every concours):
   read them off their connection to nginx: status line, headers and body as sent);
 - web CPU per poll, nginx and gunicorn apart. gunicorn: the CpuMeter's CPU of each
   request by kind on both nodes, plus their CPU outside requests spread over every
-  request (bench/night.py). nginx: the CPU of its master and workers (user + system, from
-  /proc/<pid>/stat through psutil) over the window, divided by every request it passed
-  (the nodes' CpuMeters count each): nginx spends about as much on a poll as on a hand,
-  the bytes aside, so one figure per request;
+  request (bench/night.py); `gunicorn_cpu_ms_per_poll` is its CPU on every poll it served,
+  all kinds, over every poll the clients made (most of the rankings' nginx answered from
+  their files). nginx: the CPU of its master and workers (user + system, from
+  /proc/<pid>/stat through psutil) over the window, divided by every request the clients
+  made (locust's count: every one went through nginx), a file served, a 304 or a request
+  passed to a node alike, so one figure per request;
 - lost and doubled (every acknowledged (table, donne) is one row, none missing, none
   twice) and errors (the directors' and referees' refusals, and a server that exited).
 
@@ -62,9 +65,7 @@ import argparse
 import math
 import os
 import random
-import resource
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -94,14 +95,19 @@ from nightkit import (
     cpu_seconds,
     fresh_folder,
     gunicorn_node,
+    live_folder,
     lost_and_doubled,
     merged_polls,
+    more_files,
     ms,
+    per_request_ms,
     poll_figures,
     poll_table,
+    polls_cpu_ms_per_poll,
     prepare_database,
     seed,
     spread,
+    start_nginx,
     stored_rows,
     think_seconds,
     user_classes,
@@ -118,8 +124,6 @@ SUMMARY_KEYS = (
     "tournaments", "teams", "entry_p95_ms", "visible_p95_ms", "polls_per_s", "gunicorn_cpu_ms_per_poll",
     "nginx_cpu_ms_per_poll", "lost", "doubled", "errors",
 )  # fmt: skip
-# Where Debian's package puts nginx when no PATH names it.
-DEBIAN_NGINX = "/usr/sbin/nginx"
 
 
 # -- pure helpers (tests/site/test_bench_federation.py) -----------------------------------
@@ -223,130 +227,12 @@ def concours_sizes(count: int, total: int, low: int, high: int, rng: random.Rand
     return [2 * size for size in sizes]
 
 
-def nginx_conf(
-    folder: Path, *, port: int, sites: Sequence[int], polls: Sequence[int], workers: str, files: int, user: str | None
-) -> str:
-    """nginx's configuration: on 127.0.0.1:`port`, in front of the nodes' site addresses
-    (`sites`) and polls' addresses (`polls`), its pid, logs and temporary files in `folder`.
-
-    As docs/operating.md's proxy: Host, X-Forwarded-Proto, X-Forwarded-For and X-Request-ID
-    sent on, the live ranking's and the projector's htmx polls to the polls' upstream
-    ("Polls apart"), 5 MB bodies. No access log (a real site keeps one: it would write a
-    line a poll here, thousands a second). gunicorn's sync workers close every connection,
-    so no keep-alive to the upstreams. `user`: the workers' user when nginx starts as root.
-    """
-
-    def upstream(name: str, ports: Sequence[int]) -> str:
-        servers = "".join(f"        server 127.0.0.1:{p} max_fails=0;\n" for p in ports)
-        return f"    upstream {name} {{\n{servers}    }}\n"
-
-    proxy = (
-        "            proxy_set_header Host $http_host;\n"
-        "            proxy_set_header X-Forwarded-Proto $scheme;\n"
-        "            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;\n"
-        "            proxy_set_header X-Request-ID $request_id;\n"
-        "            proxy_read_timeout 60s;\n"
-    )
-    temporary = "".join(
-        f"    {kind}_temp_path {folder / kind};\n" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
-    )
-    return (
-        f"{f'user {user};' if user else ''}\n"
-        "daemon off;\n"
-        "master_process on;\n"
-        f"worker_processes {workers};\n"
-        f"worker_rlimit_nofile {files};\n"
-        f"pid {folder / 'nginx.pid'};\n"
-        f"error_log {folder / 'error.log'} warn;\n"
-        "events {\n"
-        f"    worker_connections {max(1024, files // 2)};\n"
-        "}\n"
-        "http {\n"
-        "    access_log off;\n"
-        "    server_tokens off;\n"
-        f"{temporary}"
-        "    client_max_body_size 5m;\n"
-        # A ranking page of 300 teams is held whole: nothing written to disk on the way.
-        "    proxy_buffers 64 16k;\n"
-        "    proxy_max_temp_file_size 0;\n"
-        f"{upstream('atout_site', sites)}"
-        f"{upstream('atout_polls', polls)}"
-        "    map $http_hx_request $atout_upstream {\n"
-        '        "true"  atout_polls;\n'
-        "        default atout_site;\n"
-        "    }\n"
-        "    server {\n"
-        f"        listen 127.0.0.1:{port} backlog=4096;\n"
-        "        location / {\n"
-        "            proxy_pass http://atout_site;\n"
-        f"{proxy}"
-        "        }\n"
-        "        location ~ ^/t/[^/]+/(projector/)?$ {\n"
-        "            proxy_pass http://$atout_upstream;\n"
-        f"{proxy}"
-        "        }\n"
-        "    }\n"
-        "}\n"
-    )
-
-
-def nginx_binary() -> str | None:
-    """nginx's path, None when it is not installed."""
-    found = shutil.which("nginx")
-    if found:
-        return found
-    return DEBIAN_NGINX if os.access(DEBIAN_NGINX, os.X_OK) else None
-
-
-def install_nginx() -> str:
-    """Debian's nginx, installed with apt when missing (as scripts/setup.sh installs
-    chromium: `sudo -n` when not root); its path. Debian's package would start its own
-    nginx on port 80: in a container, policy-rc.d usually refuses, else it runs beside
-    this bench's, which never touches it. Raises RuntimeError when it cannot."""
-    found = nginx_binary()
-    if found:
-        return found
-    print("==> nginx is missing: installing Debian's nginx with apt")
-    sudo = [] if os.geteuid() == 0 else ["sudo", "-n"]
-    quiet = {"capture_output": True, "text": True, "timeout": 900, "check": False}
-    for argv in (
-        [*sudo, "apt-get", "update", "-qq"],
-        [*sudo, "env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "install", "-y", "-qq", "nginx"],
-    ):
-        try:
-            done = subprocess.run(argv, **quiet)  # type: ignore[call-overload]
-        except (OSError, subprocess.TimeoutExpired) as error:
-            raise RuntimeError(f"{' '.join(argv)}: {error}") from error
-        if done.returncode != 0:
-            raise RuntimeError(f"{' '.join(argv)} failed: {(done.stderr or done.stdout).strip()[-500:]}")
-    found = nginx_binary()
-    if not found:
-        raise RuntimeError("apt installed nginx, yet no nginx binary was found")
-    return found
-
-
-def per_request_ms(cpu_seconds_used: float, requests: int) -> float:
-    """CPU ms a request, NaN for no request."""
-    return 1000 * cpu_seconds_used / requests if requests > 0 else float("nan")
-
-
 def summary_line(figures: dict[str, Any]) -> str:
     """The last line: one JSON object with at least SUMMARY_KEYS (NaN written as null)."""
     return nightkit.summary_line(figures, SUMMARY_KEYS)
 
 
 # -- the run -----------------------------------------------------------------------------
-
-
-def more_files() -> int:
-    """This process's limit of open files raised to the hard limit (a client's socket a
-    user at most, ten thousand users); the limit now."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if hard == resource.RLIM_INFINITY:
-        hard = max(soft, 65536)
-    if soft < hard:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    return int(hard)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -365,6 +251,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if ready is None:
         return 2
     load_start, reference_ms = ready
+    from serving.nginx import install_nginx
+
     try:
         nginx = install_nginx()
     except RuntimeError as error:
@@ -379,11 +267,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     results = ROOT / "bench-results"
     results.mkdir(exist_ok=True)
     url = database_url(args.postgres, args.database)
-    # gunicorn behind nginx on this machine: X-Forwarded-For believed from it alone.
-    env = {**server_env(url, args.redis), "TRUSTED_PROXIES": "127.0.0.1"}
+    # nginx's folder, and in it the live ranking's files: the worker writes them, nginx serves them.
     folder = Path(tempfile.mkdtemp(prefix="atout-nginx-"))
-    # nginx's workers run as nobody when it starts as root: they must reach their temporary folders.
-    folder.chmod(0o755)
+    live_root = live_folder(folder)
+    # gunicorn behind nginx on this machine: X-Forwarded-For believed from it alone.
+    env = {**server_env(url, args.redis), "TRUSTED_PROXIES": "127.0.0.1", "ATOUT_LIVE_ROOT": str(live_root)}
     servers: list[Server] = []
     nights: list[Night] = []
     try:
@@ -395,13 +283,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         seeded = seed(env, sizes, args.rounds, args.donnes)
         meters = fresh_folder(results / "federation-cpu")
         sites = [free_port() for _ in range(args.nodes)]
-        polls = [free_port() for _ in range(args.nodes)]
         nodes = [
             gunicorn_node(
                 env,
                 name=f"gunicorn node {n + 1}",
                 port=sites[n],
-                poll_port=polls[n],
                 meters=meters,
                 log=results / f"federation-gunicorn-{n + 1}.log",
                 workers=args.workers,
@@ -415,28 +301,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         for node, port in zip(nodes, sites, strict=True):
             wait_ready(node, port)
         port = free_port()
-        conf = folder / "nginx.conf"
-        conf.write_text(
-            nginx_conf(
-                folder,
-                port=port,
-                sites=sites,
-                polls=polls,
-                workers=args.nginx_workers,
-                files=files,
-                user="nobody nogroup" if os.geteuid() == 0 else None,
-            )
-        )
-        proxy = Server(
-            "nginx", [nginx, "-p", str(folder), "-e", str(folder / "error.log"), "-c", str(conf)], env,
-            results / "federation-nginx.log",
+        proxy = start_nginx(
+            nginx, folder, port=port, sites=sites, live_root=live_root, workers=args.nginx_workers, files=files,
+            env=env, log=results / "federation-nginx.log",
         )  # fmt: skip
         servers.append(proxy)
         wait_ready(proxy, port)
         print(
-            f"==> nginx ({nginx}, {args.nginx_workers} workers) on 127.0.0.1:{port} in front of {args.nodes} gunicorn "
-            f"nodes (serving/gunicorn_conf.py, {args.workers or 'default'} workers each, polls apart); "
-            f"a Celery worker on {args.redis}; configuration in {conf}"
+            f"==> nginx ({nginx}, {args.nginx_workers} workers) on 127.0.0.1:{port}, serving the live rankings' "
+            f"files from {live_root}, in front of {args.nodes} gunicorn nodes (serving/gunicorn_conf.py, "
+            f"{args.workers or 'default'} workers each); a Celery worker on {args.redis}"
         )
 
         nights = [
@@ -484,6 +358,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for night in nights:
             night.finished_at = night.finished_at or ended
         cpu_end = web_cpu()
+        # Every request the clients made so far went through nginx (polls, hands, pages alike).
+        requests = environment.stats.total.num_requests
         metered_end = read_cpu_meters(meters)
         clients_cpu = cpu_seconds(os.getpid(), children=False) - clients_start
         runner.quit()
@@ -500,15 +376,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         drop_database(args.postgres, args.database)
     return report(
         args, nights, sizes, rows, wall=wall, cpu=(cpu_start, cpu_end), metered=(metered_start, metered_end),
-        clients_cpu=clients_cpu, nginx_errors=nginx_errors, load_start=load_start, reference_ms=reference_ms,
-        stats=locust_stats.get_stats_summary(environment.stats, current=False),
+        requests=requests, clients_cpu=clients_cpu, nginx_errors=nginx_errors, load_start=load_start,
+        reference_ms=reference_ms, stats=locust_stats.get_stats_summary(environment.stats, current=False),
     )  # fmt: skip
 
 
 def report(
     args: argparse.Namespace, nights: Sequence[Night], sizes: Sequence[int], rows: dict[tuple[str, int], int], *,
     wall: float, cpu: tuple[tuple[float, float, float], tuple[float, float, float]],
-    metered: tuple[dict[str, tuple[int, float]], dict[str, tuple[int, float]]], clients_cpu: float,
+    metered: tuple[dict[str, tuple[int, float]], dict[str, tuple[int, float]]], requests: int, clients_cpu: float,
     nginx_errors: list[str], load_start: str, reference_ms: float, stats: list[str],
 ) -> int:  # fmt: skip
     """Print the figures and the last line; the exit status."""
@@ -535,9 +411,10 @@ def report(
         unseen += missed
     polls = merged_polls(nights)
     served, rest_ms = cpu_by_kind(web_end - web_start, *metered)
-    requests = sum(count for count, _ms in served.values())
+    passed = sum(count for count, _ms in served.values())
     nginx_ms = per_request_ms(nginx_end - nginx_start, requests)
     all_polls = sum(tally.polls for tally in polls.values())
+    gunicorn_per_poll = polls_cpu_ms_per_poll(polls, served, rest_ms)
     ranking = polls.get("ranking", nightkit.PollTally())
     hands = len(acks)
     rounds_closed = sum(night.rounds_closed for night in nights)
@@ -582,8 +459,10 @@ def report(
     for text in poll_table(polls, served, rest_ms):
         print(text)
     print(
-        f"web CPU per request                gunicorn: as above, by kind; nginx {nginx_ms:.3f} ms a request "
-        f"({nginx_end - nginx_start:.1f} s over {requests} requests passed, polls and hands alike)"
+        f"web CPU per poll                   gunicorn {gunicorn_per_poll:.3f} ms (its CPU on the polls it served, "
+        f"every kind, over the {all_polls} polls the clients made, those nginx answered from a file included); "
+        f"nginx {nginx_ms:.3f} ms a request ({nginx_end - nginx_start:.1f} s over the {requests} requests the "
+        f"clients made, polls, pages and hands alike; {passed} of them passed to gunicorn)"
     )
     print(
         f"CPU in all                         gunicorn's {args.nodes} nodes {web_end - web_start:.1f} s, nginx "
@@ -615,9 +494,8 @@ def report(
         "phone polls from the start and never sleeps; the two gunicorn nodes, nginx, PostgreSQL, Redis, the "
         "Celery worker and the clients share this one machine's cores (a site would give the nodes machines of "
         "their own); loopback, no radio, no TLS (nginx would also decrypt); no access log; no static files asked "
-        "(a phone's browser caches them); the polls are proxied to gunicorn: the design of the federation issue's "
-        "item 1, where nginx serves each ranking's poll from files the worker writes, does not exist yet, so "
-        "every poll here still costs gunicorn its request; "
+        "(a phone's browser caches them); the live rankings' files on this machine's disk (a site's volume may "
+        "be slower); "
         f"{args.donnes} donnes a partie; the Celery worker at nice 10, one for every concours"
     )
     load_end = machine_load()
@@ -648,7 +526,7 @@ def report(
         "polls_per_s": all_polls / wall if wall > 0 else float("nan"),
         "ranking_polls_per_s": ranking.polls / wall if wall > 0 else float("nan"),
         "poll_bytes_avg": ranking.bytes_per_poll,
-        "gunicorn_cpu_ms_per_poll": nightkit.cpu_ms_per_poll(served, rest_ms, "ranking"),
+        "gunicorn_cpu_ms_per_poll": gunicorn_per_poll,
         "gunicorn_cpu_ms_outside_requests": rest_ms,
         "nginx_cpu_ms_per_poll": nginx_ms,
         "polls": poll_figures(polls, served, rest_ms),

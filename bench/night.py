@@ -9,10 +9,15 @@ What it does, start to finish (it stops by itself and cleans up after itself):
    its own);
 2. starts gunicorn on 127.0.0.1 with DEBUG off, as in production (benchkit's
    environment, as bench/entry_load.py; production's configuration file, the site's WSGI
-   app inside benchkit's CpuMeter, below), and a Celery worker on Redis that rebuilds the
-   ranking as hands come in;
+   app inside benchkit's CpuMeter, below), a Celery worker on Redis that rebuilds the
+   ranking as hands come in and writes its files (the live ranking's and the projector's,
+   a folder of nginx's temporary one: ATOUT_LIVE_ROOT of gunicorn and the worker), and
+   nginx in front of gunicorn as production's proxy (bench/nightkit.py's `start_nginx`:
+   serving/nginx.py's configuration, with docker/nginx-live.conf: the live ranking's polls
+   answered from those files by nginx itself, everything else passed to gunicorn), Debian's
+   nginx installed with apt when missing (serving/nginx.py's `install_nginx`);
 3. plays the night with locust's library API (`locust.env.Environment`, a local runner,
-   its request statistics), everyone over HTTP on loopback:
+   its request statistics), everyone over HTTP on loopback, through nginx:
    - the director (one user) draws each round through the API, hands each table's secret
      to its referee, corrects hands meanwhile (`PUT …/hands/<n>/`, a new random donne and
      a reason), closes the round once every partie is over and draws the next one;
@@ -20,18 +25,21 @@ What it does, start to finish (it stops by itself and cleans up after itself):
      `POST /api/v1/table/hands/` with the table's secret (`X-Table-Token`), the donne it
      expects and a fresh `Idempotency-Key` (sent again, same key, when the network lets
      go), with valid random hands from the engine (`random_hand`);
-   - two phones per team open the ranking and poll its partial as the page's htmx does
-     (`HX-Request`, `HX-Target`, `HX-Current-URL`, `If-None-Match` with the ETag it was
-     drawn with, `Accept-Encoding: gzip` like a browser), every `hx-trigger` seconds;
+   - two phones per team open the ranking and poll its file
+     (`/live/<slug>/fr-ranking.html`) as the page's htmx does (`HX-Request`, `HX-Target`,
+     `HX-Current-URL`, `If-Modified-Since` with the date the page's `hx-headers` give, then
+     after each 200 its Last-Modified, `Accept-Encoding: gzip` like a browser), every
+     `hx-trigger` seconds: 304 from nginx until the worker writes the file again;
    - one phone per team (`--soirees`) opens its « Ma soirée » page by the personal link
      (`/soiree/<token>/`, Competitor.link_token) and polls it the same way: the live part
      (its own address, with the ETag of its `hx-headers`, 304 until the competitor's night
      moves) every 3 s and the director's messages (`/soiree/<token>/screen/`,
      tournaments/screens.py) every 10 s;
-   - four projectors poll the projector's partial the same way, and its messages
-     (`/t/<slug>/screen/`) and round clock (`/t/<slug>/clock/`, at load and every 30 s);
-   each page's polled parts, addresses, periods and first ETags are read from the page
-   as served (`polled_parts`), as htmx reads them;
+   - four projectors poll the projector's file (`/live/<slug>/fr-projector.html`) the
+     same way, and its messages (`/t/<slug>/screen/`) and round clock (`/t/<slug>/clock/`,
+     at load and every 30 s), which gunicorn serves;
+   each page's polled parts, addresses, periods, first dates or ETags and the version
+   shown are read from the page as served (`polled_parts`), as htmx reads them;
 4. prints the figures (below), the machine's load and cores at the start and at the end,
    and last one JSON line.
 
@@ -45,7 +53,9 @@ The figures:
   per round;
 - hand → visible on a polling phone: from the entry's 2xx until the first poll of one of
   the four phones of the table's two teams whose ranking includes it. The ranking
-  version a poll shows is read from its ETag. Which version includes a hand is read from
+  version a phone shows is the `data-version` of the ranking it was last given: the
+  page's, then each 200's body (a 304 keeps it; a part polled by ETag, the ETag's
+  version). Which version includes a hand is read from
   the product's ticket (scoring/standings.py): a watcher reads, in one statement every
   WATCH_SECONDS, the tickets taken (`requested`), the ticket the last committed refresh
   read under its lock before the results (`built`) and the newest version. A hand
@@ -57,8 +67,11 @@ The figures:
   ranking, messages and clock): polls, 200 and 304 counts, failures, and bytes per poll
   on the wire: status line, headers and the body as sent (compressed when the server
   compressed it), as the client read them off its connection, 200 and 304 together;
-- gunicorn's CPU per poll, by kind. gunicorn's processes serve the hands and every kind
-  of poll alike, so their whole CPU says nothing of one kind. Its workers run the site
+- gunicorn's CPU per poll, by kind of the polls it served (the ranking's and the
+  projector's files only when one is missing: nginx answers the rest itself), and
+  `gunicorn_cpu_ms_per_poll`: its CPU on every poll it served, all kinds, over every poll
+  the clients made. gunicorn's processes serve the hands and every other kind of poll
+  alike, so their whole CPU says nothing of one kind. Its workers run the site
   inside benchkit's CpuMeter, which reads the CPU clock of the serving thread
   (`time.thread_time`) when the app is called and when gunicorn closes the answer it has
   written, and sums it by kind of request (benchkit.REQUEST_KINDS) in each process: the
@@ -70,6 +83,9 @@ The figures:
   request (a regular expression and two clock readings), counted in gunicorn's CPU. Not
   a calibration window at the end where one kind polls alone: by then the ranking no
   longer moves, every poll is a 304, and a night's polls are mostly 200s at this pace;
+- nginx's CPU per request (`nginx_cpu_ms_per_poll`): its master's and workers' CPU (user
+  + system, psutil) over the window, divided by every request the clients made (locust's
+  count: all went through nginx), a file, a 304 or a request passed to gunicorn alike;
 - CPU seconds per stored hand, for gunicorn (the master and its workers) and the Celery
   worker apart (psutil, user + system), cold and warm;
 - lost and doubled: every acknowledged (table, donne) must be one row of scoring_hand,
@@ -77,9 +93,10 @@ The figures:
   « Ma soirée » page or poll answered neither 200 nor 304 (a failed poll of the ranking
   or a projector is counted beside its kind, as before, not as an error).
 
-The last line carries, beside the night's figures, `gunicorn_cpu_ms_per_poll` (the
-phones' ranking polls), `soiree_bytes_per_poll` and `soiree_cpu_ms_per_poll`, and
-`polls`: each kind's counts, bytes and CPU per poll.
+The last line carries, beside the night's figures, `gunicorn_cpu_ms_per_poll` and
+`nginx_cpu_ms_per_poll` (above), `polls_per_s` (every kind), `soiree_bytes_per_poll` and
+`soiree_cpu_ms_per_poll`, and `polls`: each kind's counts, bytes, the polls gunicorn
+served and its CPU a poll it served.
 
 How it differs from a real night: the pace is `--pace` times a real one, so the ranking
 moves `--pace` times as often per poll, and « Ma soirée », whose ETag moves with the
@@ -88,24 +105,23 @@ ranking's version, is drawn again (a 200) `--pace` times as often; every phone a
 sleep, and not every team opens its page); each « Ma soirée » is opened by its personal
 link, none by the seat finder's public address (the same page, found by the tournament's
 public pages instead of the link); all clients share the machine with the server
-(the load generator takes CPU from gunicorn, PostgreSQL and the worker: the phones, the
+(the load generator takes CPU from nginx, gunicorn, PostgreSQL and the worker: the phones, the
 « Ma soirée » pages and the projectors therefore speak HTTP through a bare socket each,
 `raw_get`, counted in
 locust's statistics all the same, while the referees and the director use locust's
 FastHttpUser); loopback has no
 latency or loss; partie length is `--donnes` donnes (a real concours often plays 12 or
 to a score); the director corrects a hand every REAL_CORRECTION_SECONDS / pace seconds;
-there is no proxy: the phones and projectors send the ranking's and the projector's htmx
-polls to gunicorn's polls' address (GUNICORN_POLL_BIND) themselves, as the proxy of
-docs/operating.md ("Polls apart") would, and every other poll (« Ma soirée », the
-messages, the clock) to the site's address, as that proxy does too (`polled_apart`),
-unless `--polls-together` puts them all in the site's queue with the hands; the Celery worker
-runs at `nice 10` (production's compose gives it a container of its own, at the same
-priority as the site), so that on these shared cores the refresh yields to the entries.
+nginx keeps no access log (a real site's writes a line a poll) and speaks plain HTTP (no
+TLS to decrypt); the live ranking's files are on this machine's disk (a site's volume may
+be slower); the Celery worker runs at `nice 10` (production's compose gives it a
+container of its own, at the same priority as the site), so that on these shared cores
+the refresh yields to the entries.
 
 Run: `.venv/bin/python bench/night.py --teams 300` (PostgreSQL on 127.0.0.1:5432 as for
 the tests, Redis on 127.0.0.1:6379; `--help` for the knobs). Exit status 0 when every
-acknowledged hand is stored exactly once and every round was played.
+acknowledged hand is stored exactly once and every round was played; 2 when PostgreSQL,
+Redis or nginx is missing.
 """
 
 from __future__ import annotations
@@ -113,10 +129,13 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import shutil
 import sys
+import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import nightkit
@@ -143,13 +162,18 @@ from nightkit import (
     cpu_seconds,
     fresh_folder,
     gunicorn_node,
+    live_folder,
     lost_and_doubled,
+    more_files,
     ms,
+    per_request_ms,
     poll_figures,
     poll_table,
+    polls_cpu_ms_per_poll,
     prepare_database,
     seed,
     spread,
+    start_nginx,
     stored_rows,
     think_seconds,
     user_classes,
@@ -162,7 +186,10 @@ from nightkit import (
 sys.path.insert(0, str(ROOT))
 
 # The keys the last line always carries.
-SUMMARY_KEYS = ("teams", "entry_p95_ms", "visible_p95_ms", "poll_bytes_avg", "lost", "doubled")
+SUMMARY_KEYS = (
+    "teams", "entry_p95_ms", "visible_p95_ms", "poll_bytes_avg", "gunicorn_cpu_ms_per_poll", "nginx_cpu_ms_per_poll",
+    "lost", "doubled",
+)  # fmt: skip
 
 
 # -- the arguments (tests/site/test_bench_night.py) ---------------------------------------
@@ -191,12 +218,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "--workers", type=int, default=None, help="gunicorn workers (default: production's, serving/gunicorn_conf.py)"
     )
     parser.add_argument("--threads", type=int, default=None, help="threads per gunicorn worker (default: production's)")
-    parser.add_argument(
-        "--polls-together",
-        action="store_true",
-        help="polls on the site's address, in the same queue as the hands (default: apart, on GUNICORN_POLL_BIND, "
-        "as the proxy of docs/operating.md sends them)",
-    )
+    parser.add_argument("--nginx-workers", default="auto", help="nginx's worker_processes (auto: one a core)")
     parser.add_argument("--database", default="atout_night_bench")
     parser.add_argument(
         "--postgres", default=os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/atout")
@@ -215,6 +237,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         parser.error("--pace: a positive number")
     if args.phones < 0 or args.soirees < 0 or args.projectors < 0 or args.arrive < 0:
         parser.error("--phones, --soirees, --projectors and --arrive: 0 or more")
+    if args.nginx_workers != "auto" and not (args.nginx_workers.isdigit() and int(args.nginx_workers) > 0):
+        parser.error("--nginx-workers: auto or a positive number")
     return args
 
 
@@ -244,13 +268,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     if ready is None:
         return 2
     load_start, reference_ms = ready
+    from serving.nginx import install_nginx
+
+    try:
+        nginx = install_nginx()
+    except RuntimeError as error:
+        print(f"night needs nginx: {error}", file=sys.stderr)
+        return 2
+    files = more_files()
     import redis
 
     redis.Redis.from_url(args.redis).flushdb()
     results = ROOT / "bench-results"
     results.mkdir(exist_ok=True)
     url = database_url(args.postgres, args.database)
-    env = server_env(url, args.redis)
+    # nginx's folder, and in it the live ranking's files: the worker writes them, nginx serves them.
+    folder = Path(tempfile.mkdtemp(prefix="atout-nginx-"))
+    live_root = live_folder(folder)
+    # gunicorn behind nginx on this machine: X-Forwarded-For believed from it alone.
+    env = {**server_env(url, args.redis), "TRUSTED_PROXIES": "127.0.0.1", "ATOUT_LIVE_ROOT": str(live_root)}
     tables = args.teams // 2
     servers: list[Server] = []
     night: Night | None = None
@@ -258,28 +294,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"==> database {args.database}: migrating and seeding {args.teams} teams")
         prepare_database(args.postgres, args.database, env)
         (seeded,) = seed(env, [args.teams], args.rounds, args.donnes)
-        port = free_port()
-        poll_port = None if args.polls_together else free_port()
-        print(
-            f"==> gunicorn (serving/gunicorn_conf.py): {args.workers or 'default'} workers, "
-            f"{args.threads or 'default'} threads each, on 127.0.0.1:{port}"
-            + (f", polls apart on 127.0.0.1:{poll_port}" if poll_port else ", polls on the same address")
-            + f"; a Celery worker on {args.redis}"
-        )
+        site = free_port()
         meters = fresh_folder(results / "night-cpu")
         gunicorn = gunicorn_node(
-            env, name="gunicorn", port=port, poll_port=poll_port, meters=meters, log=results / "night-gunicorn.log",
+            env, name="gunicorn", port=site, meters=meters, log=results / "night-gunicorn.log",
             workers=args.workers, threads=args.threads,
         )  # fmt: skip
         servers.append(gunicorn)
         celery = celery_worker(env, results / "night-celery.log")
         servers.append(celery)
-        wait_ready(gunicorn, port)
-
-        night = Night(
-            args=args, slug=seeded.slug, api_key=seeded.api_key, teams=args.teams, poll_port=poll_port,
-            soiree_tokens=seeded.links,
+        wait_ready(gunicorn, site)
+        port = free_port()
+        proxy = start_nginx(
+            nginx, folder, port=port, sites=[site], live_root=live_root, workers=args.nginx_workers, files=files,
+            env=env, log=results / "night-nginx.log",
         )  # fmt: skip
+        servers.append(proxy)
+        wait_ready(proxy, port)
+        print(
+            f"==> nginx ({nginx}, {args.nginx_workers} workers) on 127.0.0.1:{port}, serving the live ranking's "
+            f"files from {live_root}, in front of gunicorn (serving/gunicorn_conf.py: {args.workers or 'default'} "
+            f"workers, {args.threads or 'default'} threads each) on 127.0.0.1:{site}; a Celery worker on {args.redis}"
+        )
+
+        night = Night(args=args, slug=seeded.slug, api_key=seeded.api_key, teams=args.teams, soiree_tokens=seeded.links)
         classes = user_classes([night])
         users = 1 + tables + (args.phones + args.soirees) * args.teams + args.projectors
         print(
@@ -287,12 +325,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"(a donne per table every {think_seconds(args.pace):.1f} s on average, "
             f"{tables / think_seconds(args.pace):.1f} hands/s in all); "
             f"{args.phones * args.teams} phones on the ranking, {args.soirees * args.teams} on « Ma soirée », "
-            f"{args.projectors} projectors, 1 director ({users} locust users)"
+            f"{args.projectors} projectors, 1 director ({users} locust users, up to {files} open files)"
         )
         environment = Environment(user_classes=classes, host=f"http://127.0.0.1:{port}")
         runner = environment.create_local_runner()
         night.started = time.monotonic()
         cpu_start = (cpu_seconds(gunicorn.process.pid), cpu_seconds(celery.process.pid))
+        nginx_start = cpu_seconds(proxy.process.pid)
         metered_start = read_cpu_meters(meters)
         # This process alone: the servers are its children.
         clients_start = cpu_seconds(os.getpid(), children=False)
@@ -306,19 +345,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         runner.start(users, spawn_rate=min(100, max(50, users / 5)))
         while not night.finished_at and time.monotonic() < night.stop_at + 60:
             gevent.sleep(1)
-            if not (gunicorn.alive() and celery.alive()):
-                night.errors.append("a server exited: see bench-results/night-*.log")
+            gone = [server.name for server in servers if not server.alive()]
+            if gone:
+                night.errors.append(f"{', '.join(gone)} exited: see bench-results/night-*.log")
                 break
         night.finished_at = night.finished_at or time.monotonic()
         cpu_end = (cpu_seconds(gunicorn.process.pid), cpu_seconds(celery.process.pid))
+        nginx_end = cpu_seconds(proxy.process.pid)
+        # Every request the clients made so far went through nginx (polls, hands, pages alike).
+        requests = environment.stats.total.num_requests
         metered_end = read_cpu_meters(meters)
         clients_cpu = cpu_seconds(os.getpid(), children=False) - clients_start
         runner.quit()
         watcher.join(5)
         wall = night.finished_at - night.started
+        nginx_errors = (folder / "error.log").read_text(errors="replace").splitlines()
     finally:
         for server in reversed(servers):
             server.stop()
+        shutil.rmtree(folder, ignore_errors=True)
 
     assert night is not None
     rows = stored_rows([night.slug])
@@ -352,6 +397,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     def cpu_ms_per_poll(kind: str) -> float:
         return nightkit.cpu_ms_per_poll(served, rest_ms, kind)
+
+    all_polls = sum(tally.polls for tally in night.polls.values())
+    gunicorn_per_poll = polls_cpu_ms_per_poll(night.polls, served, rest_ms)
+    nginx_per_request = per_request_ms(nginx_end - nginx_start, requests)
 
     hands = len(night.acks)
     cold_hands = len(entry_cold)
@@ -395,6 +444,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     for text in poll_table(night.polls, served, rest_ms):
         print(text)
     print(
+        f"web CPU per poll                   gunicorn {gunicorn_per_poll:.3f} ms (its CPU on the polls it served, "
+        f"every kind, over the {all_polls} polls the clients made, those nginx answered from a file included); "
+        f"nginx {nginx_per_request:.3f} ms a request ({nginx_end - nginx_start:.1f} s over the {requests} "
+        "requests the clients made, polls, pages and hands alike)"
+    )
+    print(
         f"CPU s per stored hand              web {web_per_hand:.3f}, worker {worker_per_hand:.3f} (whole night); "
         f"cold web {per_hand(cpu_start[0], cpu_mid[0], cold_hands):.3f} worker "
         f"{per_hand(cpu_start[1], cpu_mid[1], cold_hands):.3f}; warm web "
@@ -418,18 +473,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"errors                             {len(night.errors)}")
     for message in night.errors[:10]:
         print(f"  - {message}")
+    if nginx_errors:
+        print(f"nginx's error log                  {len(nginx_errors)} lines, the last:")
+        for text in nginx_errors[-5:]:
+            print(f"  {text}")
     print(
         f"how it differs from a real night   {args.pace:g}× the pace; every phone and « Ma soirée » page polls "
         "from the start and never sleeps; one « Ma soirée » page per team opened by its link, none by the "
-        "seat finder; the clients share the machine with the server; loopback, no radio; "
-        f"{args.donnes} donnes a partie; "
-        + (
-            "the polls go to the site's address (no proxy)"
-            if args.polls_together
-            else "no proxy: the phones send the ranking's and the projector's polls to the polls' address "
-            "themselves, as the proxy would, and every other poll (« Ma soirée », messages, clock) to the site's"
-        )
-        + "; the Celery worker at nice 10; gunicorn's app in benchkit's CpuMeter"
+        "seat finder; the clients share the machine with nginx, gunicorn and the worker; loopback, no radio, "
+        f"no TLS (nginx would also decrypt); nginx keeps no access log; {args.donnes} donnes a partie; the live "
+        "ranking's files on this machine's disk (a site's volume may be slower), read by nginx at each poll; "
+        "the Celery worker at nice 10; gunicorn's app in benchkit's CpuMeter"
     )
     load_end = machine_load()
     print(f"==> at the start: {load_start}")
@@ -438,7 +492,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     visible = spread(ms(visible_all))
     figures: dict[str, Any] = {
         "teams": args.teams,
-        "polls_apart": not args.polls_together,
+        "nginx_workers": args.nginx_workers,
         "tables": tables,
         "rounds": args.rounds,
         "rounds_closed": night.rounds_closed,
@@ -455,7 +509,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "visible_cold_p95_ms": spread(ms(visible_cold))["p95"],
         "visible_warm_p95_ms": spread(ms(visible_warm))["p95"],
         "poll_bytes_avg": poll_avg,
-        "gunicorn_cpu_ms_per_poll": cpu_ms_per_poll("ranking"),
+        "gunicorn_cpu_ms_per_poll": gunicorn_per_poll,
+        "nginx_cpu_ms_per_poll": nginx_per_request,
+        "polls_per_s": all_polls / wall if wall > 0 else float("nan"),
         "soirees": args.soirees * args.teams,
         "soiree_polls": night.polls.get("soirée", PollTally()).polls,
         "soiree_bytes_per_poll": night.polls.get("soirée", PollTally()).bytes_per_poll,

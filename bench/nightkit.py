@@ -2,8 +2,9 @@
 concours; bench/federation.py: many at once on one site): the concours' state (`Night`),
 its locust users (the director, the referees, the phones, the projectors, « Ma soirée »),
 the seeding, the watcher of the ranking's versions, the reading of the pages' polled
-parts, the phones' bare HTTP client, the figures' arithmetic (percentiles, hand → visible,
-the web's CPU by kind) and the last line.
+parts, the phones' bare HTTP client, nginx in front of the site (serving/nginx.py's
+configuration: the live ranking's polls are files it serves itself), the figures'
+arithmetic (percentiles, hand → visible, the web's CPU by kind) and the last line.
 
 Terms: a *donne* is one deal entered by a table's referee (a "hand" in the code); a
 *partie* the donnes one table plays in a round; *« Ma soirée »* a competitor's own page.
@@ -24,6 +25,7 @@ import json
 import math
 import random
 import re
+import resource
 import socket
 import sys
 import time
@@ -58,14 +60,14 @@ REAL_CORRECTION_SECONDS = 120.0
 # The watcher's period: the bound on the error of "hand → visible".
 WATCH_SECONDS = 0.05
 VERSION_IN_ETAG = re.compile(r"ranking-\d+-(\d+)-")
+# The ranking version a polled part shows: the `data-version` of its element (the first in
+# an answer's body: the polled element's own opening tag).
+DATA_VERSION = re.compile(r'\bdata-version="(\d+)"')
 # An element of a page that htmx polls: its opening tag (attributes hold no ">": the
 # templates escape their values), and in it the attributes read here.
 POLLED_TAG = re.compile(r"<[a-z][a-z0-9]*\s[^>]*\bhx-trigger=\"[^\"]*\bevery\b[^>]*>")
 TAG_ATTRIBUTE = re.compile(r'\s([a-z-]+)=(?:"([^"]*)"|\'([^\']*)\')')
 EVERY = re.compile(r"\bevery (\d+(?:\.\d+)?)s\b")
-# The htmx polls a proxy sends to the polls' address (docs/operating.md, "Polls apart": its
-# nginx `location`): the live ranking's and the projector's; every other one goes to the site's.
-POLLED_APART = re.compile(r"/t/[^/]+/(?:projector/)?")
 # The kinds of poll (benchkit.REQUEST_KINDS), in the order they are printed: who polls
 # them, and their name in the last line.
 POLL_KINDS = {
@@ -92,10 +94,19 @@ def etag_version(etag: str | None) -> int | None:
     return int(found.group(1)) if found else None
 
 
+def data_version(text: str) -> int | None:
+    """The ranking version a polled part's HTML shows (its first `data-version`), None when none."""
+    found = DATA_VERSION.search(text)
+    return int(found.group(1)) if found else None
+
+
 @dataclass
 class PolledPart:
     """A part of a page that htmx polls: its kind (benchkit.request_kind), address, id
-    (htmx's HX-Target), period, the ETag its hx-headers send, whether it also fires at load."""
+    (htmx's HX-Target), period, the ETag or the date its hx-headers send (If-None-Match:
+    « Ma soirée » and its messages; If-Modified-Since: the live ranking's and the
+    projector's files), whether it also fires at load, and the ranking version it shows
+    (its `data-version`, else its ETag's; None when it names none)."""
 
     kind: str
     path: str
@@ -103,6 +114,8 @@ class PolledPart:
     seconds: float
     etag: str
     at_load: bool
+    since: str = ""
+    version: int | None = None
 
 
 def polled_parts(page: str) -> dict[str, PolledPart]:
@@ -122,16 +135,40 @@ def polled_parts(page: str) -> dict[str, PolledPart]:
             sent = json.loads(attributes.get("hx-headers") or "{}")
         except ValueError:
             sent = {}
-        etag = str(sent.get("If-None-Match", "")) if isinstance(sent, dict) else ""
+        if not isinstance(sent, dict):
+            sent = {}
+        etag = str(sent.get("If-None-Match", ""))
+        since = str(sent.get("If-Modified-Since", ""))
+        shown = attributes.get("data-version", "")
+        version = int(shown) if shown.isdigit() else etag_version(etag)
         kind = request_kind("GET", urlsplit(path).path, True)
         at_load = "load" in (part.strip() for part in trigger.split(","))
-        found.setdefault(kind, PolledPart(kind, path, attributes.get("id", ""), float(every.group(1)), etag, at_load))
+        found.setdefault(
+            kind,
+            PolledPart(
+                kind, path, attributes.get("id", ""), float(every.group(1)), etag, at_load, since=since, version=version
+            ),
+        )
     return found
 
 
-def polled_apart(path: str) -> bool:
-    """Whether a proxy as docs/operating.md's sends this htmx poll to the polls' address."""
-    return bool(POLLED_APART.fullmatch(urlsplit(path).path))
+def follow(part: PolledPart, answer: Answer, *, read_version: bool) -> None:
+    """What the page keeps of a poll's answer for the next poll: on a 200, the answer's
+    Last-Modified (the date the part sends) or its ETag, and with `read_version` the
+    version its body shows (its `data-version`, else the new ETag's); on a 304 or a
+    failure, nothing changes (the page keeps what it shows)."""
+    if answer.status_code != 200:
+        return
+    if part.since:
+        part.since = answer.headers.get("last-modified") or part.since
+    if part.etag:
+        part.etag = answer.headers.get("etag") or part.etag
+    if read_version:
+        shown = data_version(answer.text)
+        if shown is None:
+            shown = etag_version(part.etag)
+        if shown is not None:
+            part.version = shown
 
 
 def poll_headers(part: PolledPart, url: str) -> dict[str, str]:
@@ -142,6 +179,8 @@ def poll_headers(part: PolledPart, url: str) -> dict[str, str]:
     headers.update({"Accept": "*/*", "Accept-Language": "fr-FR,fr;q=0.9", "Accept-Encoding": "gzip, deflate, br"})
     if part.etag:
         headers["If-None-Match"] = part.etag
+    if part.since:
+        headers["If-Modified-Since"] = part.since
     return headers
 
 
@@ -255,12 +294,26 @@ def cpu_ms_per_poll(served: dict[str, tuple[int, float]], rest_ms: float, kind: 
     return inside_ms + rest_ms if count else float("nan")
 
 
+def polls_cpu_ms_per_poll(polls: dict[str, PollTally], served: dict[str, tuple[int, float]], rest_ms: float) -> float:
+    """gunicorn's CPU ms a poll, every kind together: what it spent on the polls it served
+    (each kind's requests × cpu_ms_per_poll) over every poll the clients made, those nginx
+    answered itself included (the live ranking's files). NaN for no poll."""
+    made = sum(tally.polls for tally in polls.values())
+    spent = sum(served[kind][0] * cpu_ms_per_poll(served, rest_ms, kind) for kind in POLL_KINDS if kind in served)
+    return spent / made if made else float("nan")
+
+
+def per_request_ms(cpu_seconds_used: float, requests: int) -> float:
+    """CPU ms a request, NaN for no request."""
+    return 1000 * cpu_seconds_used / requests if requests > 0 else float("nan")
+
+
 def poll_table(polls: dict[str, PollTally], served: dict[str, tuple[int, float]], rest_ms: float) -> list[str]:
     """The lines of the table of polls by kind (POLL_KINDS first), then the web's requests
     that are no polls, then what each column means."""
     lines = [
         "polls, by kind                      polls      200      304   failed  bytes/poll   served  gunicorn CPU "
-        "ms/poll (in the request + the rest)"
+        "ms a request served (in the request + the rest)"
     ]
     for kind in [*POLL_KINDS, *sorted(set(polls) - set(POLL_KINDS))]:
         tally = polls.get(kind)
@@ -278,9 +331,10 @@ def poll_table(polls: dict[str, PollTally], served: dict[str, tuple[int, float]]
             f"  gunicorn, {kind + ' requests':<22} {count:>7} served; CPU ms a request {inside_ms:.3f} + {rest_ms:.3f}"
         )
     lines.append(
-        "  (polls: as the clients read them; served: as gunicorn's workers counted them over the same window; "
-        "bytes: status line, headers and body as sent, 200 and 304 together; CPU: the request's own, by "
-        "benchkit's CpuMeter, plus gunicorn's CPU outside requests spread evenly over every request served)"
+        "  (polls: as the clients read them; served: as gunicorn's workers counted them over the same window, "
+        "the rest nginx answered itself from the live ranking's files; bytes: status line, headers and body as "
+        "sent, 200 and 304 together; CPU: the request's own, by benchkit's CpuMeter, plus gunicorn's CPU outside "
+        "requests spread evenly over every request served)"
     )
     return lines
 
@@ -296,6 +350,8 @@ def poll_figures(
             "not_modified": tally.status.get(304, 0),
             "failed": tally.failed,
             "bytes_per_poll": tally.bytes_per_poll,
+            # The polls gunicorn served (the others nginx answered from a file) and its CPU a poll it served.
+            "served": served.get(kind, (0, 0.0))[0],
             "gunicorn_cpu_ms_per_poll": cpu_ms_per_poll(served, rest_ms, kind),
         }
         for kind, tally in polls.items()
@@ -364,8 +420,6 @@ class Night:
     api_key: str
     # Its teams, checked in (two a table).
     teams: int
-    # Where the phones and projectors poll (GUNICORN_POLL_BIND), None: the site's address.
-    poll_port: int | None = None
     round_tables: dict[int, list[Slot]] = field(default_factory=dict)
     done: dict[int, set[int]] = field(default_factory=lambda: defaultdict(set))
     acks: list[Ack] = field(default_factory=list)
@@ -679,12 +733,11 @@ def user_classes(nights: Sequence[Night]) -> list[type]:
             """How many of these pages a concours has open."""
             raise NotImplementedError
 
-        def get(self, path: str, headers: dict[str, str], name: str, port: int | None = None) -> Answer:
-            """A GET through `raw_get` (to `port`, else the site's), counted in locust's
-            statistics like its own clients'."""
+        def get(self, path: str, headers: dict[str, str], name: str) -> Answer:
+            """A GET through `raw_get` (to nginx), counted in locust's statistics like its own clients'."""
             started = time.perf_counter()
             try:
-                answer = raw_get(self.server[0], port or self.server[1], path, headers)
+                answer = raw_get(self.server[0], self.server[1], path, headers)
                 failure: Exception | None = (
                     None if answer.status_code in (200, 304) else RuntimeError(f"HTTP {answer.status_code}")
                 )
@@ -713,6 +766,8 @@ def user_classes(nights: Sequence[Night]) -> list[type]:
                 self.night.errors.append(f"soirée {self.index}: the page answered {page.status_code or 'nothing'}")
             found = polled_parts(page.text)
             self.part = found.pop(self.main, None) or PolledPart(self.main, path, "", 3.0, "", False)
+            if self.who == "phone" and self.part.version is None and page.status_code == 200:
+                self.night.errors.append(f"phone {self.index}: the page's ranking shows no version")
             self.poll = self.part.seconds
             for part in found.values():
                 gevent.spawn(self.keep_polling, part)
@@ -720,14 +775,13 @@ def user_classes(nights: Sequence[Night]) -> list[type]:
             time.sleep(random.uniform(0, self.poll))
 
         def poll_part(self, part: PolledPart) -> Answer:
-            """One poll of `part`, tallied by kind; a 200 brings the ETag the next one sends."""
-            port = self.night.poll_port if polled_apart(part.path) else None
-            answer = self.get(part.path, poll_headers(part, self.url), f"{self.who}: poll {part.kind}", port)
+            """One poll of `part`, tallied by kind; a 200 brings the date (or the ETag) the
+            next one sends, and to a phone the ranking version it now shows (`follow`)."""
+            answer = self.get(part.path, poll_headers(part, self.url), f"{self.who}: poll {part.kind}")
             if self.night.finished_at:
                 return answer
             self.night.tally(part.kind, answer)
-            if answer.status_code == 200 and part.etag:
-                part.etag = answer.headers.get("etag") or part.etag
+            follow(part, answer, read_version=self.who == "phone" and part is self.part)
             if answer.status_code not in (200, 304) and self.who == "soirée":
                 # No token in the message: the link is a secret.
                 self.night.errors.append(
@@ -753,7 +807,7 @@ def user_classes(nights: Sequence[Night]) -> list[type]:
                 raise StopUser()
             answer = self.poll_part(self.part)
             if self.who == "phone" and answer.status_code in (200, 304):
-                version = etag_version(self.part.etag)
+                version = self.part.version
                 line = self.night.timelines[self.index]
                 if version is not None and (not line or line[-1][1] != version):
                     line.append((time.monotonic(), version))
@@ -895,13 +949,13 @@ def fresh_folder(folder: Path) -> Path:
 
 
 def gunicorn_node(
-    env: dict[str, str], *, name: str, port: int, poll_port: int | None, meters: Path, log: Path,
-    workers: int | None = None, threads: int | None = None,
+    env: dict[str, str], *, name: str, port: int, meters: Path, log: Path, workers: int | None = None,
+    threads: int | None = None,
 ) -> Server:  # fmt: skip
     """gunicorn with production's configuration file (serving/gunicorn_conf.py) on this
-    node's addresses (the polls' apart when `poll_port`), workers or threads when given,
-    the site's WSGI app in benchkit's CpuMeter writing to `meters` (bench/ after the
-    checkout on the path: the apps win over the benches of the same name)."""
+    node's address, workers or threads when given, the site's WSGI app in benchkit's
+    CpuMeter writing to `meters` (bench/ after the checkout on the path: the apps win over
+    the benches of the same name)."""
     node_env = {
         **env, "GUNICORN_BIND": f"127.0.0.1:{port}", "GUNICORN_TIMEOUT": "60", CPU_METER_DIR: str(meters),
         "PYTHONPATH": str(ROOT / "bench"),
@@ -910,10 +964,45 @@ def gunicorn_node(
         node_env["WEB_CONCURRENCY"] = str(workers)
     if threads:
         node_env["GUNICORN_THREADS"] = str(threads)
-    if poll_port is not None:
-        node_env["GUNICORN_POLL_BIND"] = f"127.0.0.1:{poll_port}"
     argv = [GUNICORN, "-c", "python:serving.gunicorn_conf", "benchkit:metered_wsgi()"]
     return Server(name, argv, node_env, log)
+
+
+def live_folder(folder: Path) -> Path:
+    """The live ranking's files' folder (ATOUT_LIVE_ROOT of the nodes and the worker), in
+    nginx's `folder`, readable by nginx's workers (nobody, when the bench runs as root)."""
+    live = folder / "live"
+    live.mkdir(parents=True, exist_ok=True)
+    folder.chmod(0o755)
+    live.chmod(0o755)
+    return live
+
+
+def start_nginx(
+    binary: str, folder: Path, *, port: int, sites: Sequence[int], live_root: Path, workers: str, files: int,
+    env: dict[str, str], log: Path,
+) -> Server:  # fmt: skip
+    """nginx on 127.0.0.1:`port` in front of the nodes' addresses (`sites`), serving the
+    live ranking's files from `live_root` itself (serving/nginx.py's configuration, with
+    docker/nginx-live.conf as production's; no access log: a line a poll, thousands a
+    second), its configuration, pid, logs and temporary files in `folder`. Its workers run
+    as nobody when the bench runs as root."""
+    from serving.nginx import nginx_conf, worker_user, write_config
+
+    conf = nginx_conf(folder, port=port, sites=sites, live_root=live_root, workers=workers, files=files,
+                      user=worker_user())  # fmt: skip
+    return Server("nginx", write_config(binary, folder, conf), env, log)
+
+
+def more_files() -> int:
+    """This process's limit of open files raised to the hard limit (a client's socket a
+    user at most, thousands of users); the limit now."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY:
+        hard = max(soft, 65536)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return int(hard)
 
 
 def celery_worker(env: dict[str, str], log: Path) -> Server:

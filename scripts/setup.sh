@@ -37,7 +37,10 @@ atout_setup() {
     printf '%s\n%s\n' "$wanted" "$(sha256sum pyproject.toml | cut -d' ' -f1) extras=" >"$stamp"
   fi
   case ",${extras}," in
-    *,test,*) atout_chromium ;;
+    *,test,*)
+      atout_chromium
+      atout_nginx
+      ;;
   esac
   .venv/bin/python manage.py compile_catalogues
 }
@@ -59,4 +62,26 @@ atout_chromium() {
     exit 1
   fi
   echo "==> chromium is missing and could not be installed: the browser tests will be skipped"
+}
+
+# The proxy the tests through nginx start in front of the site (tests/nginx.py, with the
+# configuration of serving/nginx.py): Debian's nginx, installed with apt when missing, as
+# chromium is. Called by `atout_setup test`. Debian's package starts no nginx of its own
+# in a container (policy-rc.d); where it does, that one listens on port 80, beside the
+# tests' own.
+atout_nginx() {
+  if command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ]; then
+    return 0
+  fi
+  echo "==> Installing Debian's nginx for the tests through nginx"
+  local sudo=""
+  [ "$(id -u)" = "0" ] || sudo="sudo -n"
+  if $sudo apt-get update -qq >/dev/null && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null; then
+    return 0
+  fi
+  if [ "${CI:-}" = "true" ]; then
+    echo "FATAL: CI=true and nginx could not be installed with apt." >&2
+    exit 1
+  fi
+  echo "==> nginx is missing and could not be installed: the tests through nginx will be skipped"
 }

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS, ROOT  # noqa: F401 (the browser tests import them from here)
+from tests.nginx import live_root, nginx, site_requests  # noqa: F401 (fixtures: the tests through nginx)
 from tests.push.conftest import push_service, use_local_push  # noqa: F401 (push_service: a fixture for the tests here)
 
 SCREENSHOTS = ROOT / "test-results" / "screenshots"

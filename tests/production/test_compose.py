@@ -9,6 +9,8 @@ are parsed, and everything they name must exist in the project.
 - web scales (`docker compose up --scale web=3`): it publishes no host port and has no
   container name, and nginx (docker/nginx.conf) reaches every replica by the service's
   name, with the headers docs/operating.md asks of a proxy;
+- nginx serves the live ranking's files (docker/nginx-live.conf, included) from the volume
+  web and worker write them to, at the path their ATOUT_LIVE_ROOT names;
 - the Dockerfile copies files that exist, runs as a non-root user, and its collectstatic
   step really works with its build-time settings.
 """
@@ -31,6 +33,8 @@ import yaml
 from tests.conftest import ROOT
 
 DOCKER = ROOT / "docker"
+# Where docker/compose.yaml mounts docker/nginx-live.conf in the nginx container.
+SNIPPET_MOUNT = "/etc/nginx/snippets/atout-live.conf"
 # The modules whose environment reads make up "the settings" of a running Atout.
 SETTINGS_READERS = [
     ROOT / "atout" / "settings.py",
@@ -143,7 +147,7 @@ def test_every_long_running_service_has_a_health_check(compose: dict[str, Any]) 
 
 def test_the_database_and_the_broker_keep_their_data_in_volumes(compose: dict[str, Any]) -> None:
     assert "pgdata:/var/lib/postgresql/data" in compose["services"]["postgres"]["volumes"]
-    assert set(compose["volumes"]) == {"pgdata", "redisdata"}
+    assert set(compose["volumes"]) == {"pgdata", "redisdata", "live"}
 
 
 def test_every_variable_the_stack_sets_is_one_the_settings_read(
@@ -253,7 +257,7 @@ def test_web_scales_it_publishes_no_host_port_and_has_no_fixed_name(compose: dic
     web = compose["services"]["web"]
     # A host port would be taken by the first replica and refuse the others.
     assert "ports" not in web and "container_name" not in web
-    assert set(web["expose"]) == {"8000", "8001"}
+    assert set(web["expose"]) == {"8000"}
 
 
 def test_nginx_publishes_the_site_and_mounts_its_configuration(compose: dict[str, Any]) -> None:
@@ -262,6 +266,11 @@ def test_nginx_publishes_the_site_and_mounts_its_configuration(compose: dict[str
     assert nginx["ports"] == ["${WEB_PORT:-8000}:80"]
     assert "./nginx.conf:/etc/nginx/conf.d/default.conf:ro" in nginx["volumes"]
     assert (DOCKER / "nginx.conf").is_file()
+    # The live ranking's location, the same file the tests' and the benches' nginx include
+    # (serving/nginx.py), mounted where docker/nginx.conf includes it (not in conf.d/, whose
+    # files nginx's main configuration includes at the http level).
+    assert f"./nginx-live.conf:{SNIPPET_MOUNT}:ro" in nginx["volumes"]
+    assert (DOCKER / "nginx-live.conf").is_file()
     assert nginx["depends_on"]["web"]["condition"] == "service_healthy"
     assert nginx["healthcheck"]["test"][-1] == "http://127.0.0.1/nginx-healthz"
 
@@ -272,19 +281,41 @@ def test_nginx_reaches_every_replica_of_web_by_its_compose_name(
     # Compose's DNS answers `web` with every replica; nginx asks it again (resolve), so a
     # replica added or restarted later is followed without a reload.
     assert re.search(r"^\s*resolver\s+127\.0\.0\.11\b", nginx_conf, re.M)
-    site, polls = _upstream(nginx_conf, "atout_site"), _upstream(nginx_conf, "atout_polls")
+    site = _upstream(nginx_conf, "atout_site")
     assert re.search(r"server\s+web:8000\s+resolve;", site) and "zone " in site
-    assert re.search(r"server\s+web:8001\s+resolve;", polls) and "zone " in polls
-    # The ports are the ones gunicorn listens on in the web service (GUNICORN_BIND's default).
-    assert atout_services["web"]["environment"]["GUNICORN_POLL_BIND"].endswith(":8001}")
+    # The one upstream: no polls' address any more (the polls are files, below).
+    assert re.findall(r"upstream\s+(\S+)\s*\{", nginx_conf) == ["atout_site"]
+    assert "8001" not in nginx_conf and "GUNICORN_POLL_BIND" not in atout_services["web"]["environment"]
+    # The port is the one gunicorn listens on in the web service (GUNICORN_BIND's default).
     assert "GUNICORN_BIND" not in atout_services["web"]["environment"]
     assert re.search(r"""env_int\(["']PORT["'], 8000\)""", (ROOT / "serving" / "gunicorn_conf.py").read_text())
     assert re.search(r"location\s+/\s*\{\s*proxy_pass\s+http://atout_site;", nginx_conf)
-    # htmx's polls of the ranking and the projector go to the polls' address.
-    routed = r'map\s+\$http_hx_request\s+\$atout_ranking\s*\{\s*"true"\s+atout_polls;\s*default\s+atout_site;'
-    assert re.search(routed, nginx_conf)
-    polled = r"location\s+~\s+\^/t/\[\^/\]\+/\(projector/\)\?\$\s*\{\s*proxy_pass\s+http://\$atout_ranking;"
-    assert re.search(polled, nginx_conf)
+
+
+def test_nginx_serves_the_live_files_from_the_volume_web_and_worker_write_them_to(
+    compose: dict[str, Any], atout_services: dict[str, dict[str, Any]], nginx_conf: str
+) -> None:
+    live_root = re.search(r"^\s*set\s+\$atout_live_root\s+(\S+);", nginx_conf, re.M)
+    assert live_root is not None, "docker/nginx.conf sets no $atout_live_root"
+    path = live_root.group(1)
+    # The snippet included inside the server block, after the live root it reads.
+    include = re.search(r"^\s*include\s+(\S+);", nginx_conf, re.M)
+    assert include is not None and include.group(1) == SNIPPET_MOUNT
+    assert include.start() > live_root.start()
+    # web and worker write there (the settings read ATOUT_LIVE_ROOT), on the volume nginx reads.
+    for name in ("web", "worker"):
+        service = atout_services[name]
+        assert service["environment"]["ATOUT_LIVE_ROOT"] == path, name
+        assert f"live:{path}" in service["volumes"], name
+    assert f"live:{path}:ro" in compose["services"]["nginx"]["volumes"]
+    # The image has the folder, owned by its user (a fresh volume takes that owner).
+    dockerfile = (DOCKER / "Dockerfile").read_text().replace("\\\n", " ")
+    assert re.search(rf"mkdir -p {re.escape(path)}\b", dockerfile)
+    assert re.search(rf"chown -R atout:atout {re.escape(str(Path(path).parent))}\b", dockerfile)
+    # The snippet serves the files from that root: nothing else is read from it.
+    snippet = "\n".join(line.split("#", 1)[0] for line in (DOCKER / "nginx-live.conf").read_text().splitlines())
+    assert re.search(r"^\s*root\s+\$atout_live_root;", snippet, re.M)
+    assert re.search(r"location\s+@atout_live_missing\s*\{\s*proxy_pass\s+http://atout_site;\s*\}", snippet)
 
 
 def test_nginx_sends_what_the_site_needs_of_its_proxy(nginx_conf: str) -> None:
@@ -313,7 +344,7 @@ def test_nginx_accepts_its_configuration(tmp_path: Path) -> None:
     version = subprocess.run([binary, "-v"], capture_output=True, text=True, timeout=30).stderr
     found = re.search(r"nginx/(\d+)\.(\d+)\.(\d+)", version)
     assert found is not None, version
-    conf = (DOCKER / "nginx.conf").read_text()
+    conf = (DOCKER / "nginx.conf").read_text().replace(SNIPPET_MOUNT, str(DOCKER / "nginx-live.conf"))
     if tuple(map(int, found.groups())) < (1, 27, 3):
         conf = conf.replace(" resolve;", ";").replace("server web:", "server 127.0.0.1:")
     (tmp_path / "site.conf").write_text(conf)

@@ -1,15 +1,15 @@
 """The federation benchmark (bench/federation.py): its arguments, the concours' sizes it
-draws, the users it places concours by concours, the nginx configuration it writes (and
-nginx accepts), its last line; and one tiny run of the whole bench, nginx, two gunicorn
-nodes, a Celery worker, PostgreSQL and Redis, checked for its last line and for no hand
-lost or doubled (a `production` test: it starts servers of its own)."""
+draws, the users it places concours by concours, its last line; and one tiny run of the
+whole bench, nginx (serving/nginx.py's configuration: tests/site/test_nginx_conf.py), two
+gunicorn nodes, a Celery worker, PostgreSQL and Redis, checked for its last line and for
+no hand lost or doubled (a `production` test: it starts servers of its own)."""
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import random
-import re
 import shutil
 import subprocess
 import sys
@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from serving.nginx import nginx_binary
 from tests.conftest import REDIS_URL
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
@@ -99,51 +100,13 @@ def test_polls_of_every_concours_are_added_by_kind():
     assert merged["ranking"].bytes_per_poll == 100.0
 
 
-def conf_for(folder: Path, user: str | None = None) -> str:
-    return federation.nginx_conf(
-        folder, port=8080, sites=[9001, 9002], polls=[9101, 9102], workers="1", files=4096, user=user
-    )
-
-
-def test_nginx_sends_the_ranking_and_projector_polls_to_the_polls_addresses_of_both_nodes(tmp_path):
-    conf = conf_for(tmp_path)
-    site = re.search(r"upstream atout_site \{([^}]*)\}", conf)
-    polls = re.search(r"upstream atout_polls \{([^}]*)\}", conf)
-    assert site and re.findall(r"127\.0\.0\.1:(\d+)", site.group(1)) == ["9001", "9002"]
-    assert polls and re.findall(r"127\.0\.0\.1:(\d+)", polls.group(1)) == ["9101", "9102"]
-    assert "listen 127.0.0.1:8080" in conf
-    assert re.search(r'map \$http_hx_request \$atout_upstream \{\s*"true"\s+atout_polls;\s*default\s+atout_site;', conf)
-    # The location routed by htmx's header is the one nightkit.polled_apart names: the ranking, the projector.
-    location = re.search(r"location ~ (\S+) \{\s*proxy_pass http://\$atout_upstream;", conf)
-    assert location
-    pattern = re.compile(location.group(1))
-    for path in ["/t/nuit-01/", "/t/nuit-01/projector/", "/t/nuit-01/screen/", "/t/x/clock/", "/soiree/abc/"]:
-        assert bool(pattern.search(path)) == nightkit.polled_apart(path), path
-    # Everything of its own in the folder given: no write to /var.
-    assert f"pid {tmp_path / 'nginx.pid'};" in conf and f"error_log {tmp_path / 'error.log'}" in conf
-    assert f"proxy_temp_path {tmp_path / 'proxy'};" in conf and "/var/" not in conf
-    assert "X-Forwarded-For $proxy_add_x_forwarded_for" in conf and "Host $http_host" in conf
-
-
-def test_nginx_accepts_the_configuration(tmp_path):
-    nginx = federation.nginx_binary()
-    if nginx is None:
-        pytest.skip("nginx is not installed (bench/federation.py installs it with apt)")
-    tmp_path.chmod(0o755)
-    conf = tmp_path / "nginx.conf"
-    conf.write_text(conf_for(tmp_path, user="nobody nogroup" if os.geteuid() == 0 else None))
-    argv = [nginx, "-t", "-p", str(tmp_path), "-e", str(tmp_path / "error.log"), "-c", str(conf)]
-    checked = subprocess.run(argv, capture_output=True, text=True, timeout=30, check=False)
-    assert checked.returncode == 0, checked.stderr
-
-
 def test_the_last_line_carries_the_federations_keys():
     figures = {key: 1 for key in federation.SUMMARY_KEYS} | {"nginx_cpu_ms_per_poll": float("nan")}
     parsed = json.loads(federation.summary_line(figures))
     assert set(federation.SUMMARY_KEYS) <= set(parsed) and parsed["nginx_cpu_ms_per_poll"] is None
     with pytest.raises(KeyError, match="polls_per_s"):
         federation.summary_line({key: 1 for key in federation.SUMMARY_KEYS if key != "polls_per_s"})
-    assert federation.per_request_ms(0.5, 250) == 2.0
+    assert nightkit.per_request_ms(0.5, 250) == 2.0 and math.isnan(nightkit.per_request_ms(1.0, 0))
 
 
 # -- one tiny Saturday, every part running ---------------------------------------------------
@@ -160,7 +123,7 @@ def test_a_tiny_saturday_stores_every_hand_once_and_ends_with_its_figures():
         pytest.skip("the bench needs PostgreSQL (DATABASE_URL)")
     if not REDIS_URL:
         pytest.skip("the bench needs Redis (ATOUT_TEST_REDIS_URL)")
-    if federation.nginx_binary() is None and not apt_can_install():
+    if nginx_binary() is None and not apt_can_install():
         pytest.skip("nginx is missing and apt cannot install it here")
     name = f"{urlsplit(database).path.lstrip('/') or 'atout'}_federation_{uuid.uuid4().hex[:6]}"
     argv = [
@@ -182,4 +145,8 @@ def test_a_tiny_saturday_stores_every_hand_once_and_ends_with_its_figures():
     assert figures["hands"] >= 6 and figures["entry_p95_ms"] > 0
     assert figures["polls_per_s"] > 0 and figures["polls"]["ranking"]["failed"] == 0
     assert figures["gunicorn_cpu_ms_per_poll"] > 0 and figures["nginx_cpu_ms_per_poll"] > 0
+    # The rankings' polls were answered by nginx from the files: at most the first of each
+    # file (missing until then) reached a node.
+    ranking = figures["polls"]["ranking"]
+    assert ranking["not_modified"] > 0 and ranking["served"] < ranking["polls"] / 2
     assert "how it differs from a real Saturday" in ran.stdout

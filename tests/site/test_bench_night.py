@@ -1,10 +1,11 @@
 """The night benchmark's pure helpers (bench/night.py and what it shares with
 bench/federation.py in bench/nightkit.py): its arguments, its percentiles,
-its reading of the ranking's ETag, its hand → visible reckoning and its last line; its
-reading of the polled parts of the pages as the site serves them (« Ma soirée », the
-projector), the proxy's routing of the polls, and the web's CPU by kind of request
-(bench/benchkit.py's CpuMeter). The suite never runs the bench itself (it starts servers
-and takes minutes)."""
+its reading of the ranking's version (a part's `data-version`, an ETag's), its hand →
+visible reckoning and its last line; its reading of the polled parts of the pages as the
+site serves them (the live ranking's and the projector's files, polled by date;
+« Ma soirée », polled by ETag), what a poller keeps of each answer, and the web's CPU by
+kind of request (bench/benchkit.py's CpuMeter). The suite never runs the bench itself (it
+starts servers and takes minutes)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import math
 import subprocess
 import sys
 import time
+from email.utils import parsedate_to_datetime
 from pathlib import Path
 
 import pytest
@@ -63,6 +65,8 @@ def test_arguments_are_read():
         ["--rounds", "0"],
         ["--phones", "-1"],
         ["--soirees", "-1"],
+        ["--nginx-workers", "0"],
+        ["--nginx-workers", "many"],
     ],
 )
 def test_arguments_out_of_range_are_refused(argv, capsys):
@@ -170,7 +174,6 @@ def test_a_soiree_page_is_polled_as_its_htmx_would_and_its_etag_holds(client: Cl
         "screen-messages",
         10.0,
     )
-    assert not nightkit.polled_apart(live.path) and not nightkit.polled_apart(screen.path)
     # The headers the bench sends are those htmx would: each part answers 304 with the ETag read from the page.
     for part in (live, screen):
         headers = nightkit.poll_headers(part, f"http://127.0.0.1{page_path}")
@@ -181,16 +184,88 @@ def test_a_soiree_page_is_polled_as_its_htmx_would_and_its_etag_holds(client: Cl
 
 
 @pytest.mark.django_db
-def test_the_projector_polls_its_ranking_file_every_second_not_at_its_messages_period(client: Client):
+def test_the_projector_polls_its_file_every_second_not_at_its_messages_period(client: Client):
     table = make_table(tables=2)
     slug = table.round.tournament.slug
     parts = nightkit.polled_parts(client.get(f"/t/{slug}/projector/").content.decode())
     assert set(parts) == {"projector", "screen", "clock"}
-    assert (parts["projector"].path, parts["projector"].seconds) == (f"/live/{slug}/fr-projector.html", 1.0)
+    projector = parts["projector"]
+    assert (projector.path, projector.seconds, projector.etag) == (f"/live/{slug}/fr-projector.html", 1.0, "")
+    assert parsedate_to_datetime(projector.since) and projector.version is not None
     assert (parts["screen"].seconds, parts["clock"].seconds, parts["clock"].at_load) == (10.0, 30.0, True)
-    assert parts["clock"].etag == ""
-    ranking = nightkit.polled_parts(client.get(f"/t/{slug}/").content.decode())
-    assert set(ranking) == {"ranking"} and ranking["ranking"].path == f"/live/{slug}/fr-ranking.html"
+    assert parts["clock"].etag == "" and parts["clock"].since == ""
+
+
+@pytest.mark.django_db
+def test_the_ranking_polls_its_file_by_date_and_the_site_answers_304_to_the_pages_date(client: Client):
+    table = make_table(tables=2)
+    slug = table.round.tournament.slug
+    parts = nightkit.polled_parts(client.get(f"/t/{slug}/").content.decode())
+    assert set(parts) == {"ranking"}
+    ranking = parts["ranking"]
+    assert (ranking.path, ranking.target, ranking.etag) == (f"/live/{slug}/fr-ranking.html", "ranking", "")
+    assert parsedate_to_datetime(ranking.since) and ranking.version is not None
+    assert benchkit.request_kind("GET", ranking.path, True) == "ranking"
+    # What the bench sends is what the page's htmx sends: the site (nginx's fallback) says 304 to it too.
+    headers = nightkit.poll_headers(ranking, f"http://127.0.0.1/t/{slug}/")
+    assert headers["If-Modified-Since"] == ranking.since and "If-None-Match" not in headers
+    answer = client.get(ranking.path, headers=headers)
+    assert answer.status_code == 304
+    fresh = client.get(ranking.path)
+    assert fresh.status_code == 200 and fresh["Last-Modified"] == ranking.since
+    assert nightkit.data_version(b"".join(fresh).decode()) == ranking.version
+
+
+def test_a_part_polled_by_date_is_read_with_its_date_and_version():
+    page = (
+        '<main><section id="ranking" hx-get="/live/nuit/fr-ranking.html" hx-trigger="every 1s" hx-swap="outerHTML" '
+        'hx-headers=\'{"If-Modified-Since": "Sat, 05 Dec 2026 08:30:12 GMT"}\' data-version="17"></section></main>'
+    )
+    (part,) = nightkit.polled_parts(page).values()
+    assert (part.kind, part.path, part.target) == ("ranking", "/live/nuit/fr-ranking.html", "ranking")
+    assert part.seconds == 1.0
+    assert (part.since, part.etag, part.version, part.at_load) == ("Sat, 05 Dec 2026 08:30:12 GMT", "", 17, False)
+    headers = nightkit.poll_headers(part, "http://127.0.0.1/t/nuit/")
+    assert headers["If-Modified-Since"] == "Sat, 05 Dec 2026 08:30:12 GMT" and "If-None-Match" not in headers
+    assert headers["HX-Request"] == "true" and headers["HX-Target"] == "ranking"
+    # The old form, by ETag: the version is the ETag's.
+    old = (
+        '<div id="ranking" hx-get="/t/nuit/" hx-trigger="every 3s" '
+        'hx-headers=\'{"If-None-Match": "\\"ranking-3-9-1-fr\\""}\'>'
+    )
+    (by_etag,) = nightkit.polled_parts(old).values()
+    assert (by_etag.kind, by_etag.etag, by_etag.since, by_etag.version) == ("ranking", '"ranking-3-9-1-fr"', "", 9)
+    assert "If-Modified-Since" not in nightkit.poll_headers(by_etag, "http://127.0.0.1/t/nuit/")
+
+
+def answer(status: int, body: str = "", **headers: str) -> nightkit.Answer:
+    content = gzip.compress(body.encode())
+    named = {name.replace("_", "-").lower(): value for name, value in headers.items()}
+    return nightkit.Answer(status, {**named, "content-encoding": "gzip"} if body else named, content, len(content))
+
+
+def test_a_200_brings_the_next_date_and_the_version_its_body_shows_a_304_keeps_them():
+    part = nightkit.PolledPart("ranking", "/live/nuit/fr-ranking.html", "ranking", 1.0, "", False,
+                               since="Sat, 05 Dec 2026 08:30:12 GMT", version=17)  # fmt: skip
+    nightkit.follow(part, answer(304), read_version=True)
+    assert (part.since, part.version) == ("Sat, 05 Dec 2026 08:30:12 GMT", 17)
+    body = '<section id="ranking" data-version="18" hx-get="/live/nuit/fr-ranking.html"><td data-version="2">'
+    nightkit.follow(part, answer(200, body, last_modified="Sat, 05 Dec 2026 08:30:15 GMT"), read_version=True)
+    assert (part.since, part.version) == ("Sat, 05 Dec 2026 08:30:15 GMT", 18)
+    # A failed poll changes nothing; a projector's poll reads no version (nobody needs it).
+    nightkit.follow(part, answer(0), read_version=True)
+    nightkit.follow(part, answer(200, '<section data-version="19">', last_modified="Sat, 05 Dec 2026 08:30:16 GMT"),
+                    read_version=False)  # fmt: skip
+    assert (part.since, part.version) == ("Sat, 05 Dec 2026 08:30:16 GMT", 18)
+
+
+def test_a_part_polled_by_etag_follows_the_etag_and_its_version():
+    part = nightkit.PolledPart("soirée", "/soiree/abc/", "soiree", 10.0, '"after-5"', False)
+    nightkit.follow(part, answer(200, "<p>no version here</p>", etag='"after-6"'), read_version=False)
+    assert (part.etag, part.since, part.version) == ('"after-6"', "", None)
+    ranking = nightkit.PolledPart("ranking", "/t/nuit/", "ranking", 3.0, '"ranking-3-9-1-fr"', False, version=9)
+    nightkit.follow(ranking, answer(200, "<table></table>", etag='"ranking-3-10-2-fr"'), read_version=True)
+    assert (ranking.etag, ranking.version) == ('"ranking-3-10-2-fr"', 10)
 
 
 def test_a_page_without_polled_parts_gives_none():
@@ -209,6 +284,11 @@ def test_a_page_without_polled_parts_gives_none():
         ("GET", "/soiree/abc/screen/", True, "soirée screen"),
         ("POST", "/api/v1/table/hands/", False, "entry"),
         ("GET", "/t/nuit/round/1/", True, "other"),
+        ("GET", "/live/nuit-01/fr-ranking.html", True, "ranking"),
+        ("GET", "/live/nuit-01/en-ranking.html", True, "ranking"),
+        ("GET", "/live/nuit-01/fr-projector.html", True, "projector"),
+        ("GET", "/live/nuit-01/state.json", True, "other"),
+        ("GET", "/live/nuit-01/fr-ranking.html.gz", True, "other"),
     ],
 )
 def test_requests_are_told_apart_by_kind(method, path, htmx, kind):
@@ -279,3 +359,17 @@ def test_polls_are_tallied_by_status_and_bytes():
         tally.add(status, wire)
     assert (tally.polls, tally.failed, tally.bytes_per_poll) == (5, 2, 300.0)
     assert math.isnan(nightkit.PollTally().bytes_per_poll)
+
+
+def test_guniorn_cpu_per_poll_is_what_it_spent_on_every_kind_over_every_poll_made():
+    polls = {kind: nightkit.PollTally() for kind in ("ranking", "soirée", "clock")}
+    for _ in range(90):
+        polls["ranking"].add(304, 200)
+    for _ in range(10):
+        polls["soirée"].add(200, 900)
+    # gunicorn served 2 of the ranking's polls (files missing), the 10 soirées, and hands (not polls).
+    served = {"ranking": (2, 3.0), "soirée": (10, 1.5), "entry": (50, 20.0)}
+    spent = 2 * (3.0 + 0.5) + 10 * (1.5 + 0.5)
+    assert nightkit.polls_cpu_ms_per_poll(polls, served, 0.5) == pytest.approx(spent / 100)
+    assert math.isnan(nightkit.polls_cpu_ms_per_poll({}, served, 0.5))
+    assert nightkit.polls_cpu_ms_per_poll(polls, {}, float("nan")) == 0.0
