@@ -1,14 +1,16 @@
 """Several web nodes serve one site: two gunicorns on one database and one Redis.
 
 Two gunicorn masters (two workers each, on ports of their own, as two machines behind a
-load balancer would be), one Celery worker, one PostgreSQL database and one Redis (a
-private one, so that nothing another run left in it is read here). Everything a request
+load balancer would be), each behind its own nginx (as on its machine), one Celery
+worker, one PostgreSQL database, one Redis (a private one, so that nothing another run
+left in it is read here) and one folder of the ranking's files, which the nodes, the
+worker and both nginx share. Everything a request
 relies on is shared through the database or Redis (docs/live-refresh.md, "Several web
 nodes"):
 
 - a hand entered through node A's referee API shows on the live ranking polled through
-  node B within 3 s (and one entered through B, through A), and the refresh runs once
-  per hand, whichever node took it (one ticket each);
+  node B's nginx within 3 s (and one entered through B, through A's), and the refresh runs
+  once per hand, whichever node took it (one ticket each);
 - phones polling either node as htmx does (the ranking's file, with the time of the version
   they show) are never answered a version older than one that node answered before, to
   them or to anyone: the files are one folder both nodes and the worker share;
@@ -26,6 +28,9 @@ import http.client
 import json
 import random
 import re
+import shutil
+import subprocess
+import tempfile
 import threading
 import time
 import urllib.parse
@@ -37,6 +42,9 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from serving.nginx import nginx_binary, nginx_conf, worker_user, write_config
+from tests.conftest import IN_CI
+from tests.nginx import wait_listening
 from tests.production.processes import (
     HTTPS,
     PostgresServer,
@@ -90,6 +98,9 @@ class Node:
 class Site:
     a: Node
     b: Node
+    # Each node's nginx (as on its machine): the ranking's files from the shared folder.
+    front_a: Node
+    front_b: Node
     worker: Process
     postgres: PostgresServer
     database: str
@@ -107,6 +118,16 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     tag = uuid.uuid4().hex[:8]
     database = f"atout_nodes_two_{tag}"
     static_root: Path = tmp_path_factory.mktemp("static")
+    # The ranking's files: one folder both nodes, the worker and both nginx share (nginx's
+    # workers, nobody when the tests run as root, must read it).
+    shared = Path(tempfile.mkdtemp(prefix="atout-nodes-live-"))
+    shared.chmod(0o755)
+    live = shared / "live"
+    binary = nginx_binary()
+    if binary is None:
+        if IN_CI:
+            pytest.fail("CI=true but nginx is missing (scripts/setup.sh installs it)")
+        pytest.skip("nginx is missing (./test installs it)")
     with private_redis() as redis:
         ports = free_port(), free_port()
         env = clean_env(
@@ -124,8 +145,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
             WEB_CONCURRENCY="2",
             LOG_FORMAT="json",
             ATOUT_RANKING_PUBLISH_SECONDS="2",
-            # The ranking's files: one folder for both nodes and the worker.
-            ATOUT_LIVE_ROOT=str(tmp_path_factory.mktemp("live")),
+            ATOUT_LIVE_ROOT=str(live),
             # The sweep publishes files a lost message left behind (Redis restarted empty).
             ATOUT_SWEEP_SECONDS="2",
         )
@@ -134,7 +154,17 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
             for name, port in zip("ab", ports, strict=True)
         ]
         worker = celery_worker(f"worker-nodes-{tag}", env["CELERY_QUEUE"], env)
+        fronts: list[tuple[int, subprocess.Popen[bytes], Path]] = []
         try:
+            for port in ports:
+                folder, front = Path(tempfile.mkdtemp(prefix="atout-nodes-nginx-")), free_port()
+                text = nginx_conf(folder, port=front, sites=[port], live_root=live, user=worker_user())
+                with (folder / "nginx.out").open("wb") as out:
+                    started = subprocess.Popen(
+                        write_config(binary, folder, text), stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+                    )
+                fronts.append((front, started, folder))
+                wait_listening(started, front, folder)
             manage(env, "migrate", "--noinput")
             manage(env, "collectstatic", "--noinput")
             manage(env, "demo")
@@ -147,11 +177,19 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
                 database, "SELECT slug, id FROM tournaments_tournament WHERE name = %s", (CONCOURS_NAME,)
             )
             a, b = (Node(name, port, process) for name, port, process in zip("AB", ports, processes, strict=True))
-            yield Site(a, b, worker, postgres, database, str(slug), int(str(tournament_id)), redis)
+            front_a, front_b = (Node(name, port, process) for name, (port, _n, _f), process in zip(
+                "AB", fronts, processes, strict=True
+            ))  # fmt: skip
+            yield Site(a, b, front_a, front_b, worker, postgres, database, str(slug), int(str(tournament_id)), redis)
         finally:
+            for _port, started, folder in fronts:
+                started.terminate()
+                started.wait(10)
+                shutil.rmtree(folder, ignore_errors=True)
             for process in (*processes, worker):
                 process.stop()
             postgres.drop_database(database)
+            shutil.rmtree(shared, ignore_errors=True)
 
 
 # -- the phones ---------------------------------------------------------------------------
@@ -176,6 +214,8 @@ class Phone:
     number: int
     node: Node
     slug: str
+    # The node's nginx, which the polls of the file reach (the page comes from the node).
+    front: Node | None = None
     address: str = ""
     since: str = ""
     version: int = 0
@@ -199,7 +239,7 @@ class Phone:
             return
         headers = {"HX-Request": "true", "Accept-Encoding": "gzip", "If-Modified-Since": self.since}
         started = time.monotonic()
-        answer = self.node.get(self.address, headers)
+        answer = (self.front or self.node).get(self.address, headers)
         ended = time.monotonic()
         if answer.status not in (200, 304):
             self.problems.append(f"{self.node.name}: {answer.status} {answer.body[:200]!r}")
@@ -313,7 +353,11 @@ def test_a_hand_entered_through_one_node_shows_through_the_other_and_no_node_eve
     hands = 2 * len(tokens)
     watch = VersionWatch(site)
     watch.thread.start()
-    phones = [Phone(number, node, site.slug) for number, node in enumerate([site.a, site.a, site.b, site.b, site.b])]
+    fronts = {site.a.name: site.front_a, site.b.name: site.front_b}
+    phones = [
+        Phone(number, node, site.slug, front=fronts[node.name])
+        for number, node in enumerate([site.a, site.a, site.b, site.b, site.b])
+    ]
     stop = threading.Event()
     pollers = [threading.Thread(target=phone.keep_polling, args=(stop,), daemon=True) for phone in phones]
     for poller in pollers:
