@@ -145,7 +145,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # The live ranking's polls are served a new version at most every this many seconds
 # (scoring/live_files.py, scoring/live_ranking.py): a hand shows within it plus one poll.
 # 0: every version at once.
-RANKING_PUBLISH_SECONDS = env_float("ATOUT_RANKING_PUBLISH_SECONDS", 0.5)
+RANKING_PUBLISH_SECONDS = env_float("ATOUT_RANKING_PUBLISH_SECONDS", 1.0)
 # Phones and projectors poll the public ranking's file every this many seconds: a file the
 # web server sends without Python (docs/live-refresh.md, "Polls served as files").
 RANKING_POLL_SECONDS = env_float("ATOUT_RANKING_POLL_SECONDS", 1.0)

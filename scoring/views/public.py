@@ -271,19 +271,27 @@ def live_file_text(tournament: selectors.PublicTournament, name: str) -> SafeStr
     return mark_safe(text)
 
 
-def _file_fragment(tournament: Tournament, ranking: Ranking, *, name: str, published: live_files.Published) -> str:
-    """The ranking's fragment as the file `name` holds it: it polls its own address with
-    the files' time (docs/live-refresh.md, "Polls served as files")."""
-    language, kind = name.split("-", 1)
-    with translation.override(language):
-        poll_url = live_files.address(tournament.slug, name)
-        context = _ranking_context(tournament, ranking, projector=kind == "projector", poll_url=poll_url)
-        context.update(
-            live=True,
-            poll_seconds=_file_poll(tournament),
-            live_headers=json.dumps({"If-Modified-Since": published.last_modified}),
-        )
-        return render_to_string("scoring/public/ranking_table.html", context)
+def _file_fragments(
+    tournament: Tournament, ranking: Ranking, *, names: set[str], published: live_files.Published
+) -> dict[str, str]:
+    """The ranking's fragment as each file of `names` holds it: it polls its own address
+    with the files' time (docs/live-refresh.md, "Polls served as files"). Its content is
+    drawn once per language, for the page and the projector alike."""
+    fragments: dict[str, str] = {}
+    for language in sorted({name.split("-", 1)[0] for name in names}):
+        with translation.override(language):
+            context = _ranking_context(tournament, ranking, poll_seconds=_file_poll(tournament), live=True)
+            body = mark_safe(render_to_string("scoring/public/ranking_body.html", context))
+            for name in sorted(name for name in names if name.startswith(language + "-")):
+                kind = name.split("-", 1)[1]
+                context.update(
+                    projector=kind == "projector",
+                    poll_url=live_files.address(tournament.slug, name),
+                    live_headers=json.dumps({"If-Modified-Since": published.last_modified}),
+                    body=body,
+                )
+                fragments[name] = render_to_string("scoring/public/ranking_table.html", context)
+    return fragments
 
 
 def _file_poll(tournament: Tournament) -> str:
@@ -348,7 +356,7 @@ def publish_files(
         )
         ranking = Ranking(tournament, newest, lambda: snapshot)
         drawn = names if moved else names - set(state.names)  # type: ignore[union-attr]
-        fragments = {name: _file_fragment(tournament, ranking, name=name, published=published) for name in drawn}
+        fragments = _file_fragments(tournament, ranking, names=drawn, published=published)
         live_files.write(slug, published, fragments)
     # The pages that read the published version from the shared cache (« Ma soirée », a
     # private ranking's) follow: never behind the files.
