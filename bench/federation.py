@@ -145,7 +145,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--duration", type=float, default=1800, help="seconds of play at most; then it stops")
     parser.add_argument("--cold", type=float, default=30, help="first seconds of play counted as cold")
-    parser.add_argument("--phones", type=int, default=2, help="phones polling the ranking, per team")
+    parser.add_argument(
+        "--phones",
+        type=float,
+        default=2,
+        help="phones polling the ranking, per team (a fraction: fewer, spread over the field)",
+    )
     parser.add_argument("--soirees", type=int, default=0, help="« Ma soirée » pages open by the link, per team")
     parser.add_argument("--projectors", type=int, default=1, help="projectors per concours")
     parser.add_argument("--arrive", type=float, default=30, help="seconds over which phones open the page")
@@ -320,7 +325,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         classes = user_classes(nights)
         tables = sum(night.tables for night in nights)
         teams = sum(sizes)
-        users = len(nights) * (1 + args.projectors) + tables + (args.phones + args.soirees) * teams
+        users = (
+            len(nights) * (1 + args.projectors)
+            + tables
+            + sum(nightkit.phones_of_night(args.phones, night.teams) for night in nights)
+            + args.soirees * teams
+        )
         print(
             f"==> {len(nights)} concours, {args.rounds} rounds of {args.donnes} donnes at {tables} tables; pace "
             f"{args.pace:g}× a real night (a donne per table every {think_seconds(args.pace):.1f} s on average, "
@@ -403,7 +413,11 @@ def report(
         for phone, team in night.phone_team.items():
             phones_of.setdefault(team, []).append(phone)
         delays, missed = visible_delays(
-            [(ack.at, [p for team in ack.teams for p in phones_of.get(team, [])]) for ack in night.acks],
+            # With fewer phones than teams, any phone of the concours shows its ranking.
+            [
+                (ack.at, [p for team in ack.teams for p in phones_of.get(team, [])] or list(night.phone_team))
+                for ack in night.acks
+            ],
             night.samples,
             night.timelines,
         )

@@ -83,6 +83,18 @@ POLL_KINDS = {
 # -- pure helpers (tests/site/test_bench_night.py) ----------------------------------------
 
 
+def phones_of_night(per_team: float, teams: int) -> int:
+    """How many phones follow a concours of `teams` teams at `per_team` phones a team (a
+    fraction: some teams' phones only, at least one when any)."""
+    return max(1, round(per_team * teams)) if per_team > 0 else 0
+
+
+def phone_team(index: int, per_team: float, teams: int) -> int:
+    """The team (1 to `teams`) whose phone is the concours's phone `index`: `per_team`
+    phones a team in a row, or with fewer phones than teams, spread over the field."""
+    return min(teams, 1 + int(index // per_team)) if per_team >= 1 else min(teams, 1 + int(index / per_team))
+
+
 def think_seconds(pace: float) -> float:
     """A referee's mean wait between two donnes at `pace` times a real night."""
     return REAL_DONNE_SECONDS / pace
@@ -813,15 +825,15 @@ def user_classes(nights: Sequence[Night]) -> list[type]:
                     line.append((time.monotonic(), version))
 
     class Phone(Page):
-        fixed_count = sum(args.phones * night.teams for night in nights)
+        fixed_count = sum(phones_of_night(args.phones, night.teams) for night in nights)
         who, main = "phone", "ranking"
 
         @staticmethod
         def per_night(night: Night) -> int:
-            return args.phones * night.teams
+            return phones_of_night(args.phones, night.teams)
 
         def page_path(self) -> str:
-            self.night.phone_team[self.index] = 1 + self.index // max(1, args.phones)
+            self.night.phone_team[self.index] = phone_team(self.index, args.phones, self.night.teams)
             self.night.timelines[self.index] = []
             return f"/t/{self.night.slug}/"
 

@@ -373,3 +373,11 @@ def test_guniorn_cpu_per_poll_is_what_it_spent_on_every_kind_over_every_poll_mad
     assert nightkit.polls_cpu_ms_per_poll(polls, served, 0.5) == pytest.approx(spent / 100)
     assert math.isnan(nightkit.polls_cpu_ms_per_poll({}, served, 0.5))
     assert nightkit.polls_cpu_ms_per_poll(polls, {}, float("nan")) == 0.0
+
+
+def test_fewer_phones_than_teams_are_spread_over_the_field():
+    assert nightkit.phones_of_night(2, 300) == 600 and nightkit.phones_of_night(0.2, 300) == 60
+    assert nightkit.phones_of_night(0.001, 20) == 1 and nightkit.phones_of_night(0, 20) == 0
+    assert [nightkit.phone_team(i, 2, 3) for i in range(6)] == [1, 1, 2, 2, 3, 3]
+    teams = [nightkit.phone_team(i, 0.2, 300) for i in range(60)]
+    assert teams[:3] == [1, 6, 11] and max(teams) <= 300 and len(set(teams)) == 60
