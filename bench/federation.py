@@ -325,16 +325,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         classes = user_classes(nights)
         tables = sum(night.tables for night in nights)
         teams = sum(sizes)
-        users = (
-            len(nights) * (1 + args.projectors)
-            + tables
-            + sum(nightkit.phones_of_night(args.phones, night.teams) for night in nights)
-            + args.soirees * teams
-        )
+        phones = sum(nightkit.phones_of_night(args.phones, night.teams) for night in nights)
+        users = len(nights) * (1 + args.projectors) + tables + phones + args.soirees * teams
         print(
             f"==> {len(nights)} concours, {args.rounds} rounds of {args.donnes} donnes at {tables} tables; pace "
             f"{args.pace:g}× a real night (a donne per table every {think_seconds(args.pace):.1f} s on average, "
-            f"{tables / think_seconds(args.pace):.1f} hands/s in all); {args.phones * teams} phones on the rankings, "
+            f"{tables / think_seconds(args.pace):.1f} hands/s in all); {phones} phones on the rankings, "
             f"{args.soirees * teams} on « Ma soirée », {args.projectors * len(nights)} projectors, "
             f"{len(nights)} directors ({users} locust users, up to {files} open files)"
         )

@@ -167,6 +167,7 @@ from nightkit import (
     more_files,
     ms,
     per_request_ms,
+    phones_of_night,
     poll_figures,
     poll_table,
     polls_cpu_ms_per_poll,
@@ -208,7 +209,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--duration", type=float, default=1800, help="seconds of play at most; then it stops")
     parser.add_argument("--cold", type=float, default=30, help="first seconds of play counted as cold")
-    parser.add_argument("--phones", type=int, default=2, help="phones polling the ranking, per team")
+    parser.add_argument(
+        "--phones",
+        type=float,
+        default=2,
+        help="phones polling the ranking, per team (a fraction: fewer, spread over the field)",
+    )
     parser.add_argument(
         "--soirees", type=int, default=1, help="« Ma soirée » pages open by the personal link, per team"
     )
@@ -319,12 +325,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         night = Night(args=args, slug=seeded.slug, api_key=seeded.api_key, teams=args.teams, soiree_tokens=seeded.links)
         classes = user_classes([night])
-        users = 1 + tables + (args.phones + args.soirees) * args.teams + args.projectors
+        phones = phones_of_night(args.phones, args.teams)
+        users = 1 + tables + phones + args.soirees * args.teams + args.projectors
         print(
             f"==> {args.rounds} rounds of {args.donnes} donnes at {tables} tables; pace {args.pace:g}× a real night "
             f"(a donne per table every {think_seconds(args.pace):.1f} s on average, "
             f"{tables / think_seconds(args.pace):.1f} hands/s in all); "
-            f"{args.phones * args.teams} phones on the ranking, {args.soirees * args.teams} on « Ma soirée », "
+            f"{phones} phones on the ranking, {args.soirees * args.teams} on « Ma soirée », "
             f"{args.projectors} projectors, 1 director ({users} locust users, up to {files} open files)"
         )
         environment = Environment(user_classes=classes, host=f"http://127.0.0.1:{port}")
@@ -383,7 +390,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     def delays(chosen: list[Ack]) -> tuple[list[float], int]:
         return visible_delays(
-            [(ack.at, [p for team in ack.teams for p in phones_of[team]]) for ack in chosen],
+            # With fewer phones than teams, any phone shows the ranking.
+            [(ack.at, [p for team in ack.teams for p in phones_of[team]] or list(night.phone_team)) for ack in chosen],
             night.samples,
             night.timelines,
         )
