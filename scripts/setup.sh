@@ -45,23 +45,31 @@ atout_setup() {
   .venv/bin/python manage.py compile_catalogues
 }
 
-# The browser the browser tests drive: Debian's chromium, installed with apt when missing
-# (never a downloaded browser). Called by `atout_setup test`.
-atout_chromium() {
-  if [ -x /usr/bin/chromium ]; then
+# Debian's package $1 installed with apt, for $2 (said in the messages), unless `$3` (a
+# shell test) finds it there already. Under CI=true a failed install stops the set-up; on
+# a developer's machine the tests that need it are skipped.
+atout_apt() {
+  local package="$1" purpose="$2" present="$3"
+  if eval "$present"; then
     return 0
   fi
-  echo "==> Installing Debian's chromium for the browser tests"
+  echo "==> Installing Debian's $package for $purpose"
   local sudo=""
   [ "$(id -u)" = "0" ] || sudo="sudo -n"
-  if $sudo apt-get update -qq >/dev/null && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; then
+  if $sudo apt-get update -qq >/dev/null && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$package" >/dev/null; then
     return 0
   fi
   if [ "${CI:-}" = "true" ]; then
-    echo "FATAL: CI=true and chromium could not be installed with apt." >&2
+    echo "FATAL: CI=true and $package could not be installed with apt." >&2
     exit 1
   fi
-  echo "==> chromium is missing and could not be installed: the browser tests will be skipped"
+  echo "==> $package is missing and could not be installed: $purpose will be skipped"
+}
+
+# The browser the browser tests drive: Debian's chromium, installed with apt when missing
+# (never a downloaded browser). Called by `atout_setup test`.
+atout_chromium() {
+  atout_apt chromium "the browser tests" "[ -x /usr/bin/chromium ]"
 }
 
 # The proxy the tests through nginx start in front of the site (tests/nginx.py, with the
@@ -70,18 +78,5 @@ atout_chromium() {
 # in a container (policy-rc.d); where it does, that one listens on port 80, beside the
 # tests' own.
 atout_nginx() {
-  if command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ]; then
-    return 0
-  fi
-  echo "==> Installing Debian's nginx for the tests through nginx"
-  local sudo=""
-  [ "$(id -u)" = "0" ] || sudo="sudo -n"
-  if $sudo apt-get update -qq >/dev/null && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null; then
-    return 0
-  fi
-  if [ "${CI:-}" = "true" ]; then
-    echo "FATAL: CI=true and nginx could not be installed with apt." >&2
-    exit 1
-  fi
-  echo "==> nginx is missing and could not be installed: the tests through nginx will be skipped"
+  atout_apt nginx "the tests through nginx" "command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ]"
 }
