@@ -17,6 +17,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Iterator
@@ -36,10 +37,21 @@ _PRIVATE = {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DJANGO_ALLOW_ASYNC_UNSAFE",
 
 
 def clean_env(**overrides: str) -> dict[str, str]:
-    """The test process's environment without its Django settings, plus `overrides`."""
+    """The test process's environment without its Django settings, plus `overrides`; the
+    ranking's files (scoring/live_files.py) of the processes it starts in a folder of this
+    test session's, not the project's var/live, unless `overrides` names one."""
     env = {key: value for key, value in os.environ.items() if key not in _PRIVATE}
-    env.update(PYTHONUNBUFFERED="1", **overrides)
+    env.update({"PYTHONUNBUFFERED": "1", "ATOUT_LIVE_ROOT": _session_live_root(), **overrides})
     return env
+
+
+_live_roots: list[str] = []
+
+
+def _session_live_root() -> str:
+    if not _live_roots:
+        _live_roots.append(tempfile.mkdtemp(prefix="atout-processes-live-"))
+    return _live_roots[0]
 
 
 def random_secret() -> str:
