@@ -507,6 +507,12 @@ def report(
         "(a phone's browser caches them); the live rankings' files on this machine's disk (a site's volume may "
         "be slower); "
         f"{args.donnes} donnes a partie; the Celery worker at nice 10, one for every concours"
+        + (
+            f"; {args.phones:g} phone a team, spread over the field (a real Saturday has one or two a team: "
+            "each poll costs nginx the same file, the clients fewer)"
+            if args.phones < 1
+            else ""
+        )
     )
     load_end = machine_load()
     print(f"==> at the start: {load_start}")

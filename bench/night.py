@@ -492,6 +492,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"no TLS (nginx would also decrypt); nginx keeps no access log; {args.donnes} donnes a partie; the live "
         "ranking's files on this machine's disk (a site's volume may be slower), read by nginx at each poll; "
         "the Celery worker at nice 10; gunicorn's app in benchkit's CpuMeter"
+        + (
+            f"; {args.phones:g} phone a team, spread over the field (a real room has one or two a team: each "
+            "poll costs nginx the same file, the clients fewer)"
+            if args.phones < 1
+            else ""
+        )
     )
     load_end = machine_load()
     print(f"==> at the start: {load_start}")

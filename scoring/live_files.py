@@ -37,6 +37,7 @@ from __future__ import annotations
 import fcntl
 import gzip
 import json
+import logging
 import os
 import re
 import shutil
@@ -57,6 +58,7 @@ KINDS = ("ranking", "projector")
 NAME = re.compile(r"(?P<language>[a-z]{2})-(?P<kind>ranking|projector)\.html")
 SLUG = re.compile(r"[-a-zA-Z0-9_]+")
 STATE = "state.json"
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -99,16 +101,34 @@ def file_name(language: str, kind: str) -> str:
     return f"{language}-{kind}"
 
 
+# How long a process waits for a tournament's lock: a publication holds it for one
+# rendering (a few hundred milliseconds at 3,000 teams); a holder stuck longer (a shared
+# file system stalled) must not hold a page load or a settings change with it.
+LOCK_SECONDS = 10.0
+
+
+class LockTimeout(TimeoutError):
+    """The tournament's lock was not had within LOCK_SECONDS."""
+
+
 @contextmanager
-def locked(slug: str) -> Iterator[None]:
+def locked(slug: str, timeout: float = LOCK_SECONDS) -> Iterator[None]:
     """The tournament's lock, held by every process that writes or removes its folder
     (an advisory lock on a file beside the folders: every process of every node that
-    shares the folder takes the same one)."""
+    shares the folder takes the same one); LockTimeout after `timeout` seconds."""
     locks = root() / ".locks"
     locks.mkdir(parents=True, exist_ok=True)
     handle = os.open(locks / folder(slug).name, os.O_RDWR | os.O_CREAT, 0o644)
     try:
-        fcntl.flock(handle, fcntl.LOCK_EX)
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise LockTimeout(f"the live files of {slug!r} stayed locked {timeout:g} s") from None
+                time.sleep(0.01)
         yield
     finally:
         os.close(handle)
@@ -172,7 +192,13 @@ def remove(slug: str) -> None:
     """Stop serving the tournament at `slug`: its folder removed, under its lock."""
     if not SLUG.fullmatch(slug) or not folder(slug).exists():
         return
-    with locked(slug):
+    try:
+        with locked(slug):
+            shutil.rmtree(folder(slug), ignore_errors=True)
+    except LockTimeout:
+        # A ranking no longer public goes whatever holds the lock; the holder, a
+        # publication, reads the tournament again before it writes.
+        log.warning("live files of %s removed without their lock (held too long)", slug)
         shutil.rmtree(folder(slug), ignore_errors=True)
 
 

@@ -13,6 +13,7 @@ Terms (projector mode, poster): docs/glossary.md.
 from __future__ import annotations
 
 import json
+import logging
 import shutil
 import time
 from collections.abc import Callable
@@ -45,6 +46,8 @@ from tournaments.palmares import Palmares
 from tournaments.qr import only_this_computer, public_url, qr_svg_response
 from tournaments.screens import screen_context
 from tournaments.services import online
+
+log = logging.getLogger(__name__)
 
 # Seconds between two polls of a live partial; slower once the tournament is over.
 POLL_SECONDS = 3
@@ -260,8 +263,13 @@ def live_file_text(tournament: selectors.PublicTournament, name: str) -> SafeStr
     # Its settings, lots or names moved since (a receiver's publication may not have run yet).
     redrawn = state is not None and state.stamp != _stamp(tournament)
     if state is None or state.tournament_id != tournament.pk or name not in state.names or behind or redrawn:
-        state = publish_files(tournament.pk, want=name)
-    if state is None or name not in state.names:
+        try:
+            state = publish_files(tournament.pk, want=name)
+        except live_files.LockTimeout:
+            # Another process holds the folder too long: the file as it stands, if any,
+            # else the caller's shared fragment.
+            log.warning("live files of %s not published: their lock is held", tournament.slug)
+    if state is None or state.tournament_id != tournament.pk or name not in state.names:
         return None
     try:
         text = (live_files.folder(tournament.slug) / f"{name}.html").read_text(encoding="utf-8")

@@ -14,9 +14,11 @@ organises the tournament's club.
 from __future__ import annotations
 
 import datetime
+import fcntl
 import gzip
 import html
 import json
+import os
 import re
 import time
 from pathlib import Path
@@ -261,3 +263,28 @@ def test_the_workers_sweep_publishes_files_a_lost_message_left_behind(running: T
     newest = StandingsSnapshot.objects.filter(tournament=tournament).latest("version").version
     assert moved is not None and moved.version == newest > held.version
     assert files_behind_publish() == 0
+
+
+def test_a_lock_held_too_long_elsewhere_holds_neither_the_page_nor_the_removal(
+    running: Table, django_capture_on_commit_callbacks, monkeypatch
+) -> None:
+    tournament = running.round.tournament
+    Client().get(page_url(tournament))
+    monkeypatch.setattr(live_files.locked, "__defaults__", (0.2,))
+    # Another process (a stalled node) holds the tournament's lock.
+    handle = os.open(Path(settings.LIVE_ROOT) / ".locks" / tournament.slug, os.O_RDWR)
+    fcntl.flock(handle, fcntl.LOCK_EX)
+    try:
+        with pytest.raises(live_files.LockTimeout):
+            publish_files(tournament.pk, again=True)
+        # The English page wants a file nobody published: it is drawn by the site instead.
+        english = Client(headers={"Accept-Language": "en"}).get(page_url(tournament))
+        assert english.status_code == 200 and b">Rank<" in english.content
+        assert not (folder(tournament) / "en-ranking.html").exists()
+        # Made private meanwhile: its files go all the same.
+        with django_capture_on_commit_callbacks(execute=True):
+            tournament.is_public = False
+            tournament.save()
+        assert not folder(tournament).exists()
+    finally:
+        os.close(handle)
