@@ -53,9 +53,15 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.middleware.gzip import re_accepts_gzip
 from django.utils.http import http_date
 
-KINDS = ("ranking", "projector")
-# A file's name in its tournament's folder, as its public address ends.
-NAME = re.compile(r"(?P<language>[a-z]{2})-(?P<kind>ranking|projector)\.html")
+# The kinds of file a tournament's folder holds, by family: each family is published on
+# its own (its own state file) and only ever replaces or removes its own files.
+RANKING = ("ranking", "projector")
+KINDS = (*RANKING, "screen", "clock", "draw")
+# A file's name in its tournament's folder, as its public address ends: a page of a long
+# ranking carries its number ("fr-ranking-2.html"; the first page is "fr-ranking.html").
+NAME = re.compile(
+    r"(?P<language>[a-z]{2})-(?P<kind>ranking|projector|screen|clock|draw)(?:-(?P<page>[1-9][0-9]{0,3}))?\.html"
+)
 SLUG = re.compile(r"[-a-zA-Z0-9_]+")
 STATE = "state.json"
 log = logging.getLogger(__name__)
@@ -134,10 +140,11 @@ def locked(slug: str, timeout: float = LOCK_SECONDS) -> Iterator[None]:
         os.close(handle)
 
 
-def read_state(slug: str) -> Published | None:
-    """What the folder of `slug` holds (None: nothing published, or unreadable)."""
+def read_state(slug: str, state: str = STATE) -> Published | None:
+    """What the folder of `slug` holds of the family whose state file is `state` (None:
+    nothing published, or unreadable)."""
     try:
-        raw = json.loads((folder(slug) / STATE).read_text(encoding="utf-8"))
+        raw = json.loads((folder(slug) / state).read_text(encoding="utf-8"))
         return Published(
             tournament_id=int(raw["tournament_id"]),
             version=int(raw["version"]),
@@ -155,9 +162,22 @@ def next_modified(before: Published | None, now: float) -> int:
     return max(int(now), before.modified + 1 if before is not None else 0)
 
 
-def write(slug: str, published: Published, fragments: dict[str, str]) -> None:
-    """Write `fragments` (by name) and the state of `published`, each file replaced at
-    once; the caller holds `locked(slug)`. Files of names no longer published are removed."""
+def kind_of(name: str) -> str:
+    """The kind of the file `name` ("fr-ranking-2" is a "ranking")."""
+    return name.split("-")[1] if name.count("-") else ""
+
+
+def write(
+    slug: str,
+    published: Published,
+    fragments: dict[str, str],
+    *,
+    state: str = STATE,
+    family: tuple[str, ...] = RANKING,
+) -> None:
+    """Write `fragments` (by name) and the state of `published` (to the file `state`), each
+    file replaced at once; the caller holds `locked(slug)`. Files of the `family`'s kinds
+    no longer published are removed; other families' files are left as they are."""
     target = folder(slug)
     target.mkdir(parents=True, exist_ok=True)
     times = (published.modified, published.modified)
@@ -165,15 +185,16 @@ def write(slug: str, published: Published, fragments: dict[str, str]) -> None:
         data = text.encode()
         # The compressed file first: a reader asking for it may see the new one a moment
         # before a reader of the plain one; neither ever sees an older one afterwards.
-        _replace(target / f"{name}.html.gz", gzip.compress(data, mtime=published.modified), times)
-        _replace(target / f"{name}.html", data, times)
+        replace(target / f"{name}.html.gz", gzip.compress(data, mtime=published.modified), times)
+        replace(target / f"{name}.html", data, times)
     for old in target.glob("*.html*"):
-        if old.name.split(".", 1)[0] not in published.names:
+        name = old.name.split(".", 1)[0]
+        if kind_of(name) in family and name not in published.names:
             old.unlink(missing_ok=True)
-    _replace(target / STATE, json.dumps(asdict(published)).encode(), None)
+    replace(target / state, json.dumps(asdict(published)).encode(), None)
 
 
-def _replace(path: Path, data: bytes, times: tuple[int, int] | None) -> None:
+def replace(path: Path, data: bytes, times: tuple[int, int] | None) -> None:
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
     try:
         with os.fdopen(handle, "wb") as out:

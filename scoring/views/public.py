@@ -375,6 +375,13 @@ def publish_files(
 
 _LANGUAGES = {code for code, _name in settings.LANGUAGES}
 
+# Who publishes a missing file of each kind (scoring/live_files.py), given the tournament
+# and the file's name: its text, or None when there is no such file to serve.
+_FILE_PUBLISHERS: dict[str, Callable[[selectors.PublicTournament, str], SafeString | None]] = {
+    "ranking": live_file_text,
+    "projector": live_file_text,
+}
+
 
 @require_safe
 def live_file(request: SiteRequest, slug: str, name: str) -> HttpResponse:
@@ -384,7 +391,8 @@ def live_file(request: SiteRequest, slug: str, name: str) -> HttpResponse:
     if found is None or found.group("language") not in _LANGUAGES:
         raise Http404("no such file")
     tournament = selectors.visible_tournament(slug, None)
-    if live_file_text(tournament, name.removesuffix(".html")) is None:
+    publish = _FILE_PUBLISHERS.get(found.group("kind"))
+    if publish is None or publish(tournament, name.removesuffix(".html")) is None:
         raise Http404("no such file")
     response = live_files.answer(request, slug, name)
     if response is None:
