@@ -87,6 +87,7 @@ from benchkit import (
     wait_ready,
 )
 from nightkit import (
+    PAGE_ROWS,
     REAL_DONNE_SECONDS,
     WATCH_SECONDS,
     Night,
@@ -507,6 +508,8 @@ def report(
         "(a phone's browser caches them); the live rankings' files on this machine's disk (a site's volume may "
         "be slower); "
         f"{args.donnes} donnes a partie; the Celery worker at nice 10, one for every concours"
+        + f"; a phone opens the page of the ranking its team's number falls on ({PAGE_ROWS} rows a page past "
+        f"{PAGE_ROWS} teams; a player would also turn pages)"
         + (
             f"; {args.phones:g} phone a team, spread over the field (a real Saturday has one or two a team: "
             "each poll costs nginx the same file, the clients fewer)"

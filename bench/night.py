@@ -152,6 +152,7 @@ from benchkit import (
     wait_ready,
 )
 from nightkit import (
+    PAGE_ROWS,
     REAL_DONNE_SECONDS,
     WATCH_SECONDS,
     Ack,
@@ -492,6 +493,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"no TLS (nginx would also decrypt); nginx keeps no access log; {args.donnes} donnes a partie; the live "
         "ranking's files on this machine's disk (a site's volume may be slower), read by nginx at each poll; "
         "the Celery worker at nice 10; gunicorn's app in benchkit's CpuMeter"
+        + f"; a phone opens the page of the ranking its team's number falls on ({PAGE_ROWS} rows a page past "
+        f"{PAGE_ROWS} teams; a player would also turn pages)"
         + (
             f"; {args.phones:g} phone a team, spread over the field (a real room has one or two a team: each "
             "poll costs nginx the same file, the clients fewer)"

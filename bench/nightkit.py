@@ -23,6 +23,7 @@ import gzip
 import html
 import json
 import math
+import os
 import random
 import re
 import resource
@@ -93,6 +94,18 @@ def phone_team(index: int, per_team: float, teams: int) -> int:
     """The team (1 to `teams`) whose phone is the concours's phone `index`: `per_team`
     phones a team in a row, or with fewer phones than teams, spread over the field."""
     return min(teams, 1 + int(index // per_team)) if per_team >= 1 else min(teams, 1 + int(index / per_team))
+
+
+# The site's rows a page of a long public ranking (settings.RANKING_PAGE_ROWS): a phone opens
+# the page its team starts on, as a player looks for their own line.
+PAGE_ROWS = int(os.environ.get("ATOUT_RANKING_PAGE_ROWS", "100"))
+
+
+def phone_page(team: int, teams: int) -> str:
+    """The address a phone following `team` opens: the page of the ranking its number falls
+    on (a ranking longer than PAGE_ROWS comes in pages, each its own file)."""
+    page = 1 + (team - 1) // PAGE_ROWS if teams > PAGE_ROWS else 1
+    return "" if page == 1 else f"?page={page}"
 
 
 def think_seconds(pace: float) -> float:
@@ -833,9 +846,10 @@ def user_classes(nights: Sequence[Night]) -> list[type]:
             return phones_of_night(args.phones, night.teams)
 
         def page_path(self) -> str:
-            self.night.phone_team[self.index] = phone_team(self.index, args.phones, self.night.teams)
+            team = phone_team(self.index, args.phones, self.night.teams)
+            self.night.phone_team[self.index] = team
             self.night.timelines[self.index] = []
-            return f"/t/{self.night.slug}/"
+            return f"/t/{self.night.slug}/{phone_page(team, self.night.teams)}"
 
     class Projector(Page):
         fixed_count = args.projectors * len(nights)

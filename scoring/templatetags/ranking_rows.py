@@ -116,6 +116,12 @@ def _prize_mark(award: Award | None) -> str:
 def ranking_rows(rows: Iterable[SnapshotRow], competitor_base: str, prizes: Palmares | str = "") -> SafeString:
     """One <tr> per row: rank, number, name linked to the competitor's page (its partie in
     play, what its rank wins when `prizes`, the palmarès, are given), the criteria, played."""
+    return mark_safe("\n".join(row_list(rows, competitor_base, prizes)))
+
+
+def row_list(rows: Iterable[SnapshotRow], competitor_base: str, prizes: Palmares | str = "") -> list[SafeString]:
+    """The rows of `ranking_rows`, each its own <tr> (a page of the ranking takes a slice:
+    the prizes of tied ranks are shared over the whole ranking, not a page)."""
     rows = list(rows)
     awards = prizes.awards(row.get("rank") for row in rows) if isinstance(prizes, Palmares) else {}
     withdrawn = format_html(' <span class="muted">({})</span>', gettext("withdrawn"))
@@ -138,12 +144,14 @@ def ranking_rows(rows: Iterable[SnapshotRow], competitor_base: str, prizes: Palm
             row.get("played"),
         )
 
-    return format_html_join(
-        "\n",
-        '<tr{}><td class="num rank">{}</td><td class="num">{}</td><td><a href="{}{}/">{}</a>{}{}{}</td>{}'
-        '<td class="num">{}</td></tr>',
-        (cells(row) for row in rows),
-    )
+    return [
+        format_html(
+            '<tr{}><td class="num rank">{}</td><td class="num">{}</td><td><a href="{}{}/">{}</a>{}{}{}</td>{}'
+            '<td class="num">{}</td></tr>',
+            *cells(row),
+        )
+        for row in rows
+    ]
 
 
 @register.simple_tag

@@ -17,6 +17,7 @@ import logging
 import shutil
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -39,6 +40,7 @@ from scoring import exports, live_files, live_ranking, pdf
 from scoring.models import StandingsSnapshot
 from scoring.selectors import standings as selectors
 from scoring.standings import columns_for
+from scoring.templatetags.ranking_rows import row_list
 from tournaments import treasury
 from tournaments.access import is_organiser
 from tournaments.models import Bye, Tournament
@@ -232,13 +234,23 @@ def _ranking_partial(request: SiteRequest, tournament: selectors.PublicTournamen
 
 
 def _ranking_page(
-    request: SiteRequest, tournament: selectors.PublicTournament, template: str, *, kind: str, **extra: Any
+    request: SiteRequest,
+    tournament: selectors.PublicTournament,
+    template: str,
+    *,
+    kind: str,
+    page: int = 1,
+    **extra: Any,
 ) -> HttpResponse:
     """A page wrapping the published fragment: a public tournament's is the file its polls
-    read (scoring/live_files.py), a private one's (its organisers alone) the shared fragment."""
+    read (scoring/live_files.py; `page`: of a long ranking, the first when it has no such
+    page), a private one's (its organisers alone) the shared fragment, whole."""
     if served_as_files(tournament):
-        name = live_files.file_name(get_language(), "projector" if kind == "projector" else "ranking")
-        fragment = live_file_text(tournament, name)
+        if kind == "projector":
+            fragment = live_file_text(tournament, live_files.file_name(get_language(), "projector"))
+        else:
+            fragment = live_file_text(tournament, page_name(get_language(), page)) if page > 1 else None
+            fragment = fragment or live_file_text(tournament, page_name(get_language(), 1))
         if fragment is not None:
             return _page(request, template, _base_context(tournament, ranking_fragment=fragment, **extra), "")
     etag, _key, fragment = _live_fragment(tournament, _served_version(tournament), kind=kind)
@@ -279,24 +291,74 @@ def live_file_text(tournament: selectors.PublicTournament, name: str) -> SafeStr
     return mark_safe(text)
 
 
+@dataclass(frozen=True)
+class RankingPage:
+    """One page of a long public ranking: its number and the places it shows."""
+
+    number: int
+    first: int
+    last: int
+
+
+def ranking_pages(rows: int) -> list[RankingPage]:
+    """The pages of a public ranking of `rows` rows (none: it fits on one)."""
+    size = settings.RANKING_PAGE_ROWS
+    if rows <= size:
+        return []
+    return [RankingPage(n + 1, start + 1, min(start + size, rows)) for n, start in enumerate(range(0, rows, size))]
+
+
+def page_name(language: str, page: int) -> str:
+    """The file of a page of the ranking: the first is the ranking's own ("fr-ranking")."""
+    name = live_files.file_name(language, "ranking")
+    return name if page <= 1 else f"{name}-{page}"
+
+
+def _page_names(names: set[str], snapshot: StandingsSnapshot | None) -> set[str]:
+    """`names` with every page of the ranking in each language that has one (and no page
+    the ranking no longer has)."""
+    pages = ranking_pages(len(snapshot.rows) if snapshot is not None else 0)
+    languages = {name.split("-", 1)[0] for name in names if live_files.kind_of(name) == "ranking"}
+    kept = {name for name in names if live_files.kind_of(name) != "ranking"}
+    numbers = [page.number for page in pages] or [1]
+    return kept | {page_name(language, number) for language in languages for number in numbers}
+
+
 def _file_fragments(
     tournament: Tournament, ranking: Ranking, *, names: set[str], published: live_files.Published
 ) -> dict[str, str]:
     """The ranking's fragment as each file of `names` holds it: it polls its own address
     with the files' time (docs/live-refresh.md, "Polls served as files"). Its content is
-    drawn once per language, for the page and the projector alike."""
+    drawn once per language, for the page and the projector alike; a long ranking's rows
+    once per language too, each page of the phones' taking its slice."""
     fragments: dict[str, str] = {}
+    snapshot = ranking.snapshot
+    pages = ranking_pages(len(snapshot.rows) if snapshot is not None else 0)
+    page_base = reverse("public:ranking", kwargs={"slug": tournament.slug})
     for language in sorted({name.split("-", 1)[0] for name in names}):
+        wanted = sorted(name for name in names if name.startswith(language + "-"))
         with translation.override(language):
             context = _ranking_context(tournament, ranking, poll_seconds=_file_poll(tournament), live=True)
-            body = mark_safe(render_to_string("scoring/public/ranking_body.html", context))
-            for name in sorted(name for name in names if name.startswith(language + "-")):
-                kind = name.split("-", 1)[1]
+            # The rows drawn once, for the whole ranking and its pages alike.
+            rows = row_list(snapshot.rows, context["competitor_base"], ranking.prizes) if snapshot is not None else []
+            bodies: dict[str, SafeString] = {}
+            if not pages or any(live_files.kind_of(name) == "projector" for name in wanted):
+                whole = {**context, "rows_html": mark_safe("\n".join(rows))}
+                bodies["whole"] = mark_safe(render_to_string("scoring/public/ranking_body.html", whole))
+            if pages:
+                for page in pages:
+                    name = page_name(language, page.number)
+                    if name in wanted:
+                        paged = {**context, "pages": pages, "page": page.number, "page_base": page_base}
+                        paged["rows_html"] = mark_safe("\n".join(rows[page.first - 1 : page.last]))
+                        bodies[name] = mark_safe(render_to_string("scoring/public/ranking_body.html", paged))
+            for name in wanted:
+                kind = live_files.kind_of(name)
                 context.update(
                     projector=kind == "projector",
                     poll_url=live_files.address(tournament.slug, name),
                     live_headers=json.dumps({"If-Modified-Since": published.last_modified}),
-                    body=body,
+                    body=bodies.get(name, bodies.get("whole")),
                 )
                 fragments[name] = render_to_string("scoring/public/ranking_table.html", context)
     return fragments
@@ -333,7 +395,7 @@ def publish_files(
         if state is not None and state.tournament_id != tournament_id:
             state = None  # another tournament's, once at this address
         names = set(state.names if state is not None else ()) | ({want} if want else set())
-        names = {name for name in names if name.split("-", 1)[0] in _LANGUAGES}
+        names = {name for name in names if name.split("-", 1)[0] in _LANGUAGES and live_files.kind_of(name) in _RANKING}
         if not names:
             return state  # no page has asked for a file yet: nothing to publish
         newest = tournament.standings_version or 0
@@ -353,6 +415,11 @@ def publish_files(
             if snapshot is None:  # pruned since the row was read: the newest there is now
                 snapshot = selectors.live_snapshot(tournament)
                 newest = snapshot.version if snapshot is not None else 0
+                moved = state is None or state.version != newest or state.stamp != stamp or again
+        # Every page of a long ranking, in each language asked for (none it no longer has).
+        names = _page_names(names, snapshot)
+        if not moved and names == set(state.names):  # type: ignore[union-attr]
+            return state  # a page asked for that the ranking does not have
         clock = time.time() if now is None else now
         published = live_files.Published(
             tournament_id=tournament_id,
@@ -363,6 +430,7 @@ def publish_files(
             names=tuple(sorted(names)),
         )
         ranking = Ranking(tournament, newest, lambda: snapshot)
+        # Unmoved, only the files asked for the first time (a language's ranking: all its pages).
         drawn = names if moved else names - set(state.names)  # type: ignore[union-attr]
         fragments = _file_fragments(tournament, ranking, names=drawn, published=published)
         live_files.write(slug, published, fragments)
@@ -374,6 +442,7 @@ def publish_files(
 
 
 _LANGUAGES = {code for code, _name in settings.LANGUAGES}
+_RANKING = set(live_files.RANKING)
 
 # Who publishes a missing file of each kind (scoring/live_files.py), given the tournament
 # and the file's name: its text, or None when there is no such file to serve.
@@ -447,10 +516,17 @@ def ranking(request: SiteRequest, slug: str) -> HttpResponse:
         tournament,
         "scoring/public/ranking.html",
         kind="page",
+        page=_page_number(request),
         rounds=rounds,
         after=None,
         signup_open=_signup_open(tournament),
     )
+
+
+def _page_number(request: SiteRequest) -> int:
+    """The page of a long ranking the address asks for (?page=2); the first for anything else."""
+    raw = request.GET.get("page", "")
+    return int(raw) if raw.isascii() and raw.isdigit() and 0 < len(raw) <= 4 else 1
 
 
 def _signup_open(tournament: Tournament) -> bool:

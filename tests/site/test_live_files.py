@@ -288,3 +288,58 @@ def test_a_lock_held_too_long_elsewhere_holds_neither_the_page_nor_the_removal(
         assert not folder(tournament).exists()
     finally:
         os.close(handle)
+
+
+ROW = re.compile(rb'<tr[^>]*><td class="num rank">')
+
+
+def test_a_long_ranking_is_served_to_phones_a_page_a_file_and_the_projector_whole(
+    running: Table, settings, django_capture_on_commit_callbacks
+) -> None:
+    settings.RANKING_PAGE_ROWS = 3
+    tournament = running.round.tournament
+    first = Client().get(page_url(tournament))
+    address, since, _version = polled(first.content)
+    assert address == f"/live/{tournament.slug}/fr-ranking.html"
+    assert len(ROW.findall(first.content)) == 3
+    assert "Pages du classement" in first.content.decode() and "1–3" in first.content.decode()
+    second = Client().get(page_url(tournament) + "?page=2")
+    second_address, _since, _version = polled(second.content)
+    assert second_address == f"/live/{tournament.slug}/fr-ranking-2.html"
+    assert len(ROW.findall(second.content)) == 1
+    assert re.search(r'aria-current="page">4–4<', second.content.decode())
+    # The pages' rows, one after the other, are the projector's: nothing lost or shown twice.
+    projector = Client().get(page_url(tournament, "projector")).content
+    rows = re.compile(rb'<tr[^>]*><td class="num rank">.*?</tr>')
+    paged = [row for page in (first.content, second.content) for row in rows.findall(page)]
+    assert paged == rows.findall(projector) and len(paged) == 4
+    # Each page polls its own file: a new hand moves both, the same time on each.
+    with django_capture_on_commit_callbacks(execute=True):
+        hand_submit(table=running, raw=WIN_A)
+    for each in (address, second_address):
+        moved = Client().get(each, headers={"If-Modified-Since": since})
+        assert moved.status_code == 200 and parse_http_date(polled(moved.content)[1]) > parse_http_date(since)
+    # An address of a page the ranking does not have, or no page at all, shows the first.
+    for odd in ("?page=9", "?page=abc", "?page=-1", "?page=0", "?page=%C2%B2"):
+        shown = Client().get(page_url(tournament) + odd)
+        assert shown.status_code == 200 and polled(shown.content)[0] == address
+    assert Client().get(f"/live/{tournament.slug}/fr-ranking-9.html").status_code == 404
+    # The ranking fits in one page again: the second page's file goes at the next version.
+    settings.RANKING_PAGE_ROWS = 10
+    with django_capture_on_commit_callbacks(execute=True):
+        hand_submit(table=running, raw=WIN_A)
+    publish_files(tournament.pk)
+    assert not (folder(tournament) / "fr-ranking-2.html").exists()
+    assert Client().get(second_address).status_code == 404
+    assert len(ROW.findall(Client().get(page_url(tournament) + "?page=2").content)) == 4
+
+
+def test_each_language_has_every_page_of_a_long_ranking(running: Table, settings) -> None:
+    settings.RANKING_PAGE_ROWS = 2
+    tournament = running.round.tournament
+    Client().get(page_url(tournament))
+    english = Client(headers={"Accept-Language": "en"}).get(page_url(tournament) + "?page=2")
+    assert polled(english.content)[0] == f"/live/{tournament.slug}/en-ranking-2.html"
+    assert "Pages of the ranking" in english.content.decode()
+    names = sorted(path.name for path in folder(tournament).glob("*.html"))
+    assert names == ["en-ranking-2.html", "en-ranking.html", "fr-ranking-2.html", "fr-ranking.html"]
