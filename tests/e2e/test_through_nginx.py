@@ -189,3 +189,49 @@ def test_a_tournament_made_private_is_no_longer_served(browser, nginx, site_requ
     assert viewer.locator("#ranking").count() == 0
     screenshot(viewer, "through-nginx-private-tournament")
     viewer.context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_phone_turns_the_pages_of_a_long_ranking_each_polled_as_its_own_file(
+    browser, nginx, site_requests, settings
+) -> None:
+    settings.RANKING_PAGE_ROWS = 5
+    table = make_table(tables=6)  # twelve teams: places 1–5, 6–10, 11–12
+    tournament = table.round.tournament
+    standings_rebuild(tournament_id=tournament.pk)
+    viewer = browser.new_context(viewport=PHONE, locale="fr-FR", device_scale_factor=2, has_touch=True).new_page()
+    viewer.set_default_timeout(10_000)
+    opened = viewer.goto(f"{nginx.url}/t/{tournament.slug}/")
+    assert opened is not None and opened.status == 200
+    assert viewer.locator("#ranking tbody tr").count() == 5
+    numbers = "() => [...document.querySelectorAll('#ranking tbody tr td:nth-child(2)')].map(td => td.innerText)"
+    on_first = set(viewer.evaluate(numbers))
+    pager = viewer.get_by_role("navigation", name="Pages du classement", exact=True)
+    assert pager.get_by_role("link").all_text_contents() == ["1–5", "6–10", "11–12"]
+    screenshot(viewer, "through-nginx-phone-ranking-pages-first")
+
+    pager.get_by_role("link", name="6–10").click()
+    viewer.wait_for_url(f"{nginx.url}/t/{tournament.slug}/?page=2")
+    path = f"/live/{tournament.slug}/fr-ranking-2.html"
+    ranking = viewer.locator("#ranking")
+    assert ranking.get_attribute("hx-get") == path
+    assert viewer.locator("#ranking tbody tr").count() == 5
+    assert not on_first & set(viewer.evaluate(numbers))  # other teams than the first page's
+    first = int(ranking.get_attribute("data-version") or "")
+    wait_until(viewer, lambda: answered_by_nginx(nginx, path, 304) >= 1, "a poll of page 2 answered 304 by nginx")
+
+    hand, _scores = SOUND_HANDS["belote_classique"]
+    hand_submit(table=table, raw=hand)
+    viewer.wait_for_function(
+        "first => Number(document.querySelector('#ranking').dataset.version) > first", arg=first, timeout=10_000
+    )
+    # Still the second page, polling its own file; its rows are places 6 to 10.
+    assert viewer.locator("#ranking").get_attribute("hx-get") == path
+    assert viewer.locator("#ranking tbody tr").count() == 5
+    current = viewer.locator('.ranking-pages a[aria-current="page"]').first
+    assert current.text_content() == "6–10"
+    screenshot(viewer, "through-nginx-phone-ranking-pages-second")
+    assert answered_by_nginx(nginx, path, 200) >= 1
+    assert_polls_were_nginxs(nginx, path, site_requests)
+    viewer.context.close()
