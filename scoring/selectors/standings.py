@@ -122,9 +122,11 @@ def snapshot_after_round(tournament: Tournament, number: int) -> StandingsSnapsh
 
 
 def snapshot_rounds(tournament: Tournament) -> list[int]:
-    """The rounds that have a ranking of their own (after round 1, 2...)."""
+    """The rounds closed that have a ranking of their own (after round 1, 2...): the round
+    in play has only the live ranking."""
     numbers = StandingsSnapshot.objects.filter(tournament=tournament, after_round__isnull=False)
-    return sorted({number for number in numbers.values_list("after_round", flat=True) if number is not None})
+    closed = Round.objects.filter(tournament=tournament, status=Round.Status.CLOSED).values("number")
+    return sorted(set(numbers.filter(after_round__in=closed).values_list("after_round", flat=True)))
 
 
 def ranking_progress(snapshot: StandingsSnapshot | None) -> dict[str, Any] | None:

@@ -25,7 +25,7 @@ from django.core.cache import cache
 from django.db.models import Max
 from django.http import Http404, HttpResponse
 from django.middleware.gzip import re_accepts_gzip
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
@@ -43,7 +43,7 @@ from scoring.standings import columns_for
 from scoring.templatetags.ranking_rows import row_list
 from tournaments import treasury
 from tournaments.access import is_organiser
-from tournaments.models import Bye, Tournament
+from tournaments.models import Bye, Round, Tournament
 from tournaments.palmares import Palmares
 from tournaments.qr import only_this_computer, public_url, qr_svg_response
 from tournaments.screens import screen_context
@@ -540,6 +540,11 @@ def _signup_open(tournament: Tournament) -> bool:
 def ranking_after(request: SiteRequest, slug: str, number: int) -> HttpResponse:
     """The ranking as it stood after round `number` (no polling: a past round is settled)."""
     tournament = selectors.visible_tournament(slug, request.user)
+    if number not in selectors.snapshot_rounds(tournament):
+        if number < 2**15 and tournament.rounds.filter(number=number, status=Round.Status.OPEN).exists():
+            # A round still in play has only the live ranking (a link shared too early).
+            return redirect("public:ranking", slug=tournament.slug)
+        raise Http404("no ranking after this round")
     snapshot = selectors.snapshot_after_round(tournament, number)
     if snapshot is None:
         raise Http404("no ranking after this round")

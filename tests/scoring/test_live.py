@@ -307,3 +307,20 @@ def test_a_version_written_in_this_process_is_polled_at_once(django_capture_on_c
     enter(table, WIN_B, django_capture_on_commit_callbacks)
     again = standings_selectors.polled_tournament(tournament.slug)
     assert again.standings_version == live(table).version > first.standings_version
+
+
+def test_the_ranking_after_a_round_is_offered_once_the_round_is_closed(
+    running: Table, client: Client, django_capture_on_commit_callbacks
+) -> None:
+    from rounds.services import round_close
+
+    after = url(running, "ranking_after", number=1)
+    # Round 1 in play: only the live ranking; a link to « after round 1 » shared too early leads there.
+    assert "Classement après la ronde" not in client.get(url(running)).content.decode()
+    early = client.get(after)
+    assert early.status_code == 302 and early["Location"] == url(running)
+    with django_capture_on_commit_callbacks(execute=True):
+        round_close(by=director_of(running.round.tournament), round=running.round, force=True)
+    body = client.get(url(running)).content.decode()
+    assert "Classement après la ronde" in body and f'href="{after}"' in body
+    assert client.get(after).status_code == 200

@@ -23,6 +23,7 @@ from django.test import Client
 from django.urls import resolve, reverse
 
 from atout.middleware import PublicGZipMiddleware
+from rounds.services import round_close
 from scoring import live_ranking
 from scoring.services import hand_submit
 from tests.scoring.tables import director_of, make_table
@@ -106,8 +107,10 @@ def test_the_other_live_partials_go_compressed(running: Table, client: Client) -
 
 def full_pages(table: Table) -> list[str]:
     """The full public pages of the table's tournament built on base.html (the projector,
-    a page of its own with no header nor token, is checked above)."""
+    a page of its own with no header nor token, is checked above); round 1 closed, so that
+    its own ranking is one of them."""
     tournament = table.round.tournament
+    round_close(by=director_of(tournament), round=table.round, force=True)
     slug = tournament.slug
     competitor = tournament.competitors.order_by("number").first()
     assert competitor is not None
