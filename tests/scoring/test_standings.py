@@ -16,7 +16,8 @@ from django.utils import translation
 from scoring.models import StandingsSnapshot, TableResult
 from scoring.selectors import standings as selectors
 from scoring.standings import rebuild_locked, round_histories, standings_rebuild
-from scoring.templatetags.ranking_rows import ranking_progress, ranking_rows
+from scoring.templatetags import ranking_rows as rows_tag
+from scoring.templatetags.ranking_rows import ranking_progress, ranking_rows, row_list
 from tests.factories import TournamentFactory, UserFactory, competitors_for, round_with_tables
 from tournaments import services
 from tournaments.models import Bye, Competitor, Round, Table, Tournament
@@ -406,3 +407,29 @@ def test_the_ranking_pages_mark_the_parties_in_play_and_say_what_the_ranking_cou
     client.force_login(director)
     manage = client.get(reverse("standings_manage:index", kwargs={"slug": tournament.slug})).content.decode()
     assert f'<p class="ranking-progress">{heading} · 2 parties comptées en l’état</p>' in manage
+
+
+def test_a_row_drawn_again_is_the_same_text_until_what_it_shows_moves(monkeypatch) -> None:
+    """The rows drawn before are kept by what they show: the same row gives the same text in
+    its language; a value, a rank, a name, a partie moving or the other language draws it anew."""
+    monkeypatch.setattr(rows_tag, "_DRAWN", {})
+    row: dict[str, Any] = {
+        "competitor": 7, "rank": 3, "number": 7, "name": "Dupont – Martin", "values": [2, 1530],
+        "played": 2, "withdrawn": False, "current_partie": {"round": 3, "table": 1, "donnes": 5, "finished": False},
+    }  # fmt: skip
+    with translation.override("fr"):
+        first = row_list([row], "/t/x/c/")[0]
+        assert row_list([dict(row)], "/t/x/c/")[0] is first and "en cours, 5 donnes" in first
+        for change in ({"rank": 4}, {"values": [2, 1531]}, {"name": "Dupont – Durand"}, {"withdrawn": True},
+                       {"current_partie": {"round": 3, "table": 1, "donnes": 6, "finished": False}}):  # fmt: skip
+            moved = row_list([{**row, **change}], "/t/x/c/")[0]
+            assert moved != first, change
+        assert row_list([row], "/t/y/c/")[0] == first.replace("/t/x/", "/t/y/")
+    with translation.override("en"):
+        assert "in play, 5 donnes" in row_list([row], "/t/x/c/")[0]
+    # Bounded: past DRAWN_MAX rows kept, the memory starts again.
+    monkeypatch.setattr(rows_tag, "DRAWN_MAX", 3)
+    with translation.override("fr"):
+        row_list([{**row, "number": n} for n in range(10)], "/t/x/c/")
+        row_list([row], "/t/x/c/")
+    assert len(rows_tag._DRAWN) == 1
