@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from rounds import pairing
 from rounds.signals import round_clock_changed
+from scoring import live_screens
 from scoring.models import Hand, TableResult
 from scoring.partie import table_result_force
 from tournaments.access import require_organiser
@@ -74,6 +75,8 @@ def _draw_or_explain(rnd: Round) -> Round:
     refresh_standings_after_commit(rnd.tournament)
     drawn = {"round_id": rnd.pk, "tournament_id": rnd.tournament_id, "number": rnd.number}
     transaction.on_commit(lambda: round_drawn.send_robust(sender=Round, **drawn))
+    # The clock shown is the latest round's (none yet for a new one).
+    live_screens.publish_on_commit(rnd.tournament_id, live_screens.CLOCK)
     return rnd
 
 
@@ -134,6 +137,8 @@ def round_close(*, by: User, round: Round, force: bool = False) -> Round:
     refresh_standings_after_commit(rnd.tournament)
     closed = {"round_id": rnd.pk, "tournament_id": rnd.tournament_id, "number": rnd.number}
     transaction.on_commit(lambda: round_closed.send_robust(sender=Round, **closed))
+    # A closed round's clock no longer runs.
+    live_screens.publish_on_commit(rnd.tournament_id, live_screens.CLOCK)
     return rnd
 
 
@@ -212,3 +217,5 @@ def _clock_changed(rnd: Round) -> None:
         "ends_at": rnd.clock_ends_at,
     }
     transaction.on_commit(lambda: round_clock_changed.send_robust(sender=Round, **changed))
+    # The clock's file of a public tournament (scoring/live_screens.py).
+    live_screens.publish_on_commit(rnd.tournament_id, live_screens.CLOCK)

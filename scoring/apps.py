@@ -15,13 +15,21 @@ class ScoringConfig(AppConfig):
         from kit.fastjson import use_for_psycopg
         from scoring import receivers, tasks  # noqa: F401
         from tournaments.models import Tournament
-        from tournaments.signals import names_erased, players_merged, standings_refresh_requested
+        from tournaments.signals import (
+            names_erased,
+            players_merged,
+            screen_messages_changed,
+            standings_refresh_requested,
+        )
 
         use_for_psycopg()
         # What tournaments/ tells whoever keeps a ranking, without importing scoring/.
         standings_refresh_requested.connect(receivers.standings_refresh, dispatch_uid="scoring.standings_refresh")
         names_erased.connect(receivers.names_erased, dispatch_uid="scoring.names_erased")
         players_merged.connect(receivers.players_merged, dispatch_uid="scoring.players_merged")
+        screen_messages_changed.connect(
+            receivers.screen_messages_changed, dispatch_uid="scoring.screen_messages_changed"
+        )
         # The public rankings' files follow their tournament (scoring/live_files.py).
         pre_save.connect(receivers.tournament_saving, sender=Tournament, dispatch_uid="scoring.live_files_saving")
         post_save.connect(receivers.tournament_saved, sender=Tournament, dispatch_uid="scoring.live_files_saved")

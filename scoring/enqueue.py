@@ -18,6 +18,7 @@ from django.db import transaction
 JOB_RUN = "scoring.job_run"
 STANDINGS_REFRESH = "scoring.standings_refresh"
 LIVE_FILES_PUBLISH = "scoring.live_files_publish"
+SCREEN_FILES_PUBLISH = "scoring.screen_files_publish"
 
 
 def enqueue(name: str, **kwargs: int) -> None:

@@ -9,6 +9,9 @@ ranking is written here once, as files a web server sends without Python
     <LIVE_ROOT>/<slug>/<language>-<kind>.html      the ranking's fragment (kind: ranking, projector)
     <LIVE_ROOT>/<slug>/<language>-<kind>.html.gz   the same, compressed once
     <LIVE_ROOT>/<slug>/state.json                  what was published (never served)
+    <LIVE_ROOT>/<slug>/<language>-screen.html      the director's messages (scoring/live_screens.py)
+    <LIVE_ROOT>/<slug>/<language>-clock.html       the round's clock (the same)
+    <LIVE_ROOT>/<slug>/screen.json, clock.json     what of those was published (never served)
     <LIVE_ROOT>/.locks/<slug>                      the tournament's lock (never served)
 
 at the public address `/live/<slug>/<language>-<kind>.html`. nginx serves them directly
@@ -53,6 +56,8 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.middleware.gzip import re_accepts_gzip
 from django.utils.http import http_date
 
+from tournaments.models import Tournament
+
 # The kinds of file a tournament's folder holds, by family: each family is published on
 # its own (its own state file) and only ever replaces or removes its own files.
 RANKING = ("ranking", "projector")
@@ -81,11 +86,20 @@ class Published:
     at: float
     # The files written: "fr-ranking", "en-projector"...
     names: tuple[str, ...]
+    # When what the files show leaves by itself (the director's first message to expire,
+    # time.time()), for the workers' sweep; None: nothing does (scoring/live_screens.py).
+    expires: float | None = None
 
     @property
     def last_modified(self) -> str:
         """The files' time as HTTP says it (Last-Modified, If-Modified-Since)."""
         return http_date(self.modified)
+
+
+def served_as_files(tournament: Tournament) -> bool:
+    """Whether the tournament's live pages are polled as files (its ranking, its strip of
+    messages, its clock): anyone may follow it."""
+    return tournament.is_public and tournament.status != Tournament.Status.DRAFT
 
 
 def root() -> Path:
@@ -152,6 +166,7 @@ def read_state(slug: str, state: str = STATE) -> Published | None:
             modified=int(raw["modified"]),
             at=float(raw["at"]),
             names=tuple(str(name) for name in raw["names"]),
+            expires=float(raw["expires"]) if raw.get("expires") is not None else None,
         )
     except (OSError, ValueError, KeyError, TypeError):
         return None

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 
-from scoring import live_files
+from scoring import live_files, live_screens
 from scoring.views.soiree_poll import soiree_poll, soiree_screen_poll
 
 LIVE_FILE = re.compile(r"/live/(?P<slug>[-a-zA-Z0-9_]+)/(?P<name>[^/]+)")
@@ -31,7 +31,8 @@ class LivePollMiddleware:
     the view that publishes it (scoring.views.public.live_file) or answers 404. It sits
     after the security middleware, whose headers every answer keeps. The fragment is
     swapped into a page that carries the Content-Security-Policy, so it needs none of its
-    own.
+    own. The director's strip of messages is published first when a message's time is up
+    (scoring/live_screens.py: with no worker here, no task does it at that moment).
 
     « Ma soirée »'s live part polls its own address (by the personal link or the public
     one) with `HX-Request` and the ETag it shows, and its strip of the director's
@@ -74,6 +75,9 @@ class LivePollMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if request.method in ("GET", "HEAD") and request.path_info.startswith("/live/"):
             found = LIVE_FILE.fullmatch(request.path_info)
+            if found:
+                # No worker here to publish a strip at a message's expiry: done as it is served.
+                live_screens.expired_here(found["slug"], found["name"])
             served = live_files.answer(request, found["slug"], found["name"]) if found else None
             if served is not None:
                 return served

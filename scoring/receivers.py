@@ -6,7 +6,7 @@ from typing import Any
 
 from django.db import transaction
 
-from scoring import live_files
+from scoring import live_files, live_screens
 from scoring.enqueue import LIVE_FILES_PUBLISH, enqueue
 from scoring.models import StandingsSnapshot
 from scoring.standings import base_forget, standings_schedule_refresh
@@ -66,6 +66,12 @@ def _files_again(tournament_ids: list[int]) -> None:
             publish_files(tournament_id, again=True)
 
     transaction.on_commit(again)
+
+
+def screen_messages_changed(*, tournament_id: int, **_kwargs: Any) -> None:
+    """`tournaments.signals.screen_messages_changed` (once committed): a public tournament's
+    strip of messages published again, at once (scoring/live_screens.py)."""
+    live_screens.publish_kinds(tournament_id, (live_screens.SCREEN,))
 
 
 def tournament_saving(*, instance: Tournament, **_kwargs: Any) -> None:

@@ -22,8 +22,8 @@ from django.core.cache import cache
 from kombu.exceptions import OperationalError as BrokerUnreachable
 
 from kit import redis_guard
-from scoring import jobs, standings
-from scoring.enqueue import JOB_RUN, LIVE_FILES_PUBLISH, STANDINGS_REFRESH, enqueue_later
+from scoring import jobs, live_screens, standings
+from scoring.enqueue import JOB_RUN, LIVE_FILES_PUBLISH, SCREEN_FILES_PUBLISH, STANDINGS_REFRESH, enqueue_later
 from scoring.views.public import publish_files, publish_files_when_due
 
 log = logging.getLogger(__name__)
@@ -119,6 +119,25 @@ def live_files_publish(*, tournament_id: int, due: int = 0) -> None:
     wait = publish_files_when_due(tournament_id)
     if wait > 0 and cache.add(marker, 1, timeout=int(wait) + 5):
         enqueue_later(LIVE_FILES_PUBLISH, wait, tournament_id=tournament_id, due=1)
+
+
+@shared_task(
+    base=OwedTask,
+    name=SCREEN_FILES_PUBLISH,
+    autoretry_for=TRANSIENT,
+    retry_backoff=1,
+    retry_backoff_max=5,
+    max_retries=3,
+    ignore_result=True,
+)
+def screen_files_publish(*, tournament_id: int, screen: int = 1, clock: int = 0) -> None:
+    """Publish a tournament's strip of messages (`screen`) and its clock (`clock`) as files
+    (scoring/live_screens.py): sent for the moment a message leaves, or a little later
+    when the tournament's lock was held. A send lost is caught by the workers' sweep for
+    an expiry (live_screens.expired_publish), by the next change or page load otherwise."""
+    kinds = [kind for kind, wanted in ((live_screens.SCREEN, screen), (live_screens.CLOCK, clock)) if wanted]
+    for kind in kinds:
+        live_screens.publish(tournament_id, kind)
 
 
 @shared_task(base=OwedTask, name=JOB_RUN, **JOB_RETRIES)

@@ -1,4 +1,7 @@
-"""Public URLs of one tournament, mounted at /t/<slug>/ (namespace "draw")."""
+"""Public URLs of one tournament, mounted at /t/<slug>/ (namespace "draw").
+
+The draw of a round (`draw:round`) is scoring's (scoring.urls.draw_patterns), added to this
+namespace by atout/urls.py: its page wraps a public tournament's files (scoring/live_screens.py)."""
 
 from django.urls import path
 
@@ -7,7 +10,6 @@ from tournaments import online_views, public_views
 app_name = "draw"
 
 urlpatterns = [
-    path("round/<int:number>/draw/", public_views.round_draw, name="round"),
     path("clock/", public_views.round_clock, name="clock"),
     path("screen/", public_views.screen, name="screen"),
     path("seat/", public_views.seat_finder, name="seat"),

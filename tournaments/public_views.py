@@ -32,7 +32,12 @@ def _visible_tournament(request: HttpRequest, slug: str) -> Tournament:
     raise Http404("no such public tournament")
 
 
-def round_draw(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def round_draw(
+    request: HttpRequest, slug: str, number: int, *, screens: dict[str, object] | None = None
+) -> HttpResponse:
+    """The draw of a round for the projector. `screens`: its strip of messages and clock as
+    the caller has them (a public tournament's files: scoring.views.draw, a floor above,
+    whose address this is); else they poll the site's addresses (`_screens`)."""
     tournament = _visible_tournament(request, slug)
     rnd = get_object_or_404(Round, tournament=tournament, number=number)
     context = {
@@ -41,10 +46,17 @@ def round_draw(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "tables": selectors.drawn_tables(rnd),
         "byes": selectors.round_byes(rnd),
         "rounds": list(tournament.rounds.values_list("number", flat=True)),
+        **(screens if screens is not None else _screens(tournament)),
+    }
+    return render(request, "tournaments/draw.html", context)
+
+
+def _screens(tournament: Tournament) -> dict[str, object]:
+    """The strip of messages and the clock polling the site's addresses by their ETag."""
+    return {
         "clock_url": reverse("draw:clock", kwargs={"slug": tournament.slug}),
         **screen_context(tournament.pk, url=reverse("draw:screen", kwargs={"slug": tournament.slug})),
     }
-    return render(request, "tournaments/draw.html", context)
 
 
 def screen(request: HttpRequest, slug: str) -> HttpResponse:

@@ -29,6 +29,10 @@ receivers in `ScoringConfig.ready`.
   sent inside the merge's transaction; whoever keeps a copy of those names or of who played
   (the rankings' and seasons' snapshots) rewrites it, and the ratings are rebuilt once it
   commits. A failure undoes the merge.
+- `screen_messages_changed` (sender `ScreenMessage`; keyword `tournament_id`): the director
+  posted a message on the screens or withdrew one, sent once that has committed, robustly
+  (a failing receiver is logged, the message stands). A public tournament's strip of
+  messages, served as a file, is published again (scoring/live_screens.py).
 """
 
 from __future__ import annotations
@@ -41,3 +45,4 @@ round_drawn = Signal()
 names_erased = Signal()
 tournament_finished = Signal()
 players_merged = Signal()
+screen_messages_changed = Signal()

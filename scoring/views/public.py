@@ -36,7 +36,7 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
 from kit.requests import SiteRequest
-from scoring import exports, live_files, live_ranking, pdf
+from scoring import exports, live_files, live_ranking, live_screens, pdf
 from scoring.models import StandingsSnapshot
 from scoring.selectors import standings as selectors
 from scoring.standings import columns_for
@@ -46,7 +46,6 @@ from tournaments.access import is_organiser
 from tournaments.models import Bye, Round, Tournament
 from tournaments.palmares import Palmares
 from tournaments.qr import only_this_computer, public_url, qr_svg_response
-from tournaments.screens import screen_context
 from tournaments.services import online
 
 log = logging.getLogger(__name__)
@@ -261,8 +260,9 @@ def _ranking_page(
 
 
 def served_as_files(tournament: Tournament) -> bool:
-    """Whether the tournament's ranking is polled as files: anyone may follow it."""
-    return tournament.is_public and tournament.status != Tournament.Status.DRAFT
+    """Whether the tournament's ranking is polled as files: anyone may follow it (the rule
+    of the whole folder, scoring.live_files.served_as_files)."""
+    return live_files.served_as_files(tournament)
 
 
 def live_file_text(tournament: selectors.PublicTournament, name: str) -> SafeString | None:
@@ -449,6 +449,9 @@ _RANKING = set(live_files.RANKING)
 _FILE_PUBLISHERS: dict[str, Callable[[selectors.PublicTournament, str], SafeString | None]] = {
     "ranking": live_file_text,
     "projector": live_file_text,
+    # The director's messages and the round's clock (scoring/live_screens.py).
+    "screen": live_screens.file_text,
+    "clock": live_screens.file_text,
 }
 
 
@@ -563,7 +566,10 @@ def projector(request: SiteRequest, slug: str) -> HttpResponse:
     if request.htmx:
         return _ranking_partial(request, selectors.polled_tournament(slug, request.user), kind="projector")
     tournament = selectors.visible_tournament(slug, request.user)
-    screen = screen_context(tournament.pk, url=reverse("draw:screen", kwargs={"slug": tournament.slug}))
+    # The director's messages and the round's clock: their files for a tournament served as files.
+    screen = live_screens.page_parts(
+        tournament, screen_url=reverse("draw:screen", kwargs={"slug": tournament.slug}), clock=True
+    )
     return _ranking_page(
         request, tournament, "scoring/public/projector.html", kind="projector", projector=True, **screen
     )

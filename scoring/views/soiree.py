@@ -25,13 +25,14 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
 from kit.requests import SiteRequest
+from scoring import live_screens
 from scoring.access import competitor_by_link
 from scoring.selectors import soiree as selectors
 from scoring.selectors import standings as standings_selectors
 from scoring.views import soiree_parts
 from scoring.views.public import _base_context, _etag, _page, _polled
 from tournaments.models import Competitor, Tournament
-from tournaments.screens import screen_context, screen_response
+from tournaments.screens import screen_response
 
 
 def _soiree(
@@ -86,7 +87,8 @@ def _soiree(
             # `by_link`: which address the notifications' button subscribes at (push/).
             values = {
                 **_base_context(tournament, evening=evening, public_links=tournament.is_public),
-                **screen_context(tournament.pk, url=screen_url),
+                # A public tournament's strip is its file (scoring/live_screens.py), by either address.
+                **live_screens.page_parts(tournament, screen_url=screen_url),
                 "by_link": secret,
                 "soiree_live": part,
             }

@@ -183,11 +183,16 @@ def test_the_projectors_get_the_end_of_the_round_and_the_servers_time(drawn, org
     ends = rnd.clock_ends_at.astimezone(datetime.UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
     assert f'data-clock-ends="{ends}"' in html and 'data-clock-now="' in html
     assert "Temps restant" in html and 'data-over-label="Temps écoulé"' in html
+    # A public tournament's pages wrap the clock's file (scoring/live_screens.py): the end,
+    # the page's own time around it, and the file's address to poll.
     for page in (
         reverse("public:projector", kwargs={"slug": tournament.slug}),
         reverse("draw:round", args=[tournament.slug, 1]),
     ):
-        assert reverse("draw:clock", kwargs={"slug": tournament.slug}) in Client().get(page).content.decode()
+        html = Client().get(page).content.decode()
+        assert f'data-clock-ends="{ends}"' in html and 'class="round-clock-frame" data-clock-now="' in html
+        assert f'hx-get="/live/{tournament.slug}/fr-clock.html"' in html
+        assert reverse("draw:clock", kwargs={"slug": tournament.slug}) not in html
 
 
 def test_the_tables_phone_shows_time_is_up_in_red(drawn, organiser) -> None:

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.access import require_organiser
 from tournaments.models import SCREEN_MESSAGE_LENGTH, ScreenMessage, Tournament
+from tournaments.signals import screen_messages_changed
 
 # The longest time a message may be given (a whole night).
 SCREEN_MESSAGE_MAX_MINUTES = 24 * 60
@@ -43,7 +44,9 @@ def screen_message_post(*, by: User, tournament: Tournament, text: str, minutes:
         raise ValidationError(errors)
     now = timezone.now()
     expires = now + datetime.timedelta(minutes=minutes) if minutes else None
-    return ScreenMessage.objects.create(tournament=tournament, text=text.strip(), expires_at=expires, author=by)
+    message = ScreenMessage.objects.create(tournament=tournament, text=text.strip(), expires_at=expires, author=by)
+    _changed(tournament.pk)
+    return message
 
 
 @transaction.atomic
@@ -54,4 +57,12 @@ def screen_message_withdraw(*, by: User, message: ScreenMessage) -> ScreenMessag
     if locked.withdrawn_at is None:
         locked.withdrawn_at = timezone.now()
         locked.save(update_fields=["withdrawn_at"])
+        _changed(locked.tournament_id)
     return locked
+
+
+def _changed(tournament_id: int) -> None:
+    """Tell whoever listens (tournaments.signals.screen_messages_changed) once committed."""
+    transaction.on_commit(
+        lambda: screen_messages_changed.send_robust(sender=ScreenMessage, tournament_id=tournament_id)
+    )
