@@ -231,8 +231,11 @@ def request(
 # itself, gunicorn only when the file is missing); the page's own address, polled before
 # those files, is still told apart.
 REQUEST_KINDS: tuple[tuple[str, str, re.Pattern[str], bool], ...] = (
-    ("ranking", "GET", re.compile(r"/live/[^/]+/[a-z]{2}-ranking\.html"), True),
+    ("ranking", "GET", re.compile(r"/live/[^/]+/[a-z]{2}-ranking(?:-[0-9]+)?\.html"), True),
     ("projector", "GET", re.compile(r"/live/[^/]+/[a-z]{2}-projector\.html"), True),
+    # The director's messages (projector, draw, « Ma soirée » alike) and the clock as files.
+    ("screen", "GET", re.compile(r"/live/[^/]+/[a-z]{2}-screen\.html"), True),
+    ("clock", "GET", re.compile(r"/live/[^/]+/[a-z]{2}-clock\.html"), True),
     ("ranking", "GET", re.compile(r"/t/[^/]+/"), True),
     ("projector", "GET", re.compile(r"/t/[^/]+/projector/"), True),
     ("screen", "GET", re.compile(r"/t/[^/]+/screen/"), True),

@@ -76,7 +76,7 @@ POLL_KINDS = {
     "soirée": ("« Ma soirée »", "soiree"),
     "soirée screen": ("« Ma soirée »'s messages", "soiree_screen"),
     "projector": ("projectors' ranking", "projector"),
-    "screen": ("projectors' messages", "screen"),
+    "screen": ("the messages (a public concours's file: projectors and « Ma soirée »)", "screen"),
     "clock": ("projectors' clock", "clock"),
 }
 

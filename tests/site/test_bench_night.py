@@ -165,19 +165,19 @@ def test_a_soiree_page_is_polled_as_its_htmx_would_and_its_etag_holds(client: Cl
     page_path = reverse("soiree:page", args=[competitor.link_token])
     page = client.get(page_path)
     parts = nightkit.polled_parts(page.content.decode())
-    assert set(parts) == {"soirée", "soirée screen"}
-    live, screen = parts["soirée"], parts["soirée screen"]
+    # A public concours's strip of messages is its file (scoring/live_screens.py), as on the projector.
+    assert set(parts) == {"soirée", "screen"}
+    live, screen = parts["soirée"], parts["screen"]
     # Every SOIREE_POLL_SECONDS (10 s by default), as the page's htmx says.
     assert (live.path, live.target, live.seconds, live.at_load) == (page_path, "soiree", 10.0, False)
-    assert (screen.path, screen.target, screen.seconds) == (
-        reverse("soiree:screen", args=[competitor.link_token]),
-        "screen-messages",
-        10.0,
-    )
-    # The headers the bench sends are those htmx would: each part answers 304 with the ETag read from the page.
+    slug = table.round.tournament.slug
+    assert (screen.path, screen.target, screen.seconds) == (f"/live/{slug}/fr-screen.html", "screen-messages", 10.0)
+    assert screen.etag == "" and parsedate_to_datetime(screen.since)
+    # The headers the bench sends are those htmx would: each part answers 304 with the tag or date read from the page.
     for part in (live, screen):
         headers = nightkit.poll_headers(part, f"http://127.0.0.1{page_path}")
-        assert headers["If-None-Match"] == part.etag and headers["HX-Target"] == part.target
+        assert headers.get("If-None-Match", "") == part.etag and headers.get("If-Modified-Since", "") == part.since
+        assert headers["HX-Target"] == part.target
         answer = client.get(part.path, headers=headers)
         assert answer.status_code == 304, part
         assert benchkit.request_kind("GET", part.path, True) == part.kind
@@ -192,8 +192,12 @@ def test_the_projector_polls_its_file_every_second_not_at_its_messages_period(cl
     projector = parts["projector"]
     assert (projector.path, projector.seconds, projector.etag) == (f"/live/{slug}/fr-projector.html", 1.0, "")
     assert parsedate_to_datetime(projector.since) and projector.version is not None
-    assert (parts["screen"].seconds, parts["clock"].seconds, parts["clock"].at_load) == (10.0, 30.0, True)
-    assert parts["clock"].etag == "" and parts["clock"].since == ""
+    # The messages and the clock are files too (scoring/live_screens.py): the page holds them
+    # as they are, so the clock no longer asks at load.
+    assert (parts["screen"].seconds, parts["clock"].seconds, parts["clock"].at_load) == (10.0, 30.0, False)
+    assert parts["screen"].path == f"/live/{slug}/fr-screen.html"
+    assert parts["clock"].path == f"/live/{slug}/fr-clock.html"
+    assert parts["clock"].etag == "" and parsedate_to_datetime(parts["clock"].since)
 
 
 @pytest.mark.django_db
@@ -287,6 +291,9 @@ def test_a_page_without_polled_parts_gives_none():
         ("GET", "/live/nuit-01/fr-ranking.html", True, "ranking"),
         ("GET", "/live/nuit-01/en-ranking.html", True, "ranking"),
         ("GET", "/live/nuit-01/fr-projector.html", True, "projector"),
+        ("GET", "/live/nuit-01/fr-ranking-12.html", True, "ranking"),
+        ("GET", "/live/nuit-01/fr-screen.html", True, "screen"),
+        ("GET", "/live/nuit-01/en-clock.html", True, "clock"),
         ("GET", "/live/nuit-01/state.json", True, "other"),
         ("GET", "/live/nuit-01/fr-ranking.html.gz", True, "other"),
     ],
