@@ -149,6 +149,9 @@ RANKING_PUBLISH_SECONDS = env_float("ATOUT_RANKING_PUBLISH_SECONDS", 1.0)
 # Phones and projectors poll the public ranking's file every this many seconds: a file the
 # web server sends without Python (docs/live-refresh.md, "Polls served as files").
 RANKING_POLL_SECONDS = env_float("ATOUT_RANKING_POLL_SECONDS", 1.0)
+# The draw's projectors poll their round's file every this many seconds (scoring/live_draw.py):
+# a table moved or a round drawn again shows on the screens within it.
+DRAW_POLL_SECONDS = env_int("ATOUT_DRAW_POLL_SECONDS", 10)
 # Where the public rankings' files are written (scoring/live_files.py): a folder every web
 # node, every worker and nginx share (docker/compose.yaml: the `live` volume).
 LIVE_ROOT = Path(env_str("ATOUT_LIVE_ROOT", str(BASE_DIR / "var" / "live")))

@@ -30,7 +30,7 @@ urlpatterns = [
     path("", include(club_urls.urlpatterns)),
     path("", include(scoring_urls.embed_patterns)),
     # Before any other /t/<slug>/ include: the draw's paths must win over theirs.
-    path("t/<slug:slug>/", include("tournaments.public_urls")),
+    path("t/<slug:slug>/", include((scoring_urls.draw_patterns, "draw"))),
     # After the draw's include: the live ranking, rounds, tables and exports (scoring).
     path("t/<slug:slug>/", include((scoring_urls.public_patterns, "public"))),
     # The public rankings' files (scoring/live_files.py), served here when no proxy does.

@@ -18,6 +18,7 @@ from django.db import transaction
 JOB_RUN = "scoring.job_run"
 STANDINGS_REFRESH = "scoring.standings_refresh"
 LIVE_FILES_PUBLISH = "scoring.live_files_publish"
+LIVE_DRAW_PUBLISH = "scoring.live_draw_publish"
 
 
 def enqueue(name: str, **kwargs: int) -> None:

@@ -53,6 +53,8 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.middleware.gzip import re_accepts_gzip
 from django.utils.http import http_date
 
+from tournaments.models import Tournament
+
 # The kinds of file a tournament's folder holds, by family: each family is published on
 # its own (its own state file) and only ever replaces or removes its own files.
 RANKING = ("ranking", "projector")
@@ -86,6 +88,12 @@ class Published:
     def last_modified(self) -> str:
         """The files' time as HTTP says it (Last-Modified, If-Modified-Since)."""
         return http_date(self.modified)
+
+
+def served_as_files(tournament: Tournament) -> bool:
+    """Whether the tournament's live pages are polled as files: anyone may follow it
+    (public, past its draft). Read again under the lock by every publication."""
+    return tournament.is_public and tournament.status != Tournament.Status.DRAFT
 
 
 def root() -> Path:

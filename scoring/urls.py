@@ -7,7 +7,16 @@ same /t/<slug>/ prefix, so that the draw's paths win over theirs.
 
 from django.urls import path
 
-from scoring.views import embed, history, manage, public, referee, soiree, standings_manage
+from scoring.views import draw, embed, history, manage, public, referee, soiree, standings_manage
+from tournaments import public_urls
+
+# The draw's pages of a tournament: /t/<slug>/, namespace "draw". The page of a round's
+# draw is scoring's (a public tournament's wraps its file: scoring/live_draw.py); the
+# others, tournaments' (tournaments/public_urls.py).
+draw_patterns = [
+    path("round/<int:number>/draw/", draw.round_draw, name="round"),
+    *public_urls.urlpatterns,
+]
 
 # The live public pages of a tournament: /t/<slug>/, namespace "public".
 public_patterns = [

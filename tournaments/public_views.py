@@ -9,6 +9,8 @@ which says nothing about whether the tournament exists.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -32,19 +34,23 @@ def _visible_tournament(request: HttpRequest, slug: str) -> Tournament:
     raise Http404("no such public tournament")
 
 
-def round_draw(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def round_draw_context(request: HttpRequest, slug: str, number: int, *, tables: bool = True) -> dict[str, Any]:
+    """What the draw's page of round `number` shows (tournaments/draw.html), 404 when the
+    tournament is not visible or has no such round. The page itself is scoring's
+    (scoring/views/draw.py): a public tournament's wraps the draw's file, which polls
+    itself; `tables`: the round's tables and byes, for the page that includes them."""
     tournament = _visible_tournament(request, slug)
     rnd = get_object_or_404(Round, tournament=tournament, number=number)
     context = {
         "tournament": tournament,
         "round": rnd,
-        "tables": selectors.drawn_tables(rnd),
-        "byes": selectors.round_byes(rnd),
         "rounds": list(tournament.rounds.values_list("number", flat=True)),
         "clock_url": reverse("draw:clock", kwargs={"slug": tournament.slug}),
         **screen_context(tournament.pk, url=reverse("draw:screen", kwargs={"slug": tournament.slug})),
     }
-    return render(request, "tournaments/draw.html", context)
+    if tables:
+        context.update(tables=selectors.drawn_tables(rnd), byes=selectors.round_byes(rnd))
+    return context
 
 
 def screen(request: HttpRequest, slug: str) -> HttpResponse:

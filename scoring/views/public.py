@@ -35,7 +35,7 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
 from kit.requests import SiteRequest
-from scoring import exports, live_files, live_ranking, pdf
+from scoring import exports, live_draw, live_files, live_ranking, pdf
 from scoring.models import StandingsSnapshot
 from scoring.selectors import standings as selectors
 from scoring.standings import columns_for
@@ -248,9 +248,9 @@ def _ranking_page(
 # -- the ranking as files ---------------------------------------------------------------
 
 
-def served_as_files(tournament: Tournament) -> bool:
-    """Whether the tournament's ranking is polled as files: anyone may follow it."""
-    return tournament.is_public and tournament.status != Tournament.Status.DRAFT
+# Whether the tournament's ranking is polled as files: anyone may follow it (the rule lives
+# with the files, where the draw's publication reads it too).
+served_as_files = live_files.served_as_files
 
 
 def live_file_text(tournament: selectors.PublicTournament, name: str) -> SafeString | None:
@@ -375,11 +375,13 @@ def publish_files(
 
 _LANGUAGES = {code for code, _name in settings.LANGUAGES}
 
+
 # Who publishes a missing file of each kind (scoring/live_files.py), given the tournament
 # and the file's name: its text, or None when there is no such file to serve.
 _FILE_PUBLISHERS: dict[str, Callable[[selectors.PublicTournament, str], SafeString | None]] = {
     "ranking": live_file_text,
     "projector": live_file_text,
+    "draw": live_draw.draw_file_text,
 }
 
 
