@@ -66,6 +66,7 @@ from archive.models import ArchiveIdentity
 from archive.players import PlayersImport
 from archive.reading import Archive, RoundPlan, TablePlan, read_archive
 from archive.report import ImportReport, Tally
+from scoring import live_draw
 from scoring.models import Hand, HandRevision
 from scoring.partie import table_result_restore
 from scoring.standings import standings_schedule_refresh
@@ -682,6 +683,8 @@ def archive_import(*, text: str | bytes, slug: str | None = None) -> ImportRepor
                 # Standings snapshots are not archived: they are rebuilt from the imported
                 # results, once these are committed (by a worker when there is one).
                 transaction.on_commit(partial(standings_schedule_refresh, tournament_id=report.tournament.pk))
+                # A public tournament's draws' files follow its rounds as imported.
+                live_draw.publish_draw_on_commit(report.tournament.pk)
             return report
     except IntegrityError as exc:
         raise ArchiveError(f"the archive conflicts with data already here: {exc}") from None

@@ -152,6 +152,9 @@ RANKING_POLL_SECONDS = env_float("ATOUT_RANKING_POLL_SECONDS", 1.0)
 # A public ranking longer than this many rows is served to phones in pages of it, each its
 # own file: a phone polls the page it shows, not the whole ranking (the projector shows all).
 RANKING_PAGE_ROWS = max(10, env_int("ATOUT_RANKING_PAGE_ROWS", 100))
+# The draw's projectors poll their round's file every this many seconds (scoring/live_draw.py):
+# a table moved or a round drawn again shows on the screens within it.
+DRAW_POLL_SECONDS = env_int("ATOUT_DRAW_POLL_SECONDS", 10)
 # Where the public rankings' files are written (scoring/live_files.py): a folder every web
 # node, every worker and nginx share (docker/compose.yaml: the `live` volume).
 LIVE_ROOT = Path(env_str("ATOUT_LIVE_ROOT", str(BASE_DIR / "var" / "live")))

@@ -14,7 +14,7 @@ from results import urls as results_urls
 from rounds import urls as rounds_urls
 from scoring import urls as scoring_urls
 from seasons import urls as seasons_urls
-from tournaments import club_urls, public_urls
+from tournaments import club_urls
 from tournaments import urls as tournaments_urls
 
 urlpatterns = [
@@ -29,9 +29,8 @@ urlpatterns = [
     # A club's public page and logo; the links of invitations to join a club.
     path("", include(club_urls.urlpatterns)),
     path("", include(scoring_urls.embed_patterns)),
-    # Before any other /t/<slug>/ include: the draw's paths must win over theirs. The draw of
-    # a round is scoring's (it wraps a public tournament's files), in the same namespace.
-    path("t/<slug:slug>/", include((public_urls.urlpatterns + scoring_urls.draw_patterns, "draw"))),
+    # Before any other /t/<slug>/ include: the draw's paths must win over theirs.
+    path("t/<slug:slug>/", include((scoring_urls.draw_patterns, "draw"))),
     # After the draw's include: the live ranking, rounds, tables and exports (scoring).
     path("t/<slug:slug>/", include((scoring_urls.public_patterns, "public"))),
     # The public rankings' files (scoring/live_files.py), served here when no proxy does.

@@ -32,6 +32,7 @@ from engine.standings.criteria import allowed_criteria
 from relay.models import Kind, RelayReceipt
 from results.checking import ResultsRefused, tournament_values
 from results.importing import results_restore, unique_slug
+from scoring import live_draw
 from scoring.models import StandingsSnapshot, TableResult
 from scoring.standings.snapshots import announce
 from tournaments.access import require_organiser
@@ -310,6 +311,8 @@ def _draw(tournament: Tournament, data: dict[str, Any]) -> None:
     # The competitors the venue no longer has (none is seated any more).
     listed = [entry["number"] for entry in data["competitors"]]
     Competitor.objects.filter(tournament=tournament, seats__isnull=True).exclude(number__in=listed).delete()
+    # The public draws' files follow (a round gone, drawn again, a name changed) once committed.
+    live_draw.publish_draw_on_commit(tournament.pk)
 
 
 def _seating(tables: list[dict[str, Any]]) -> list[Any]:

@@ -34,6 +34,7 @@ from django.utils.translation import gettext as _
 
 from results.checking import Checked, Problem, ResultsRefused, check_file, pointer, same_number, tournament_values
 from results.models import ResultsImport
+from scoring import live_draw
 from scoring.models import Hand
 from scoring.partie import scored_fields, table_result_restore, table_result_write
 from scoring.standings import standings_rebuild
@@ -120,6 +121,8 @@ def _clear(tournament: Tournament, data: dict[str, Any]) -> None:
     Round.objects.filter(tournament=tournament).delete()
     kept = [entry["number"] for entry in data["competitors"]]
     Competitor.objects.filter(tournament=tournament).exclude(number__in=kept).delete()
+    # Its rounds are written anew: a public copy's draws' files follow once committed.
+    live_draw.publish_draw_on_commit(tournament.pk)
 
 
 def _write(tournament: Tournament, checked: Checked) -> dict[int, Competitor]:

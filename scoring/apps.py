@@ -14,7 +14,7 @@ class ScoringConfig(AppConfig):
 
         from kit.fastjson import use_for_psycopg
         from scoring import receivers, tasks  # noqa: F401
-        from tournaments.models import Tournament
+        from tournaments.models import Player, Tournament
         from tournaments.signals import (
             names_erased,
             players_merged,
@@ -30,6 +30,11 @@ class ScoringConfig(AppConfig):
         screen_messages_changed.connect(
             receivers.screen_messages_changed, dispatch_uid="scoring.screen_messages_changed"
         )
+        # The public draws' files follow the draw and the names it shows (scoring/live_draw.py).
+        standings_refresh_requested.connect(receivers.draw_changed, dispatch_uid="scoring.live_draw_changed")
+        names_erased.connect(receivers.names_erased_in_draws, dispatch_uid="scoring.live_draw_names_erased")
+        players_merged.connect(receivers.names_erased_in_draws, dispatch_uid="scoring.live_draw_players_merged")
+        post_save.connect(receivers.player_saved, sender=Player, dispatch_uid="scoring.live_draw_player_saved")
         # The public rankings' files follow their tournament (scoring/live_files.py).
         pre_save.connect(receivers.tournament_saving, sender=Tournament, dispatch_uid="scoring.live_files_saving")
         post_save.connect(receivers.tournament_saved, sender=Tournament, dispatch_uid="scoring.live_files_saved")

@@ -19,6 +19,7 @@ JOB_RUN = "scoring.job_run"
 STANDINGS_REFRESH = "scoring.standings_refresh"
 LIVE_FILES_PUBLISH = "scoring.live_files_publish"
 SCREEN_FILES_PUBLISH = "scoring.screen_files_publish"
+LIVE_DRAW_PUBLISH = "scoring.live_draw_publish"
 
 
 def enqueue(name: str, **kwargs: int) -> None:

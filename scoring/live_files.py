@@ -98,7 +98,8 @@ class Published:
 
 def served_as_files(tournament: Tournament) -> bool:
     """Whether the tournament's live pages are polled as files (its ranking, its strip of
-    messages, its clock): anyone may follow it."""
+    messages, its clock, its draws): anyone may follow it (public, past its draft). Read
+    again under the lock by every publication."""
     return tournament.is_public and tournament.status != Tournament.Status.DRAFT
 
 

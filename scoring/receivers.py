@@ -6,12 +6,12 @@ from typing import Any
 
 from django.db import transaction
 
-from scoring import live_files, live_screens
+from scoring import live_draw, live_files, live_screens
 from scoring.enqueue import LIVE_FILES_PUBLISH, enqueue
 from scoring.models import StandingsSnapshot
 from scoring.standings import base_forget, standings_schedule_refresh
 from scoring.views.public import publish_files, served_as_files
-from tournaments.models import Tournament
+from tournaments.models import Player, Tournament
 
 
 def standings_refresh(*, tournament_id: int, **_kwargs: Any) -> None:
@@ -23,6 +23,36 @@ def standings_refresh(*, tournament_id: int, **_kwargs: Any) -> None:
     """
     base_forget(tournament_id=tournament_id)
     standings_schedule_refresh(tournament_id=tournament_id)
+
+
+def draw_changed(*, tournament_id: int, **_kwargs: Any) -> None:
+    """`tournaments.signals.standings_refresh_requested` (sent once committed): a round drawn
+    or drawn again, a late arrival's byes, a withdrawal... the public draw's files follow
+    (scoring/live_draw.py; a file whose round did not move keeps its time)."""
+    live_draw.publish_draw_soon(tournament_id)
+
+
+def names_erased_in_draws(*, tournament_ids: list[int], **_kwargs: Any) -> None:
+    """`names_erased` and `players_merged` (sent inside their transaction): the draws' files
+    show the competitors' and players' names, drawn again once the names are committed."""
+    for tournament_id in tournament_ids:
+        live_draw.publish_draw_on_commit(tournament_id)
+
+
+def player_saved(*, instance: Player, created: bool, **_kwargs: Any) -> None:
+    """`post_save` of a player: a team's draw shows its players' names, so the public draws
+    of the teams' tournaments this player plays are drawn again once this commits (a file
+    whose text did not change is left as it is)."""
+    if created:
+        return
+    shown = (
+        Tournament.objects.filter(competitors__players=instance, format=Tournament.Format.TEAMS, is_public=True)
+        .exclude(status=Tournament.Status.DRAFT)
+        .values_list("pk", flat=True)
+        .distinct()
+    )
+    for tournament_id in shown:
+        live_draw.publish_draw_on_commit(tournament_id)
 
 
 def names_erased(

@@ -22,8 +22,15 @@ from django.core.cache import cache
 from kombu.exceptions import OperationalError as BrokerUnreachable
 
 from kit import redis_guard
-from scoring import jobs, live_screens, standings
-from scoring.enqueue import JOB_RUN, LIVE_FILES_PUBLISH, SCREEN_FILES_PUBLISH, STANDINGS_REFRESH, enqueue_later
+from scoring import jobs, live_draw, live_files, live_screens, standings
+from scoring.enqueue import (
+    JOB_RUN,
+    LIVE_DRAW_PUBLISH,
+    LIVE_FILES_PUBLISH,
+    SCREEN_FILES_PUBLISH,
+    STANDINGS_REFRESH,
+    enqueue_later,
+)
 from scoring.views.public import publish_files, publish_files_when_due
 
 log = logging.getLogger(__name__)
@@ -138,6 +145,27 @@ def screen_files_publish(*, tournament_id: int, screen: int = 1, clock: int = 0)
     kinds = [kind for kind, wanted in ((live_screens.SCREEN, screen), (live_screens.CLOCK, clock)) if wanted]
     for kind in kinds:
         live_screens.publish(tournament_id, kind)
+
+
+@shared_task(
+    base=OwedTask,
+    name=LIVE_DRAW_PUBLISH,
+    autoretry_for=TRANSIENT,
+    retry_backoff=1,
+    retry_backoff_max=5,
+    max_retries=3,
+    ignore_result=True,
+)
+def live_draw_publish(*, tournament_id: int) -> None:
+    """Publish a tournament's draws as files (scoring/live_draw.py), sent once a change of
+    its tables, seats, byes or names has committed. Only the files a page asked for are
+    drawn, and an unchanged one is left as it is: a send for nothing costs a rendering.
+    A send lost leaves the screens on the draw as it was until the next change; a page
+    loaded meanwhile shows the file as it stands."""
+    try:
+        live_draw.publish_draw(tournament_id)
+    except live_files.LockTimeout:
+        log.warning("draw files of tournament %s not published: their lock is held", tournament_id)
 
 
 @shared_task(base=OwedTask, name=JOB_RUN, **JOB_RETRIES)

@@ -8,6 +8,15 @@ same /t/<slug>/ prefix, so that the draw's paths win over theirs.
 from django.urls import path
 
 from scoring.views import draw, embed, history, manage, public, referee, soiree, standings_manage
+from tournaments import public_urls
+
+# The draw's pages of a tournament: /t/<slug>/, namespace "draw". The page of a round's
+# draw is scoring's (a public tournament's wraps its file: scoring/live_draw.py); the
+# others, tournaments' (tournaments/public_urls.py).
+draw_patterns = [
+    path("round/<int:number>/draw/", draw.round_draw, name="round"),
+    *public_urls.urlpatterns,
+]
 
 # The live public pages of a tournament: /t/<slug>/, namespace "public".
 public_patterns = [
@@ -23,12 +32,6 @@ public_patterns = [
     path("ranking.csv", public.ranking_csv, name="ranking_csv"),
     path("ranking.pdf", public.ranking_pdf, name="ranking_pdf"),
     path("print/", public.ranking_print, name="ranking_print"),
-]
-
-# The draw of a round, /t/<slug>/round/<n>/draw/: joined to tournaments/public_urls.py's
-# namespace "draw" by atout/urls.py (it wraps a public tournament's files, scoring/live_screens.py).
-draw_patterns = [
-    path("round/<int:number>/draw/", draw.round_draw, name="round"),
 ]
 
 # A public ranking's file, /live/<slug>/<language>-<kind>.html (scoring/live_files.py).

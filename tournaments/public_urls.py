@@ -9,6 +9,8 @@ from tournaments import online_views, public_views
 
 app_name = "draw"
 
+# The draw's page of a round, "round/<int:number>/draw/" (name "round"), is scoring's: a
+# public tournament's wraps the draw's file (scoring/urls.py `draw_patterns` adds it here).
 urlpatterns = [
     path("clock/", public_views.round_clock, name="clock"),
     path("screen/", public_views.screen, name="screen"),

@@ -9,6 +9,8 @@ which says nothing about whether the tournament exists.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -32,31 +34,25 @@ def _visible_tournament(request: HttpRequest, slug: str) -> Tournament:
     raise Http404("no such public tournament")
 
 
-def round_draw(
-    request: HttpRequest, slug: str, number: int, *, screens: dict[str, object] | None = None
-) -> HttpResponse:
-    """The draw of a round for the projector. `screens`: its strip of messages and clock as
-    the caller has them (a public tournament's files: scoring.views.draw, a floor above,
-    whose address this is); else they poll the site's addresses (`_screens`)."""
+def round_draw_context(request: HttpRequest, slug: str, number: int, *, tables: bool = True) -> dict[str, Any]:
+    """What the draw's page of round `number` shows (tournaments/draw.html), 404 when the
+    tournament is not visible or has no such round. The page itself is scoring's
+    (scoring/views/draw.py): a public tournament's wraps the draw's file, which polls
+    itself, and its strip of messages and clock files; `tables`: the round's tables and
+    byes, for the page that includes them. The strip and the clock here poll the site's
+    addresses by their ETag (the caller puts the files' in their place)."""
     tournament = _visible_tournament(request, slug)
     rnd = get_object_or_404(Round, tournament=tournament, number=number)
-    context = {
+    context: dict[str, Any] = {
         "tournament": tournament,
         "round": rnd,
-        "tables": selectors.drawn_tables(rnd),
-        "byes": selectors.round_byes(rnd),
         "rounds": list(tournament.rounds.values_list("number", flat=True)),
-        **(screens if screens is not None else _screens(tournament)),
-    }
-    return render(request, "tournaments/draw.html", context)
-
-
-def _screens(tournament: Tournament) -> dict[str, object]:
-    """The strip of messages and the clock polling the site's addresses by their ETag."""
-    return {
         "clock_url": reverse("draw:clock", kwargs={"slug": tournament.slug}),
         **screen_context(tournament.pk, url=reverse("draw:screen", kwargs={"slug": tournament.slug})),
     }
+    if tables:
+        context.update(tables=selectors.drawn_tables(rnd), byes=selectors.round_byes(rnd))
+    return context
 
 
 def screen(request: HttpRequest, slug: str) -> HttpResponse:

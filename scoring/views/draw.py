@@ -1,25 +1,40 @@
-"""The draw of a round on the projector (`draw:round`, /t/<slug>/round/<n>/draw/).
+"""The draw's page of a round (`draw:round`): the room's screen with the tables and seats.
 
-The page is tournaments' (tournaments.public_views.round_draw); its strip of the
-director's messages and its clock are, for a tournament anyone may follow, the files
-nginx serves their polls from (scoring/live_screens.py), which tournaments/, a floor
-below, does not read: this view hands them over.
+A public tournament past its draft has its draw served as files (scoring/live_draw.py):
+the page wraps the round's file, which polls itself every few seconds and is answered by
+the web server without Python (304 while the draw has not moved). A private tournament's
+page (its organisers alone) includes the tables itself and reloads every minute, as the
+draw's page always did. The rest of the page (the clock, the director's messages, the
+rounds, "Find my table") is tournaments'; for a public tournament its strip of messages
+and its clock are files too (scoring/live_screens.py).
 """
 
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import get_language
+from django.views.decorators.http import require_safe
 
-from scoring import live_files, live_screens
-from tournaments import public_views
-from tournaments.selectors import public_tournament
+from scoring import live_draw, live_screens
+from scoring.views.public import served_as_files
+from tournaments import selectors
+from tournaments.public_views import round_draw_context
 
 
+@require_safe
 def round_draw(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    tournament = public_tournament(slug)
-    screens = None
-    if tournament is not None and live_files.served_as_files(tournament):
+    context = round_draw_context(request, slug, number, tables=False)
+    tournament, rnd = context["tournament"], context["round"]
+    fragment = None
+    if served_as_files(tournament):
+        fragment = live_draw.draw_file_text(tournament, live_draw.file_name(get_language(), number))
         screen_url = reverse("draw:screen", kwargs={"slug": tournament.slug})
-        screens = live_screens.page_parts(tournament, screen_url=screen_url, clock=True)
-    return public_views.round_draw(request, slug, number, screens=screens)
+        context.update(live_screens.page_parts(tournament, screen_url=screen_url, clock=True))
+    if fragment is not None:
+        context["draw_fragment"] = fragment
+    else:
+        # Private, or its file could not be had (its folder's lock held too long).
+        context.update(tables=selectors.drawn_tables(rnd), byes=selectors.round_byes(rnd))
+    return render(request, "tournaments/draw.html", context)

@@ -36,7 +36,7 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
 from kit.requests import SiteRequest
-from scoring import exports, live_files, live_ranking, live_screens, pdf
+from scoring import exports, live_draw, live_files, live_ranking, live_screens, pdf
 from scoring.models import StandingsSnapshot
 from scoring.selectors import standings as selectors
 from scoring.standings import columns_for
@@ -444,6 +444,7 @@ def publish_files(
 _LANGUAGES = {code for code, _name in settings.LANGUAGES}
 _RANKING = set(live_files.RANKING)
 
+
 # Who publishes a missing file of each kind (scoring/live_files.py), given the tournament
 # and the file's name: its text, or None when there is no such file to serve.
 _FILE_PUBLISHERS: dict[str, Callable[[selectors.PublicTournament, str], SafeString | None]] = {
@@ -452,6 +453,7 @@ _FILE_PUBLISHERS: dict[str, Callable[[selectors.PublicTournament, str], SafeStri
     # The director's messages and the round's clock (scoring/live_screens.py).
     "screen": live_screens.file_text,
     "clock": live_screens.file_text,
+    "draw": live_draw.draw_file_text,
 }
 
 

@@ -4,9 +4,10 @@
  * ranking's rows, the draw's tables). Items flow in order, one per line or in a grid; a
  * page is the run of items whose boxes fit below the first one of the page.
  *
- * The ranking partial is swapped by htmx whenever the standings move, and the draw page
- * reloads itself now and then: the page we were on is kept across both (the reload
- * through sessionStorage), so a new result never sends the room back to page 1.
+ * The ranking and a public tournament's draw are swapped by htmx whenever they move (their
+ * files, polled), and a private tournament's draw page reloads itself now and then: the
+ * page we were on is kept across both (the reload through sessionStorage), so a new
+ * result never sends the room back to page 1.
  * Pages turn every PAGE_SECONDS; a list that fits on the screen does not turn.
  */
 (function () {
@@ -60,8 +61,8 @@
   window.addEventListener("resize", show);
   setInterval(turn, PAGE_SECONDS * 1000);
 
-  // A page that is not swapped live (the draw) reloads itself now and then, so that a
-  // draw done again shows on the screen; the page being shown is kept (see above).
+  // A page that is not swapped live (a private tournament's draw) reloads itself now and
+  // then, so that a draw done again shows on the screen; the page shown is kept (see above).
   var reload = Number(document.body.dataset.reloadSeconds);
   if (reload > 0) {
     window.setTimeout(function () { window.location.reload(); }, reload * 1000);
