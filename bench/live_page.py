@@ -27,7 +27,8 @@ What it does (it stops by itself and cleans up after itself; loopback only):
    then a later page: `If-Modified-Since` → 304, answered by LivePollMiddleware); page 1's
    file to a phone that just arrived (200, gzip); and the old partial with its ETag as a
    private copy's director polls it (session cookie, `HX-Request`, `If-None-Match` → 304,
-   through the whole chain);
+   through the whole chain), beside the bare view as the same director (the session's
+   own cost);
 5. prints requests per second for each (the median of the rounds), and each one's share
    of the bare view's; the last line, every figure as JSON.
 
@@ -197,7 +198,7 @@ def main() -> int:
             # This process shares gunicorn's secret (the director's session) and live folder.
             secret = standings_bench.production_env(url)["SECRET_KEY"]
             env = server_env(url, static_root, live_root, secret)
-            os.environ["ATOUT_LIVE_ROOT"] = live_root
+            os.environ["ATOUT_BENCH_LIVE"] = live_root  # standings_bench.setup_django's folder
             subprocess.run([PYTHON, "manage.py", "collectstatic", "--noinput"], cwd=ROOT, env=env, check=True,
                            capture_output=True, timeout=300)  # fmt: skip
             standings_bench.setup_django(url)
@@ -278,6 +279,8 @@ def main() -> int:
                 "file page 1, 304 (a phone polling)": (first_file, {**phone, "If-Modified-Since": since}, 304),
                 f"file page {count}, 304 (a phone polling)": (later_file, {**phone, "If-Modified-Since": since}, 304),
                 "file page 1, 200 gzip (a phone arriving)": (first_file, phone, 200),
+                # The same signed-in visitor's floor: what the session and the chain cost alone.
+                "bare view, as the director": ("/bench/bare/", {**french, "Cookie": cookie}, 200),
                 "private partial, 304 (its director polling)": (
                     f"/t/{private.slug}/",
                     {**director_htmx, "If-None-Match": etag},
@@ -330,7 +333,8 @@ def main() -> int:
 
                 connections.close_all()
             drop_database(args.postgres, args.database)
-            shutil.rmtree(os.environ.get("ATOUT_BENCH_STATIC", ""), ignore_errors=True)
+            if os.environ.get("ATOUT_BENCH_STATIC"):
+                shutil.rmtree(os.environ["ATOUT_BENCH_STATIC"], ignore_errors=True)
 
 
 if __name__ == "__main__":
