@@ -196,9 +196,9 @@ def main() -> int:
             recreate_database(args.postgres, args.database)
             standings_bench.migrate(url)
             # This process shares gunicorn's secret (the director's session) and live folder.
+            os.environ["ATOUT_BENCH_LIVE"] = live_root  # standings_bench.production_env's folder
             secret = standings_bench.production_env(url)["SECRET_KEY"]
             env = server_env(url, static_root, live_root, secret)
-            os.environ["ATOUT_BENCH_LIVE"] = live_root  # standings_bench.setup_django's folder
             subprocess.run([PYTHON, "manage.py", "collectstatic", "--noinput"], cwd=ROOT, env=env, check=True,
                            capture_output=True, timeout=300)  # fmt: skip
             standings_bench.setup_django(url)
