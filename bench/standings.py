@@ -12,15 +12,23 @@ Figures, each the median of several runs:
 (c) from storing one hand (scoring.services.hand_submit) to the live snapshot updated:
     in-process (no broker: the refresh runs at the commit) and through a Celery worker
     on Redis (the refresh queued at the commit), from the commit to the new version;
-(d) SQL queries and server time of the public ranking page (and of its htmx partial,
-    and of the partial's 304), for 30, 300 and 1,000 teams; the bytes of a poll that
-    finds a new version, plain and gzip; the partial's first render of a version against
-    a hit of the shared cache (`--cache`: Redis, as production's CACHE_URL); and a stretch
-    of night played on an injected clock: new versions arriving at a table's pace (one
-    donne every 5 minutes per table), phones polling the partial every 3 s, with the
-    published version moving at once (N = 0), at most every 2 s (N = 2, the default) and
-    every 6 s (N = 6, twice the poll): the share of 304s, the bytes per poll, how many
-    versions were rendered, and how long after its version a phone shows a hand;
+(d) the public ranking as a night serves it now, as files (docs/live-refresh.md, "Polls
+    served as files"), for 30, 300 (`--teams`), 1,000 and 3,000 teams (`--sizes`): the
+    page, which wraps its file (SQL queries and server time, warm, and cold: the folder
+    removed, so the page publishes), and a phone's poll of the file it holds (304,
+    answered by scoring.middleware.LivePollMiddleware); the bytes of a poll that finds a
+    new version, plain and gzip, for the whole ranking (the projector's file) and for a
+    phone's page of it (a ranking longer than RANKING_PAGE_ROWS rows comes in pages, each
+    its own file); the publication's cost, the ms of one `publish_files(..., again=True)`
+    with the files a night has (the phones' pages and the projector in French, then in
+    English too) and the bytes it writes; and a stretch of night played on an injected
+    clock: new versions arriving at a table's pace (one donne every 5 minutes per table),
+    each followed by the task's rule (`publish_files_when_due`: published at once when
+    the last publication is RANKING_PUBLISH_SECONDS old, else one publication sent for
+    when it is due), at the paces `--paces` (1 s, the default setting, and 3 s), phones
+    spread over the pages polling their file every RANKING_POLL_SECONDS with
+    If-Modified-Since: the share of 304s, the bytes per poll, how many publications were
+    written and what each cost, and how long after its version a phone shows a hand;
 (e) a season of `--season` such tournaments re-scored through Celery with `--workers`
     worker processes (one task at a time each), from the launch to the season's ranking.
 
@@ -28,16 +36,18 @@ Figures, each the median of several runs:
     live tournaments of `--teams` teams were refreshed in this process.
 
 Targets: (a) within 5x of the plain SQL; (b) >= 20,000 hands/s; (c) the live refresh's
-budget, <= 100 ms at 3,000 teams on a quiet core (docs/live-refresh.md); (d) <= 10
-queries and 50 ms whatever the number of teams, under 30 KB per poll on average at 1,000
-teams during entry; (e) < 60 s.
+budget, <= 100 ms at 3,000 teams on a quiet core (docs/live-refresh.md); (d) the page
+(warm) <= 10 queries and 50 ms whatever the number of teams, a poll no query at all,
+under 30 KB per poll on average at 1,000 teams during entry; (e) < 60 s.
 
-How (d)'s stretch of night differs from a real one: the requests go through Django's
-test client in this one process (no HTTP, no gunicorn, no proxy; the bytes are the
-bodies only, without headers); a new version is a forced rebuild of the same results
-(the ranking's content does not move, only its version), made here rather than by a
-worker; the phones are fewer than two per team (`--phones`) and all speak French; the
-clock is injected, so the 60 s of night take as long as their requests.
+How (d) differs from a real night: the requests go through Django's test client in this
+one process (no HTTP, no gunicorn, no nginx, which serves the files in production; the
+bytes are the bodies only, without headers); a new version is a forced rebuild of the
+same results (the ranking's content does not move, only its version), made and
+published here rather than by a worker; the phones are fewer than two per team
+(`--phones`), all speak French and are spread evenly over the pages (none follows its
+team from page to page); the clock is injected, so the 60 s of night take as long as
+their requests and publications.
 
 Run: `.venv/bin/python bench/standings.py` (PostgreSQL on 127.0.0.1:5432 and Redis on
 127.0.0.1:6379 as for the tests; `--help` for the knobs; `--only c --teams 3000` measures
@@ -74,6 +84,7 @@ from benchkit import (
     drop_database,
     loopback_production_env,
     machine_load,
+    percentile,
     recreate_database,
     redis_answers,
     reference_cpu_ms,
@@ -99,15 +110,19 @@ class Deadline(Exception):
 
 def production_env(url: str) -> dict[str, str]:
     """The environment of a production process (DEBUG off: cached templates, no debug
-    bookkeeping), on plain HTTP over loopback; STATIC_ROOT is a folder of this run."""
+    bookkeeping), on plain HTTP over loopback; STATIC_ROOT and the live ranking's files
+    (ATOUT_LIVE_ROOT) are folders of this run, shared with the workers it starts."""
     static_root = os.environ.get("ATOUT_BENCH_STATIC") or tempfile.mkdtemp(prefix="atout-bench-static-")
     os.environ["ATOUT_BENCH_STATIC"] = static_root
+    live_root = os.environ.get("ATOUT_BENCH_LIVE") or tempfile.mkdtemp(prefix="atout-bench-live-")
+    os.environ["ATOUT_BENCH_LIVE"] = live_root
     # One secret for this process and the workers it starts.
     secret = os.environ.get("ATOUT_BENCH_SECRET") or secrets.token_urlsafe(64)
     os.environ["ATOUT_BENCH_SECRET"] = secret
     return loopback_production_env(
-        url, DJANGO_SETTINGS_MODULE="atout.settings", SECRET_KEY=secret, STATIC_ROOT=static_root
-    )
+        url, DJANGO_SETTINGS_MODULE="atout.settings", SECRET_KEY=secret, STATIC_ROOT=static_root,
+        ATOUT_LIVE_ROOT=live_root,
+    )  # fmt: skip
 
 
 def setup_django(url: str) -> None:
@@ -545,85 +560,171 @@ def bench_memos(club: Any, count: int, teams: int, rounds: int, parties: Parties
 
 
 GZIP = {"Accept-Encoding": "gzip"}
-HTMX = {"HX-Request": "true"}
+# What a phone's poll of its file sends (htmx; the date is added from the file's hx-headers).
+POLL = {"HX-Request": "true", "Accept-Encoding": "gzip"}
+
+
+def _fresh_files(tournament: Any, *names: str) -> Any:
+    """The tournament's folder removed, then published with `names` (each a file a page asked
+    for: a language's ranking brings every page of it); what the folder holds."""
+    from scoring import live_files
+    from scoring.views.public import publish_files
+
+    live_files.remove(tournament.slug)
+    state = None
+    for name in names:
+        state = publish_files(tournament.pk, want=name)
+    assert state is not None and set(names) <= set(state.names), state
+    return state
+
+
+def _folder_bytes(slug: str) -> tuple[int, int, int]:
+    """The files a publication writes in the folder of `slug`: (count, plain bytes, gzip bytes)."""
+    from scoring import live_files
+
+    files = [path for path in live_files.folder(slug).glob("*.html*")]
+    plain = sum(path.stat().st_size for path in files if path.name.endswith(".html"))
+    packed = sum(path.stat().st_size for path in files if path.name.endswith(".html.gz"))
+    return len(files), plain, packed
 
 
 def bench_wire(tournament: Any, repeat: int) -> dict[str, Any]:
-    """The bytes of a poll that finds a new version, and the partial's first render against a cache hit."""
+    """The bytes of a poll that finds a new version: the whole ranking (the projector's file)
+    and a phone's page of it (page 1), plain and gzip, as LivePollMiddleware sends them; the
+    page's own bytes; the server time of a file's 200 and 304 in this process."""
     import gzip
 
-    from django.core.cache import cache
     from django.test import Client
 
+    from scoring import live_files
+    from scoring.views.public import page_name, ranking_pages
+
+    state = _fresh_files(tournament, "fr-ranking", "fr-projector")
     phone = Client(HTTP_ACCEPT_LANGUAGE="fr")
-    url = f"/t/{tournament.slug}/"
-    plain = phone.get(url, headers=HTMX)
-    packed = phone.get(url, headers={**HTMX, **GZIP})
-    assert packed.get("Content-Encoding") == "gzip" and gzip.decompress(packed.content) == plain.content
-    out: dict[str, Any] = {"poll_bytes_plain": len(plain.content), "poll_bytes_gzip": len(packed.content)}
-    out["page_bytes_plain"] = len(phone.get(url).content)
-    cold = []
-    for _ in range(max(3, repeat // 3)):
-        cache.clear()
-        started = time.perf_counter()
-        phone.get(url, headers=HTMX)
-        cold.append((time.perf_counter() - started) * 1000)
-    out["partial_cold_ms"] = statistics.median(cold)
-    # A phone asking for the version already rendered: the shared cache, no If-None-Match.
-    phone.get(url, headers=HTMX)
-    out["partial_hit_ms"], _ = median_ms(lambda: phone.get(url, headers=HTMX), repeat)
-    out["partial_hit_gzip_ms"], _ = median_ms(lambda: phone.get(url, headers={**HTMX, **GZIP}), repeat)
+    out: dict[str, Any] = {"pages": len(ranking_pages(tournament.competitors.count())) or 1}
+    for key, name in (("projector", "fr-projector"), ("page_poll", page_name("fr", 1))):
+        url = live_files.address(tournament.slug, name)
+        plain = phone.get(url, headers={"HX-Request": "true"})
+        packed = phone.get(url, headers=POLL)
+        assert plain.status_code == 200 and plain["Last-Modified"] == state.last_modified, plain.status_code
+        assert packed.get("Content-Encoding") == "gzip" and gzip.decompress(packed.content) == plain.content
+        out[f"{key}_bytes_plain"], out[f"{key}_bytes_gzip"] = len(plain.content), len(packed.content)
+    out["page_bytes_plain"] = len(phone.get(f"/t/{tournament.slug}/").content)
+    url = live_files.address(tournament.slug, page_name("fr", 1))
+    out["file_200_gzip_ms"], _ = median_ms(lambda: phone.get(url, headers=POLL), repeat)
+    held = {**POLL, "If-Modified-Since": state.last_modified}
+    assert phone.get(url, headers=held).status_code == 304
+    out["file_304_ms"], _ = median_ms(lambda: phone.get(url, headers=held), repeat)
+    return out
+
+
+def bench_publish(tournament: Any, repeat: int) -> dict[str, Any]:
+    """The publication's cost: ms of one `publish_files(..., again=True)` (every file drawn
+    and written again, as after each new version) with the files a night has: the phones'
+    pages and the projector in French, then in English too; the median of `repeat`, and
+    the files and bytes written each time."""
+    from scoring.views.public import publish_files
+
+    out: dict[str, Any] = {}
+    for key, names in (("fr", ("fr-ranking", "fr-projector")), ("fr_en", ("en-ranking", "en-projector"))):
+        state = _fresh_files(tournament, "fr-ranking", "fr-projector", *(names if key == "fr_en" else ()))
+        out[f"publish_{key}_ms"], samples = median_ms(lambda: publish_files(tournament.pk, again=True), repeat)
+        out[f"publish_{key}_best_ms"] = min(samples)
+        files, plain, packed = _folder_bytes(tournament.slug)
+        out[f"publish_{key}_files"] = files
+        out[f"publish_{key}_names"] = len(state.names)
+        out[f"publish_{key}_bytes"] = plain + packed
+        out[f"publish_{key}_bytes_plain"], out[f"publish_{key}_bytes_gzip"] = plain, packed
     return out
 
 
 def bench_night_polls(tournament: Any, publish_every: float, *, phones: int, seconds: float) -> dict[str, Any]:
-    """A stretch of night on an injected clock: versions at the tables' pace, phones polling every 3 s."""
+    """A stretch of night on an injected clock: versions at the tables' pace, published as
+    files at the pace `publish_every` (RANKING_PUBLISH_SECONDS: the task live_files_publish's
+    rule, publish_files_when_due then one publication sent for when it is due), phones
+    polling their page's file every RANKING_POLL_SECONDS with If-Modified-Since."""
     import gzip
     import re
 
     from django.conf import settings
-    from django.core.cache import cache
     from django.test import Client
 
-    from scoring import live_ranking
+    from scoring import live_files, live_ranking
+    from scoring.enqueue import LIVE_FILES_PUBLISH
     from scoring.selectors.standings import forget_polled
-    from scoring.standings import standings_rebuild
-    from scoring.views.public import POLL_SECONDS
-    from tournaments.models import Table
+    from scoring.standings import snapshots, standings_rebuild
+    from scoring.views.public import page_name, publish_files
 
-    tables = Table.objects.filter(round__tournament=tournament, round__number=1).count()
+    every = settings.RANKING_POLL_SECONDS
+    tables = tournament.competitors.count() // 2
     versions_per_s = tables / 300  # one donne every 5 minutes at each table
     rng = random.Random(11)
-    events: list[tuple[float, int, int]] = []  # (time, 0 = a new version / 1 = a poll, phone)
+    # (time, kind, phone): 0 a new version, 1 a publication sent for later, 2 a poll.
+    events: list[tuple[float, int, int]] = []
     events += [(k / versions_per_s, 0, -1) for k in range(1, int(seconds * versions_per_s) + 1)]
     for phone in range(phones):
-        start = rng.uniform(0, POLL_SECONDS)
-        events += [(start + k * POLL_SECONDS, 1, phone) for k in range(int(seconds / POLL_SECONDS))]
+        start = rng.uniform(0, every)
+        events += [(start + k * every, 2, phone) for k in range(int(seconds / every))]
     events.sort()
-    clients = [Client(HTTP_ACCEPT_LANGUAGE="fr", headers=GZIP) for _ in range(phones)]
-    etags: list[str | None] = [None] * phones
-    shown = [0] * phones
-    written: dict[int, float] = {}
-    delays: list[float] = []
-    served: set[int] = set()
-    polls = not_modified = body_bytes = 0
-    url = f"/t/{tournament.slug}/"
-    now = [0.0]
-    saved = (live_ranking.clock, settings.RANKING_PUBLISH_SECONDS)
+    clients = [Client(HTTP_ACCEPT_LANGUAGE="fr") for _ in range(phones)]
+    slug = tournament.slug
+    # The clock starts now (the files' dates are real dates) and moves only with the events.
+    base = float(int(time.time()))
+    now = [base]
+    saved = (live_ranking.clock, settings.RANKING_PUBLISH_SECONDS, snapshots.enqueue)
     live_ranking.clock = lambda: now[0]
     settings.RANKING_PUBLISH_SECONDS = publish_every
-    cache.clear()
+    # The refresh's commit sends the publication task (run at once here: no broker); this
+    # loop plays the task's part instead, on the injected clock.
+    snapshots.enqueue = lambda name, **kwargs: None if name == LIVE_FILES_PUBLISH else saved[2](name, **kwargs)
+    state = _fresh_files(tournament, "fr-ranking")
+    # The phones spread over the ranking's pages, each holding its page's file at the start.
+    pages = sum(1 for name in state.names if live_files.kind_of(name) == "ranking" and name.startswith("fr-"))
+    urls = [live_files.address(slug, page_name("fr", 1 + phone % pages)) for phone in range(phones)]
+    since = [""] * phones
+    shown = [0] * phones
+    for phone in range(phones):
+        first = clients[phone].get(urls[phone], headers=POLL)
+        since[phone], shown[phone] = first["Last-Modified"], state.version
+    written: dict[int, float] = {}
+    delays: list[float] = []
+    published: set[int] = set()
+    publish_ms: list[float] = []
+    polls = not_modified = body_bytes = 0
+    pending: float | None = None
+
+    def publish(at: float) -> None:
+        before = live_files.read_state(slug)
+        started = time.perf_counter()
+        done = publish_files(tournament.pk, now=at)
+        took = (time.perf_counter() - started) * 1000
+        if done is not None and (before is None or done.modified != before.modified):
+            publish_ms.append(took)  # files written (not: nothing new to publish)
+            published.add(done.version)
+
     try:
-        for at, kind, phone in events:
-            now[0] = at
+        index = 0
+        while index < len(events):
+            at, kind, phone = events[index]
+            if pending is not None and pending <= at:
+                # The publication sent for later runs first (it was due before this event).
+                now[0] = base + pending
+                pending = None
+                publish(now[0])
+                continue
+            index += 1
+            now[0] = base + at
             if kind == 0:
                 written[standings_rebuild(tournament_id=tournament.pk).version] = at
-                forget_polled(tournament.slug)  # as the refresh's commit does
+                forget_polled(slug)  # as the refresh's commit does
+                # The task sent after a new version: publish_files_when_due, on this clock.
+                wait = live_files.due_in(live_files.read_state(slug), now=now[0])
+                if wait <= 0:
+                    publish(now[0])
+                elif pending is None:  # one sent for later at a time (the marker)
+                    pending = at + wait
                 continue
-            headers = dict(HTMX)
-            if etags[phone]:
-                headers["If-None-Match"] = etags[phone]
-            response = clients[phone].get(url, headers=headers)
+            response = clients[phone].get(urls[phone], headers={**POLL, "If-Modified-Since": since[phone]})
             polls += 1
             if response.status_code == 304:
                 not_modified += 1
@@ -633,61 +734,72 @@ def bench_night_polls(tournament: Any, publish_every: float, *, phones: int, sec
             text = gzip.decompress(response.content) if response.get("Content-Encoding") == "gzip" else response.content
             found = re.search(rb'data-version="(\d+)"', text)
             version = int(found.group(1)) if found else 0
-            served.add(version)
-            etags[phone] = response["ETag"]
+            since[phone] = response["Last-Modified"]
             # Each version written since the phone's last one is now visible on it.
             delays += [at - when for v, when in written.items() if shown[phone] < v <= version]
             shown[phone] = max(shown[phone], version)
     finally:
-        live_ranking.clock, settings.RANKING_PUBLISH_SECONDS = saved
+        live_ranking.clock, settings.RANKING_PUBLISH_SECONDS, snapshots.enqueue = saved
     delays.sort()
     return {
         "publish_every": publish_every,
+        "poll_seconds": every,
         "versions_per_s": versions_per_s,
         "versions": len(written),
-        # Each version served was rendered once (then read from the shared cache).
-        "versions_served": len(served),
+        "publications": len(publish_ms),
+        "versions_published": len(published),
+        "publication_ms_p50": percentile(publish_ms, 0.5) if publish_ms else 0.0,
+        "publication_ms_p95": percentile(publish_ms, 0.95) if publish_ms else 0.0,
         "phones": phones,
+        "pages": pages,
         "seconds": seconds,
         "polls": polls,
         "not_modified_rate": not_modified / polls if polls else 0.0,
         "poll_bytes_avg": body_bytes / polls if polls else 0.0,
-        "visible_p50_s": delays[len(delays) // 2] if delays else 0.0,
-        "visible_p95_s": delays[int(len(delays) * 0.95)] if delays else 0.0,
+        "visible_p50_s": percentile(delays, 0.5) if delays else 0.0,
+        "visible_p95_s": percentile(delays, 0.95) if delays else 0.0,
     }
 
 
 def bench_page(tournament: Any, repeat: int) -> dict[str, Any]:
-    from django.core.cache import cache
+    """The public ranking's page, which wraps its file: cold (the folder removed: the page
+    publishes the ranking's files, every page of it, then wraps page 1) and warm; its SQL
+    queries; and a phone's poll of the file it holds (304, LivePollMiddleware)."""
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
+    from scoring import live_files
+    from scoring.views.public import page_name
+
     client = Client(HTTP_ACCEPT_LANGUAGE="fr")
     url = f"/t/{tournament.slug}/"
     out: dict[str, Any] = {}
-    # The first request after a new version renders the rows; later ones reuse that.
     cold = []
     for _ in range(3):
-        cache.clear()
+        live_files.remove(tournament.slug)
         started = time.perf_counter()
-        client.get(url)
+        response = client.get(url)
         cold.append((time.perf_counter() - started) * 1000)
-    out["page_cold_ms"] = statistics.median(cold)
-    for name, headers in (("page", {}), ("partial", {"HX-Request": "true"})):
-        client.get(url, headers=headers)
-        with CaptureQueriesContext(connection) as queries:
-            response = client.get(url, headers=headers)
         assert response.status_code == 200
-        out[f"{name}_queries"] = len(queries)
-        out[f"{name}_ms"], _ = median_ms(lambda h=headers: client.get(url, headers=h), repeat)
-    etag = client.get(url, headers={"HX-Request": "true"})["ETag"]
+    out["page_unpublished_ms"] = statistics.median(cold)
+    live_files.remove(tournament.slug)
     with CaptureQueriesContext(connection) as queries:
-        assert client.get(url, headers={"HX-Request": "true", "If-None-Match": etag}).status_code == 304
-    out["not_modified_queries"] = len(queries)
-    out["not_modified_ms"], _ = median_ms(
-        lambda: client.get(url, headers={"HX-Request": "true", "If-None-Match": etag}), repeat
-    )
+        client.get(url)
+    out["page_unpublished_queries"] = len(queries)
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url)
+    assert response.status_code == 200
+    out["page_queries"] = len(queries)
+    out["page_ms"], _ = median_ms(lambda: client.get(url), repeat)
+    state = live_files.read_state(tournament.slug)
+    assert state is not None
+    file_url = live_files.address(tournament.slug, page_name("fr", 1))
+    held = {**POLL, "If-Modified-Since": state.last_modified}
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(file_url, headers=held).status_code == 304
+    out["file_poll_queries"] = len(queries)
+    out["file_poll_ms"], _ = median_ms(lambda: client.get(file_url, headers=held), repeat)
     return out
 
 
@@ -843,18 +955,23 @@ LINES = {
     "c_worker": "(c) hand -> snapshot, through a Celery worker on Redis: {worker_commit_to_snapshot_ms:.1f} ms "
     "from the commit (p90 {worker_p90_commit_to_snapshot_ms:.1f}; {worker_submit_to_snapshot_ms:.1f} ms from "
     "the call)",
-    "d": "(d) {size:>5} teams: page {page_queries} queries, {page_ms:.1f} ms (first render of a new version "
-    "{page_cold_ms:.1f} ms); htmx partial {partial_queries} queries, {partial_ms:.1f} ms; its 304 "
-    "{not_modified_queries} queries, {not_modified_ms:.1f} ms (target <= 10 queries, 50 ms)",
-    "d_wire": "(d) {size:>5} teams: a poll finding a new version sends {poll_bytes_plain:,} bytes plain, "
-    "{poll_bytes_gzip:,} gzip (the page {page_bytes_plain:,}, plain: it holds a CSRF token); the partial's first "
-    "render of a version {partial_cold_ms:.1f} ms, a shared-cache hit {partial_hit_ms:.1f} ms "
-    "({partial_hit_gzip_ms:.1f} ms gzip)",
-    "d_night": "(d) {size:>5} teams, N = {publish_every:g} s: {versions} versions in {seconds:g} s "
-    "({versions_per_s:.2f}/s), {versions_served} of them served (rendered once each), {phones} phones polling every "
-    "3 s: {not_modified_rate:.0%} of {polls} polls "
-    "answered 304, {poll_bytes_avg:,.0f} bytes per poll on average (gzip), a version visible on a phone "
-    "after {visible_p50_s:.1f} s (p50), {visible_p95_s:.1f} s (p95)",
+    "d": "(d) {size:>5} teams: page {page_queries} queries, {page_ms:.1f} ms (its files not published yet: "
+    "{page_unpublished_queries} queries, {page_unpublished_ms:.1f} ms); a phone's poll of its file, 304: "
+    "{file_poll_queries} queries, {file_poll_ms:.2f} ms (target: the page <= 10 queries, 50 ms; a poll none)",
+    "d_wire": "(d) {size:>5} teams, {pages} page(s): a poll finding a new version sends, for the whole ranking "
+    "(projector) {projector_bytes_plain:,} bytes plain, {projector_bytes_gzip:,} gzip; for a phone's page "
+    "{page_poll_bytes_plain:,} plain, {page_poll_bytes_gzip:,} gzip (the page {page_bytes_plain:,}, plain); "
+    "the file's 200 gzip {file_200_gzip_ms:.2f} ms, its 304 {file_304_ms:.2f} ms in this process",
+    "d_publish": "(d) {size:>5} teams: a publication (publish_files again=True) {publish_fr_ms:.1f} ms "
+    "(best {publish_fr_best_ms:.1f}) for French ({publish_fr_names} files and their gzip: {publish_fr_bytes:,} "
+    "bytes written), {publish_fr_en_ms:.1f} ms (best {publish_fr_en_best_ms:.1f}) with English too "
+    "({publish_fr_en_names}: {publish_fr_en_bytes:,} bytes)",
+    "d_night": "(d) {size:>5} teams, published every {publish_every:g} s: {versions} versions in {seconds:g} s "
+    "({versions_per_s:.2f}/s), {publications} publications ({versions_published} versions; "
+    "{publication_ms_p50:.0f} ms p50, {publication_ms_p95:.0f} ms p95 each), {phones} phones on {pages} page(s) "
+    "polling every {poll_seconds:g} s: {not_modified_rate:.0%} of {polls} polls answered 304, "
+    "{poll_bytes_avg:,.0f} bytes per poll on average (gzip), a version visible on a phone after "
+    "{visible_p50_s:.1f} s (p50), {visible_p95_s:.1f} s (p95)",
     "e": "(e) season of {tournaments} tournaments ({hands:,} hands) re-scored through Celery with {workers} "
     "workers: {season_s:.1f} s with every score changing, {unchanged_s:.1f} s again with none (target < 60 s); "
     "{players} players ranked; {failed_jobs} jobs failed, {retries} stalls retried (building the data took "
@@ -870,9 +987,11 @@ UNLIKE_A_NIGHT = """\
     stored; what the process keeps between hands warm, and cold once nothing is kept), always
     at the same table, the twelfth donne taken back and entered again as another donne (its
     two teams move in the ranking, the other tables stand still);
-    (d) Django's test client in this process (no HTTP, gunicorn or proxy; bodies without
-    headers), new versions rebuilt from the same results, fewer phones than two per team,
-    an injected clock; (e) the season's tournaments are alike (same size and players, other draws).
+    (d) Django's test client in this process (no HTTP, gunicorn or nginx, which serves the
+    files in production; bodies without headers), new versions rebuilt from the same
+    results and published here, not by a worker; fewer phones than two per team, all in
+    French, spread over the pages; an injected clock; (e) the season's tournaments are
+    alike (same size and players, other draws).
     bench/night.py plays a night over HTTP with phones polling, for the whole picture."""
 
 
@@ -884,6 +1003,11 @@ def verdict(figures: dict[str, Any]) -> str:
         return f"within the budget ({figures['budget_margin']:.1f}x margin)"
     teams = figures["budget_teams"]
     return f"within the budget (which is judged at {teams:,} teams: --teams {teams})"
+
+
+def numbers(kind: Callable[[str], Any]) -> Callable[[str], list[Any]]:
+    """An option's parser for comma-separated numbers ("30,1000")."""
+    return lambda text: [kind(part) for part in text.split(",") if part.strip()]
 
 
 def say(key: str, figures: dict[str, Any]) -> None:
@@ -921,6 +1045,13 @@ def main() -> int:
     parser.add_argument(
         "--cache", default="", help="CACHE_URL for (d) (redis://127.0.0.1:6379/N; default: local memory)"
     )
+    parser.add_argument(
+        "--sizes", type=numbers(int), default=[30, 1000, 3000], help="teams of (d)'s concours, beside --teams"
+    )
+    parser.add_argument(
+        "--paces", type=numbers(float), default=[1.0, 3.0],
+        help="(d)'s night: RANKING_PUBLISH_SECONDS, each in turn (comma-separated seconds)",
+    )  # fmt: skip
     parser.add_argument("--phones", type=int, default=40, help="phones polling in (d)'s stretch of night")
     parser.add_argument("--night-seconds", type=float, default=60, help="length of (d)'s stretch of night")
     args = parser.parse_args()
@@ -976,10 +1107,11 @@ def main() -> int:
             report["m"] = bench_memos(club, args.memo_tournaments, args.teams, args.rounds, parties)
             say("m", report["m"])
         report["d"] = {}
-        sizes = (30, args.teams, 1000) if "d" in args.parts else ()
+        sizes = sorted({*args.sizes, args.teams}) if "d" in args.parts else []
         if sizes:
             cache = os.environ.get("CACHE_URL") or "local memory"
-            print(f"==> (d) cache: {cache}; {machine_load()}", flush=True)
+            live = os.environ["ATOUT_LIVE_ROOT"]
+            print(f"==> (d) cache: {cache}; the live files in {live}; {machine_load()}", flush=True)
         for size in sizes:
             if size == args.teams:
                 target = tournament
@@ -990,9 +1122,11 @@ def main() -> int:
             say("d", {"size": size, **report["d"][size]})
             report["d"][size].update(bench_wire(target, args.repeat * 3))
             say("d_wire", {"size": size, **report["d"][size]})
-            for every in (0, 2, 6):
+            report["d"][size].update(bench_publish(target, args.repeat))
+            say("d_publish", {"size": size, **report["d"][size]})
+            for every in args.paces:
                 night = bench_night_polls(target, every, phones=args.phones, seconds=args.night_seconds)
-                report["d"][size][f"night_n{every}"] = night
+                report["d"][size][f"night_every_{every:g}s"] = night
                 say("d_night", {"size": size, **night})
             print(f"    {machine_load()}", flush=True)
         if "e" in args.parts and args.season and broker:
@@ -1019,7 +1153,9 @@ def main() -> int:
             connections.close_all()
         if not args.keep:
             drop_database(args.postgres, args.database)
-        shutil.rmtree(os.environ.get("ATOUT_BENCH_STATIC", ""), ignore_errors=True)
+        for folder in ("ATOUT_BENCH_STATIC", "ATOUT_BENCH_LIVE"):
+            if os.environ.get(folder):
+                shutil.rmtree(os.environ[folder], ignore_errors=True)
 
 
 def analyze() -> None:
