@@ -339,6 +339,8 @@ def _file_fragments(
         wanted = sorted(name for name in names if name.startswith(language + "-"))
         with translation.override(language):
             context = _ranking_context(tournament, ranking, poll_seconds=_file_poll(tournament), live=True)
+            # The relay's line (one query), once for every page of the language.
+            context["relay_line"] = mark_safe(render_to_string("scoring/public/relay_line.html", context))
             # The rows drawn once, for the whole ranking and its pages alike.
             rows = row_list(snapshot.rows, context["competitor_base"], ranking.prizes) if snapshot is not None else []
             bodies: dict[str, SafeString] = {}

@@ -144,7 +144,9 @@ def test_a_tiny_saturday_stores_every_hand_once_and_ends_with_its_figures():
     # Hands went through nginx to the nodes and the phones' polls came back, measured.
     assert figures["hands"] >= 6 and figures["entry_p95_ms"] > 0
     assert figures["polls_per_s"] > 0 and figures["polls"]["ranking"]["failed"] == 0
-    assert figures["gunicorn_cpu_ms_per_poll"] > 0 and figures["nginx_cpu_ms_per_poll"] > 0
+    # Every kind of poll of a public concours is a file nginx sends (ranking, projector,
+    # messages, clock): the nodes' CPU per poll is what few polls reached them, often none.
+    assert 0 <= figures["gunicorn_cpu_ms_per_poll"] < figures["nginx_cpu_ms_per_poll"]
     # The rankings' polls were answered by nginx from the files: at most the first of each
     # file (missing until then) reached a node.
     ranking = figures["polls"]["ranking"]
