@@ -5,8 +5,9 @@ messages left undone (scoring.jobs.owed_work_resend, seasons.ranking.season_jobs
 ratings.services.ratings_owed_resend): a broker restarted empty, or away while the site
 sent, loses messages, never the work they stood for. It also deletes the notification
 subscriptions a finished tournament's lost final message left (push.services), and publishes
-the public rankings' files left behind and the strips of messages past a message's expiry
-(scoring.views.public.files_behind_publish, scoring.live_screens.expired_publish). Each app
+the public rankings' files left behind, the strips of messages past a message's expiry and
+the running draws' files behind their draw (scoring.views.public.files_behind_publish,
+scoring.live_screens.expired_publish, scoring.live_draw.running_draws_publish). Each app
 sends its own tasks: the roof, which may import every app, asks each in turn.
 """
 
@@ -72,6 +73,7 @@ def _sweep_forever() -> None:
     from push.services import finished_subscriptions_drop
     from ratings.services import ratings_owed_resend
     from scoring.jobs import owed_work_resend
+    from scoring.live_draw import running_draws_publish
     from scoring.live_screens import expired_publish
     from scoring.views.public import files_behind_publish
     from seasons.ranking import season_jobs_resend
@@ -91,6 +93,9 @@ def _sweep_forever() -> None:
             expired = expired_publish()
             if expired:
                 log.info("sweep: %s strip(s) of messages published again (a message's time was up)", expired)
+            redrawn = running_draws_publish()
+            if redrawn:
+                log.info("sweep: %s public draw(s) published again (their files were behind)", redrawn)
             dropped = finished_subscriptions_drop()
             if dropped:
                 log.info("sweep: %s notification subscription(s) of finished tournaments deleted", dropped)

@@ -23,7 +23,9 @@ Published when the draw changes (`publish_draw_on_commit`, the task
 withdrawals (tournaments' `standings_refresh_requested`), a name erased or merged, a
 player renamed (scoring/receivers.py), the venue's draw or results taken by the hosted
 site (relay/), a results file or an archive written over a tournament. A round that is
-no longer there has its files removed at the next publication.
+no longer there has its files removed at the next publication. Behind them, the workers'
+sweep draws a running tournament's files again (`running_draws_publish`): a publication
+lost shows within a sweep.
 """
 
 from __future__ import annotations
@@ -205,6 +207,30 @@ def draw_file_text(tournament: Tournament, name: str) -> SafeString | None:
         return None
     # Rendered by the template engine, escaped there: safe to include as it is.
     return mark_safe(text)
+
+
+def running_draws_publish(*, now: float | None = None) -> int:
+    """Publish again the draws of every running tournament whose folder holds some (the
+    workers' sweep calls it: a publication whose message was lost, the broker away or
+    restarted empty, would otherwise leave the screens on the draw as it was until the
+    next change). Cheap when nothing moved: the files are drawn, compared and left as
+    they are. How many tournaments' files changed."""
+    root = live_files.root()
+    held: dict[int, int] = {}
+    if root.is_dir():
+        for entry in root.iterdir():
+            state = live_files.read_state(entry.name, STATE) if live_files.SLUG.fullmatch(entry.name) else None
+            if state is not None:
+                held[state.tournament_id] = state.modified
+    running = Tournament.objects.filter(pk__in=held, status=Tournament.Status.RUNNING).values_list("pk", flat=True)
+    changed = 0
+    for tournament_id in running:
+        try:
+            published = publish_draw(tournament_id, now=now)
+        except live_files.LockTimeout:
+            continue  # the next sweep
+        changed += published is not None and published.modified != held[tournament_id]
+    return changed
 
 
 def publish_draw_soon(tournament_id: int) -> None:

@@ -37,7 +37,7 @@ from tests.relay.test_relay import RELAY, _hosted_items
 from tests.results.conftest import played_tournament
 from tests.tournaments.conftest import new_tournament, register_many
 from tournaments import services
-from tournaments.models import Round, Seat, Tournament
+from tournaments.models import Competitor, Round, Seat, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -323,3 +323,23 @@ def test_a_file_never_asked_for_is_published_at_its_first_poll() -> None:
     # The ranking's family is its own: its state names no draw.
     ranking = live_files.read_state(tournament.slug)
     assert ranking is None or not any("draw" in name for name in ranking.names)
+
+
+def test_the_workers_sweep_shows_a_draw_whose_publication_was_lost(committed) -> None:
+    tournament, _director = concours()
+    address, since = polled(Client().get(page_url(tournament)).content)
+    # Nothing moved: the sweep draws the file, finds it the same and leaves its time.
+    assert live_draw.running_draws_publish(now=parse_http_date(since) + 30) == 0
+    assert file_time(tournament) == since
+    # A team renamed, and the publication's message lost (a bare update: no signal, no task).
+    seated = Seat.objects.filter(round__tournament=tournament).select_related("competitor").first()
+    assert seated is not None
+    Competitor.objects.filter(pk=seated.competitor_id).update(name="Les Rescapés de la Nuit")
+    assert live_draw.running_draws_publish(now=parse_http_date(since) + 60) == 1
+    moved = Client().get(address, headers={**HTMX, "If-Modified-Since": since})
+    assert moved.status_code == 200 and parse_http_date(moved["Last-Modified"]) > parse_http_date(since)
+    assert "Les Rescapés de la Nuit" in moved.content.decode()
+    # A finished tournament's draw is left to its last publication.
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
+    Competitor.objects.filter(pk=seated.competitor_id).update(name="Les Revenants")
+    assert live_draw.running_draws_publish(now=parse_http_date(since) + 90) == 0
