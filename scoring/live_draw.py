@@ -193,20 +193,8 @@ def draw_file_text(tournament: Tournament, name: str) -> SafeString | None:
     if parse_name(name) is None:
         return None
     state = live_files.read_state(tournament.slug, STATE)
-    if state is None or state.tournament_id != tournament.pk or name not in state.names:
-        try:
-            state = publish_draw(tournament.pk, want=name)
-        except live_files.LockTimeout:
-            # Another process holds the folder too long: the file as it stands, if any.
-            log.warning("draw files of %s not published: their lock is held", tournament.slug)
-    if state is None or state.tournament_id != tournament.pk or name not in state.names:
-        return None
-    try:
-        text = (live_files.folder(tournament.slug) / f"{name}.html").read_text(encoding="utf-8")
-    except OSError:
-        return None
-    # Rendered by the template engine, escaped there: safe to include as it is.
-    return mark_safe(text)
+    publish = lambda: publish_draw(tournament.pk, want=name)  # noqa: E731
+    return live_files.text_of(tournament.slug, tournament.pk, name, state, publish)
 
 
 def running_draws_publish(*, now: float | None = None) -> int:

@@ -46,7 +46,7 @@ import re
 import shutil
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -55,6 +55,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.middleware.gzip import re_accepts_gzip
 from django.utils.http import http_date
+from django.utils.safestring import SafeString, mark_safe
 
 from tournaments.models import Tournament
 
@@ -243,6 +244,34 @@ def remove(slug: str) -> None:
         # publication, reads the tournament again before it writes.
         log.warning("live files of %s removed without their lock (held too long)", slug)
         shutil.rmtree(folder(slug), ignore_errors=True)
+
+
+def text_of(
+    slug: str,
+    tournament_id: int,
+    name: str,
+    state: Published | None,
+    publish: Callable[[], Published | None],
+    *,
+    stale: bool = False,
+) -> SafeString | None:
+    """The text of the file `name` of the tournament's folder, for a page to wrap; published
+    first (`publish`, returning its family's state) when `state`, its family's, is another
+    tournament's, lacks the file or is `stale`. A lock held too long elsewhere leaves the
+    file as it stands. None when there is no such file (the tournament not public...)."""
+    if state is None or state.tournament_id != tournament_id or name not in state.names or stale:
+        try:
+            state = publish()
+        except LockTimeout:
+            log.warning("live files of %s not published: their lock is held", slug)
+    if state is None or state.tournament_id != tournament_id or name not in state.names:
+        return None
+    try:
+        text = (folder(slug) / f"{name}.html").read_text(encoding="utf-8")
+    except OSError:
+        return None
+    # Rendered by the template engine, escaped there: safe to include as it is.
+    return mark_safe(text)
 
 
 def due_in(published: Published | None, *, now: float | None = None) -> float:

@@ -58,7 +58,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.http import http_date
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
 from scoring import live_files
 from scoring.enqueue import SCREEN_FILES_PUBLISH, enqueue_later
@@ -257,16 +257,14 @@ def file_text(tournament: Tournament, name: str, *, now: float | None = None) ->
     clock = time.time() if now is None else now
     state = live_files.read_state(tournament.slug, STATES[kind])
     expired = state is not None and state.expires is not None and state.expires <= clock
-    if state is None or state.tournament_id != tournament.pk or name not in state.names or expired:
-        try:
-            state = publish(tournament.pk, kind, want=name, now=clock)
-        except live_files.LockTimeout:
-            log.warning("%s file of %s not published: its lock is held", kind, tournament.slug)
-    if state is None or state.tournament_id != tournament.pk or name not in state.names:
-        return None
-    text = _on_disk(tournament.slug, name)
-    # Rendered by the template engine, escaped there: safe to include as it is.
-    return mark_safe(text) if text is not None else None
+    return live_files.text_of(
+        tournament.slug,
+        tournament.pk,
+        name,
+        state,
+        lambda: publish(tournament.pk, kind, want=name, now=clock),
+        stale=expired,
+    )
 
 
 def page_parts(tournament: Tournament, *, screen_url: str, clock: bool = False) -> dict[str, Any]:

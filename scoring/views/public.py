@@ -274,21 +274,14 @@ def live_file_text(tournament: selectors.PublicTournament, name: str) -> SafeStr
     behind = state is not None and state.version < (tournament.standings_version or 0) and not live_files.due_in(state)
     # Its settings, lots or names moved since (a receiver's publication may not have run yet).
     redrawn = state is not None and state.stamp != _stamp(tournament)
-    if state is None or state.tournament_id != tournament.pk or name not in state.names or behind or redrawn:
-        try:
-            state = publish_files(tournament.pk, want=name)
-        except live_files.LockTimeout:
-            # Another process holds the folder too long: the file as it stands, if any,
-            # else the caller's shared fragment.
-            log.warning("live files of %s not published: their lock is held", tournament.slug)
-    if state is None or state.tournament_id != tournament.pk or name not in state.names:
-        return None
-    try:
-        text = (live_files.folder(tournament.slug) / f"{name}.html").read_text(encoding="utf-8")
-    except OSError:
-        return None
-    # Rendered by the template engine, escaped there: safe to include as it is.
-    return mark_safe(text)
+    return live_files.text_of(
+        tournament.slug,
+        tournament.pk,
+        name,
+        state,
+        lambda: publish_files(tournament.pk, want=name),
+        stale=behind or redrawn,
+    )
 
 
 @dataclass(frozen=True)
