@@ -120,6 +120,12 @@ def round_close(*, by: User, round: Round, force: bool = False) -> Round:
     rnd = Round.objects.select_for_update().get(pk=round.pk)
     if rnd.status != Round.Status.OPEN:
         raise refusal(_("Round %(number)s is already closed.") % {"number": rnd.number})
+    # Every table of the round locked, in the order of their ids, before their results are
+    # read: a donne being written at one is stored first (and counted in its forced
+    # result); one sent after finds the round closed. Without it, a table's first result
+    # written by the close and by a donne at once would each wait for the other (a
+    # deadlock PostgreSQL breaks by failing one of them).
+    list(Table.objects.select_for_update().filter(round=rnd).order_by("pk").values_list("pk", flat=True))
     tables = list(rnd.tables.prefetch_related("seats__competitor"))
     results = {r.table_id: r for r in TableResult.objects.filter(table__round=rnd)}
     unfinished = [t for t in tables if t.pk not in results or not results[t.pk].finished]

@@ -94,3 +94,49 @@ def test_twelve_tables_with_two_phones_each_enter_twelve_donnes_exactly_once() -
         result = TableResult.objects.get(table=table)
         assert result.finished and result.totals == [102 * 12, 60 * 12]
     assert Hand.objects.filter(table__round=first.round).count() == 144
+
+
+def test_a_round_closed_by_force_while_a_tables_first_donne_is_being_written_waits_for_it() -> None:
+    """The director forces the close as a referee sends a table's first donne: the donne is
+    stored and counted in the forced result, or refused as after the close; never a deadlock
+    (PostgreSQL would break it by failing one of the two: a 503 to the director)."""
+    from rounds.services import round_close
+    from scoring import services
+    from tests.scoring.tables import director_of
+
+    table = make_table()
+    holding, closing = threading.Event(), threading.Event()
+    real_play = services._play
+
+    def slow_play(locked: Table, raws: Any) -> Any:
+        # The table is locked and its first result not written yet: let the close start.
+        holding.set()
+        closing.wait(timeout=10)
+        threading.Event().wait(0.5)
+        return real_play(locked, raws)
+
+    def enter() -> HandOutcome:
+        try:
+            return hand_submit(table=Table.objects.get(pk=table.pk), raw=HAND, idempotency_key="first")
+        finally:
+            connections.close_all()
+
+    def close() -> Any:
+        try:
+            holding.wait(timeout=10)
+            closing.set()
+            rnd = table.round
+            return round_close(by=director_of(rnd.tournament), round=type(rnd).objects.get(pk=rnd.pk), force=True)
+        finally:
+            connections.close_all()
+
+    services._play = slow_play  # type: ignore[assignment]
+    try:
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            entered, closed = pool.submit(enter), pool.submit(close)
+            outcome, rnd = entered.result(timeout=30), closed.result(timeout=30)
+    finally:
+        services._play = real_play  # type: ignore[assignment]
+    assert outcome.created and rnd.forced
+    result = TableResult.objects.get(table=table)
+    assert result.forced and result.totals == SOUND_HANDS["belote_classique"][1]
