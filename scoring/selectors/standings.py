@@ -126,7 +126,8 @@ def snapshot_rounds(tournament: Tournament) -> list[int]:
     in play has only the live ranking."""
     numbers = StandingsSnapshot.objects.filter(tournament=tournament, after_round__isnull=False)
     closed = Round.objects.filter(tournament=tournament, status=Round.Status.CLOSED).values("number")
-    return sorted(set(numbers.filter(after_round__in=closed).values_list("after_round", flat=True)))
+    shown = numbers.filter(after_round__in=closed).values_list("after_round", flat=True)
+    return sorted({number for number in shown if number is not None})
 
 
 def ranking_progress(snapshot: StandingsSnapshot | None) -> dict[str, Any] | None:
