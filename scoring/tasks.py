@@ -85,6 +85,17 @@ JOB_RETRIES: dict[str, Any] = {
 }
 
 
+# A publication's files (the ranking's, the messages' and clock's, the draw's): a few short
+# retries, the workers' sweep or the next change catching what they miss.
+PUBLISH_RETRIES: dict[str, Any] = {
+    "autoretry_for": TRANSIENT,
+    "retry_backoff": 1,
+    "retry_backoff_max": 5,
+    "max_retries": 3,
+    "ignore_result": True,
+}
+
+
 @shared_task(
     base=OwedTask,
     name=STANDINGS_REFRESH,
@@ -100,15 +111,7 @@ def standings_refresh(*, tournament_id: int, ticket: int = 0) -> None:
     standings.standings_refresh(tournament_id=tournament_id, ticket=ticket)
 
 
-@shared_task(
-    base=OwedTask,
-    name=LIVE_FILES_PUBLISH,
-    autoretry_for=TRANSIENT,
-    retry_backoff=1,
-    retry_backoff_max=5,
-    max_retries=3,
-    ignore_result=True,
-)
+@shared_task(base=OwedTask, name=LIVE_FILES_PUBLISH, **PUBLISH_RETRIES)
 def live_files_publish(*, tournament_id: int, due: int = 0) -> None:
     """Publish a tournament's newest ranking as files (scoring/live_files.py).
 
@@ -128,15 +131,7 @@ def live_files_publish(*, tournament_id: int, due: int = 0) -> None:
         enqueue_later(LIVE_FILES_PUBLISH, wait, tournament_id=tournament_id, due=1)
 
 
-@shared_task(
-    base=OwedTask,
-    name=SCREEN_FILES_PUBLISH,
-    autoretry_for=TRANSIENT,
-    retry_backoff=1,
-    retry_backoff_max=5,
-    max_retries=3,
-    ignore_result=True,
-)
+@shared_task(base=OwedTask, name=SCREEN_FILES_PUBLISH, **PUBLISH_RETRIES)
 def screen_files_publish(*, tournament_id: int, screen: int = 1, clock: int = 0) -> None:
     """Publish a tournament's strip of messages (`screen`) and its clock (`clock`) as files
     (scoring/live_screens.py): sent for the moment a message leaves, or a little later
@@ -147,15 +142,7 @@ def screen_files_publish(*, tournament_id: int, screen: int = 1, clock: int = 0)
         live_screens.publish(tournament_id, kind)
 
 
-@shared_task(
-    base=OwedTask,
-    name=LIVE_DRAW_PUBLISH,
-    autoretry_for=TRANSIENT,
-    retry_backoff=1,
-    retry_backoff_max=5,
-    max_retries=3,
-    ignore_result=True,
-)
+@shared_task(base=OwedTask, name=LIVE_DRAW_PUBLISH, **PUBLISH_RETRIES)
 def live_draw_publish(*, tournament_id: int) -> None:
     """Publish a tournament's draws as files (scoring/live_draw.py), sent once a change of
     its tables, seats, byes or names has committed. Only the files a page asked for are
