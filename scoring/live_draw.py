@@ -53,7 +53,6 @@ log = logging.getLogger(__name__)
 KIND = "draw"
 STATE = "draw.json"
 FAMILY = (KIND,)
-_LANGUAGES = {code for code, _name in settings.LANGUAGES}
 
 
 def file_name(language: str, number: int) -> str:
@@ -64,7 +63,7 @@ def file_name(language: str, number: int) -> str:
 def parse_name(name: str) -> tuple[str, int] | None:
     """(language, round number) of a draw file's name, None if `name` is not one."""
     found = live_files.NAME.fullmatch(f"{name}.html")
-    if found is None or found["kind"] != KIND or found["page"] is None or found["language"] not in _LANGUAGES:
+    if found is None or found["kind"] != KIND or found["page"] is None or found["language"] not in live_files.LANGUAGES:
         return None
     return found["language"], int(found["page"])
 

@@ -65,9 +65,9 @@ RANKING = ("ranking", "projector")
 KINDS = (*RANKING, "screen", "clock", "draw")
 # A file's name in its tournament's folder, as its public address ends: a page of a long
 # ranking carries its number ("fr-ranking-2.html"; the first page is "fr-ranking.html").
-NAME = re.compile(
-    r"(?P<language>[a-z]{2})-(?P<kind>ranking|projector|screen|clock|draw)(?:-(?P<page>[1-9][0-9]{0,3}))?\.html"
-)
+NAME = re.compile(rf"(?P<language>[a-z]{{2}})-(?P<kind>{'|'.join(KINDS)})(?:-(?P<page>[1-9][0-9]{{0,3}}))?\.html")
+# The languages a file is drawn in (the site's).
+LANGUAGES = frozenset(code for code, _name in settings.LANGUAGES)
 SLUG = re.compile(r"[-a-zA-Z0-9_]+")
 STATE = "state.json"
 log = logging.getLogger(__name__)

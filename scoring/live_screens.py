@@ -81,7 +81,6 @@ CLOCK_POLL_SECONDS = 30
 # Seconds after a message's expiry its task publishes the strip (the message is gone
 # from `expires_at` on: a task a little late is sure to find it gone).
 EXPIRY_MARGIN = 0.5
-_LANGUAGES = {code for code, _name in settings.LANGUAGES}
 
 
 def _kind(name: str) -> str:
@@ -146,7 +145,7 @@ def publish(
         names = {
             name
             for name in held | ({want} if want else set())
-            if _kind(name) == kind and name.split("-", 1)[0] in _LANGUAGES
+            if _kind(name) == kind and name.split("-", 1)[0] in live_files.LANGUAGES
         }
         if not names:
             return state  # no page has asked for a file yet
@@ -252,7 +251,7 @@ def file_text(tournament: Tournament, name: str, *, now: float | None = None) ->
     is missing, of another tournament once at this address, or past an expiry. None when it
     cannot be (the tournament is no longer public, its lock is held too long with no file)."""
     kind = _kind(name)
-    if kind not in STATES or name.split("-", 1)[0] not in _LANGUAGES:
+    if kind not in STATES or name.split("-", 1)[0] not in live_files.LANGUAGES:
         return None
     clock = time.time() if now is None else now
     state = live_files.read_state(tournament.slug, STATES[kind])

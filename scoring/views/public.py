@@ -390,7 +390,11 @@ def publish_files(
         if state is not None and state.tournament_id != tournament_id:
             state = None  # another tournament's, once at this address
         names = set(state.names if state is not None else ()) | ({want} if want else set())
-        names = {name for name in names if name.split("-", 1)[0] in _LANGUAGES and live_files.kind_of(name) in _RANKING}
+        names = {
+            name
+            for name in names
+            if name.split("-", 1)[0] in live_files.LANGUAGES and live_files.kind_of(name) in live_files.RANKING
+        }
         if not names:
             return state  # no page has asked for a file yet: nothing to publish
         newest = tournament.standings_version or 0
@@ -436,10 +440,6 @@ def publish_files(
     return published
 
 
-_LANGUAGES = {code for code, _name in settings.LANGUAGES}
-_RANKING = set(live_files.RANKING)
-
-
 # Who publishes a missing file of each kind (scoring/live_files.py), given the tournament
 # and the file's name: its text, or None when there is no such file to serve.
 _FILE_PUBLISHERS: dict[str, Callable[[selectors.PublicTournament, str], SafeString | None]] = {
@@ -457,7 +457,7 @@ def live_file(request: SiteRequest, slug: str, name: str) -> HttpResponse:
     """A public ranking's file (scoring/live_files.py) when it is not there to be served
     as it is (scoring.middleware answers those, or nginx): published, then served."""
     found = live_files.NAME.fullmatch(name)
-    if found is None or found.group("language") not in _LANGUAGES:
+    if found is None or found.group("language") not in live_files.LANGUAGES:
         raise Http404("no such file")
     tournament = selectors.visible_tournament(slug, None)
     publish = _FILE_PUBLISHERS.get(found.group("kind"))
@@ -541,7 +541,7 @@ def ranking_after(request: SiteRequest, slug: str, number: int) -> HttpResponse:
     """The ranking as it stood after round `number` (no polling: a past round is settled)."""
     tournament = selectors.visible_tournament(slug, request.user)
     if number not in selectors.snapshot_rounds(tournament):
-        if number < 2**15 and tournament.rounds.filter(number=number, status=Round.Status.OPEN).exists():
+        if number in tournament.rounds.filter(status=Round.Status.OPEN).values_list("number", flat=True):
             # A round still in play has only the live ranking (a link shared too early).
             return redirect("public:ranking", slug=tournament.slug)
         raise Http404("no ranking after this round")
