@@ -22,7 +22,7 @@ from engine.core import OptionSpec
 from scoring.job_config import ACTIVE
 from scoring.jobs import job_is_stale
 from scoring.models import Hand, StandingsSnapshot, TableResult
-from scoring.selectors.standings import table_sheet_public
+from scoring.selectors.standings import table_sheet
 from scoring.standings import columns_for, round_histories
 from seasons import selectors as season_selectors
 from seasons.models import Season, SeasonSnapshot
@@ -266,26 +266,36 @@ def table_version(table: Table) -> tuple[Any, ...]:
 
 
 def table_detail(tournament: Tournament, rnd: Round, table: Table) -> dict[str, Any]:
-    """A table's sides, its donnes with the running counted totals, and its result."""
-    sheet = table_sheet_public(tournament, rnd.number, table.number)
-    stored = {hand.number: hand for hand in Hand.objects.filter(table=table)}
-    hands = []
-    for row in sheet["hands"]:
-        hand = stored.get(row["number"])
-        if hand is not None:
-            hands.append({**_hand_values(hand), "counted": row["counted"], "running": row["running"]})
-    competitor_ids = dict(Seat.objects.filter(table=table).values_list("competitor__number", "competitor_id"))
-    sides = [
-        {
-            "side": side["side"],
-            "competitors": [_ref(competitor_ids[c["number"]], c["number"], c["name"]) for c in side["competitors"]],
-        }
-        for side in sheet["sides"]
+    """A table's sides, its donnes with the running counted totals, and its result: three
+    queries (seats, hands, result), each ordered by its own columns alone (a model's
+    default ordering would join the round and the tournament to sort one table's rows)."""
+    table.round = rnd
+    sides: dict[int, list[dict[str, Any]]] = {}
+    competitor_ids: dict[int, int] = {}
+    for side, competitor_id, number, name in (
+        Seat.objects.filter(table=table)
+        .order_by("side", "position")
+        .values_list("side", "competitor_id", "competitor__number", "competitor__name")
+    ):
+        sides.setdefault(side, []).append({"number": number, "name": name})
+        competitor_ids[number] = competitor_id
+    stored = list(Hand.objects.filter(table=table).order_by("number"))
+    sheet = table_sheet(tournament, table, sides, stored=stored)
+    by_number = {hand.number: hand for hand in stored}
+    hands = [
+        {**_hand_values(by_number[row["number"]]), "counted": row["counted"], "running": row["running"]}
+        for row in sheet["hands"]
     ]
     return {
         "round": rnd.number,
         "number": table.number,
-        "sides": sides,
+        "sides": [
+            {
+                "side": side["side"],
+                "competitors": [_ref(competitor_ids[c["number"]], c["number"], c["name"]) for c in side["competitors"]],
+            }
+            for side in sheet["sides"]
+        ],
         "hands": hands,
         "result": sheet["result"],
         "clock": round_clock_data(rnd),

@@ -82,7 +82,9 @@ def referee_table(view: RefereeView) -> RefereeView:
     def wrapper(request: HttpRequest, token: str, *args: Any, **kwargs: Any) -> HttpResponse:
         table = None
         if TOKEN_SHAPE.match(token):
-            table = Table.objects.select_related("round__tournament__club").filter(token=token).first()
+            # A token is unique: ordered by its key alone, not by the model's ordering, which
+            # would sort by the tournament's date and name to pick the one row.
+            table = Table.objects.select_related("round__tournament").filter(token=token).order_by("pk").first()
         if table is None:
             allowed, _window = _limit()
             if _count_miss(client_address(request)) > allowed:
@@ -150,7 +152,7 @@ def competitor_by_link(view: RefereeView) -> RefereeView:
         competitor = None
         if TOKEN_SHAPE.match(token):
             found = Competitor.objects.select_related("tournament__club").filter(link_token=token)
-            competitor = found.exclude(tournament__status=Tournament.Status.DRAFT).first()
+            competitor = found.exclude(tournament__status=Tournament.Status.DRAFT).order_by("pk").first()
         if competitor is not None and not competitor.link_revoked:
             return view(request, competitor, *args, **kwargs)
         if competitor is None:

@@ -293,14 +293,20 @@ def table_sheet(
     sides: dict[int, list[dict[str, Any]]],
     *,
     result: tuple[SheetResult | None] | None = None,
+    stored: list[Hand] | None = None,
 ) -> dict[str, Any]:
     """`table_sheet_public` of a table in hand (its round read with it) whose competitors
-    by side (number and name, by side and place) are known: two queries, one when its
-    `result` was read with it (a tuple of the result or None)."""
-    rows = list(
-        Hand.objects.filter(table=table)
-        .order_by("number")
-        .values_list("number", "raw", "scores", "outcome", "status", "updated_at")
+    by side (number and name, by side and place) are known: two queries, one less when its
+    `result` was read with it (a tuple of the result or None), one less when its hands
+    were (`stored`, in donne order)."""
+    rows = (
+        [(hand.number, hand.raw, hand.scores, hand.outcome, hand.status, hand.updated_at) for hand in stored]
+        if stored is not None
+        else list(
+            Hand.objects.filter(table=table)
+            .order_by("number")
+            .values_list("number", "raw", "scores", "outcome", "status", "updated_at")
+        )
     )
     # As the table result counts them (scoring.partie): the engine's partie of the counted hands.
     counted = counted_count(tournament.confirmation_required, (row[4] for row in rows))

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from rounds.services import round_close
@@ -24,6 +26,23 @@ def test_the_secret_opens_its_table_and_says_what_comes_next(played) -> None:
     assert (body["tournament"], body["table"]["round"], body["table"]["number"]) == (tournament.slug, 1, 2)
     assert body["next_number"] == 1 and body["finished"] is False
     assert table.token not in response.content.decode()
+
+
+def test_the_tables_read_is_four_queries_none_sorted_by_the_tournament(played) -> None:
+    """Read by every referee's app at each round: the token's table, its seats, its hands
+    and its result, each sorted by its own columns (the models' default ordering would join
+    the round and the tournament to sort one table's rows)."""
+    _tournament, rnd = played(4)
+    table = rnd.tables.get(number=1)
+    for number in (1, 2):
+        assert enter(table, sound_hand(), expected_number=number).status_code == 201
+    with CaptureQueriesContext(connection) as queries:
+        response = referee(table).get(f"{API}/table/")
+    assert response.status_code == 200
+    assert [hand["number"] for hand in response.json()["table"]["hands"]] == [1, 2]
+    assert len(queries.captured_queries) == 4
+    orders = [q["sql"].partition(" ORDER BY ")[2] for q in queries.captured_queries]
+    assert not [order for order in orders if "tournaments_tournament" in order or "tournaments_round" in order]
 
 
 def test_a_donne_entered_is_scored_stored_and_counted(played) -> None:
