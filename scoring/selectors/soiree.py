@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from django.conf import settings
 from django.db import connection
 from django.db.models import Subquery
 
@@ -219,17 +220,33 @@ class ServedRanking:
     by_number: dict[int, dict[str, Any]]
     by_id: dict[int, dict[str, Any]]
     names: str
+    # Each competitor's place in the ranking's order (0: the first row), by number.
+    places: dict[int, int] = field(default_factory=dict)
+    # The ranking's rows, as its public pages count them.
+    count: int = 0
 
     def row(self, number: int) -> dict[str, Any] | None:
         return self.by_number.get(number)
 
+    def page(self, number: int) -> int:
+        """The page of the public ranking that shows the competitor's row: 1 when the
+        ranking fits on one (scoring.views.public.ranking_pages cuts it the same way)."""
+        size = settings.RANKING_PAGE_ROWS
+        place = self.places.get(number)
+        if place is None or self.count <= size:
+            return 1
+        return place // size + 1
+
     def shown(self, number: int) -> tuple[Any, ...] | None:
         """What the page shows of the competitor's row: rank (and so its lot), points,
-        parties played and the partie in play (« en cours, 5 donnes »)."""
+        parties played, the partie in play (« en cours, 5 donnes ») and the page of the
+        whole ranking its link opens."""
         row = self.by_number.get(number)
         if row is None:
             return None
-        return (row.get("rank"), row.get("points"), row.get("played"), repr(row.get("current_partie")))
+        return (
+            row.get("rank"), row.get("points"), row.get("played"), repr(row.get("current_partie")), self.page(number)
+        )  # fmt: skip
 
 
 def _served_ranking_of(snapshot: StandingsSnapshot) -> ServedRanking:
@@ -243,6 +260,8 @@ def _served_ranking_of(snapshot: StandingsSnapshot) -> ServedRanking:
         by_number={row["number"]: row for row in rows if "number" in row},
         by_id={row["competitor"]: row for row in rows if "competitor" in row},
         names=hashlib.blake2b(repr(names).encode(), digest_size=9).hexdigest(),
+        places={row["number"]: place for place, row in enumerate(rows) if "number" in row},
+        count=len(rows),
     )
 
 

@@ -171,6 +171,8 @@ def live_part(
     """The live part as the phone swaps it in (scoring/public/soiree_live.html)."""
     rank: dict[str, Any] = {
         "row": served.row(number) if served is not None else None,
+        # « The whole ranking » opens the page of a long ranking that shows the competitor.
+        "page": served.page(number) if served is not None else 1,
         "progress": served.progress if served is not None else None,
         "finished": finished,
         "public_links": public_links,

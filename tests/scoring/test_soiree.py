@@ -293,3 +293,31 @@ def test_the_page_polls_every_soiree_poll_seconds_and_never_faster_than_the_rank
         by=director_of(night.round.tournament), tournament=night.round.tournament, status="finished"
     )
     assert 'hx-trigger="every 30s"' in client.get(link(competitor)).content.decode()
+
+
+def test_the_whole_ranking_link_opens_the_page_of_a_long_ranking_that_shows_the_team(
+    client: Client, settings, django_capture_on_commit_callbacks
+) -> None:
+    """A ranking longer than a page comes in pages: « Tout le classement » opens the one
+    with the team's row, and follows the team when it climbs to another page."""
+    settings.RANKING_PAGE_ROWS = 10
+    table = make_table(tables=12)
+    last = Table.objects.get(round=table.round, number=12)
+    team = table.round.tournament.competitors.get(number=24)
+    enter(table, WIN_A, django_capture_on_commit_callbacks)
+
+    def whole_ranking() -> str:
+        page = client.get(link(team)).content.decode()
+        found = re.search(r'href="([^"]+)">Tout le classement<', page)
+        assert found, page
+        return found.group(1).replace("&amp;", "&")
+
+    def shows_team(address: str) -> bool:
+        return re.search(r"\bC24\b", text(client.get(address))) is not None
+
+    low = whole_ranking()
+    assert re.search(r"\?page=[23]$", low), low
+    assert shows_team(low)
+    enter(last, WIN_B, django_capture_on_commit_callbacks)
+    high = whole_ranking()
+    assert "?page=" not in high and shows_team(high)
