@@ -28,6 +28,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
+# Where a bench's production processes collect the static files (git-ignored).
+BENCH_STATIC = ROOT / "bench-results" / "static"
 PYTHON = str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv" / "bin" / "python").exists() else sys.executable
 GUNICORN = str(Path(PYTHON).parent / "gunicorn")
 
@@ -69,6 +71,9 @@ def loopback_production_env(url: str, **extra: str) -> dict[str, str]:
     env.update(
         DATABASE_URL=url,
         DEBUG="false",
+        # The bench's own collected static files: a bench leaves nothing in the project's
+        # folders that the site or its tests could pick up (staticfiles/).
+        STATIC_ROOT=os.environ.get("STATIC_ROOT") or str(BENCH_STATIC),
         SECRET_KEY=secrets.token_urlsafe(64),
         ALLOWED_HOSTS="testserver,127.0.0.1,localhost",
         SECURE_SSL_REDIRECT="false",
