@@ -7,6 +7,7 @@ for what the Content-Security-Policy refuses (`csp_watch`): one refusal, and the
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -34,6 +35,7 @@ class CspWatch:
     `securitypolicyviolation` events (`violations`), and the pages' script errors (`errors`)."""
 
     def __init__(self, context) -> None:
+        self.context = context
         self.violations: list[str] = []
         self.errors: list[str] = []
         context.expose_binding("atoutCspViolation", lambda source, text: self.violations.append(f"event: {text}"))
@@ -41,6 +43,13 @@ class CspWatch:
         context.on("page", self.watch)
         for page in context.pages:
             self.watch(page)
+
+    def close(self) -> None:
+        """Close the context (and its pages), if the test has not."""
+        from playwright.sync_api import Error as PlaywrightError
+
+        with contextlib.suppress(PlaywrightError):  # the browser gone with it
+            self.context.close()
 
     def watch(self, page) -> None:
         page.on("console", self._console)
@@ -83,6 +92,10 @@ def no_content_security_policy_violation(request: pytest.FixtureRequest) -> Iter
         yield
     finally:
         browser.new_context = opened
+        # A context left open keeps its pages polling the session's live server, and a
+        # later test counting the requests Django saw would count theirs.
+        for watch in watches:
+            watch.close()
     refused = [violation for watch in watches for violation in watch.violations]
     assert not refused, f"{len(refused)} refused by the Content-Security-Policy, first: {refused[:5]}"
 

@@ -148,6 +148,10 @@ class Referee:
     connection_errors: int = 0
     failures: list[str] = field(default_factory=list)
     thread: threading.Thread | None = None
+    # With `hold` set: after `hold_after` donnes acknowledged, wait for the test to set it
+    # (a fault injected while the table still has donnes to enter, however slow the machine).
+    hold: threading.Event | None = None
+    hold_after: int = 0
 
     def start(self) -> Referee:
         self.thread = threading.Thread(target=self.run, daemon=True)
@@ -164,6 +168,8 @@ class Referee:
             raw = donne(number)
             if not self._send(number, key, raw):
                 return
+            if self.hold is not None and number == self.hold_after:
+                self.hold.wait(max(0.0, self.deadline - time.monotonic()))
             time.sleep(self.pause)
 
     def _send(self, number: int, key: str, raw: dict[str, Any]) -> bool:

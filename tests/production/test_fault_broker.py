@@ -11,6 +11,7 @@ workers' sweep and run; the live ranking catches up with every donne.
 from __future__ import annotations
 
 import json
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -106,13 +107,20 @@ def night(tmp_path: Path) -> Iterator[Night]:
 
 def test_redis_restarted_empty_during_entry_and_a_rescoring(night: Night) -> None:
     deadline = time.monotonic() + 240
-    referees = [Referee(night.port, token, DONNES, deadline, pause=0.3).start() for token in night.tokens]
+    # Half the donnes before Redis goes, the other half after: the tables wait at the half
+    # (were the machine slow, they could otherwise have finished before the fault).
+    redis_gone = threading.Event()
+    referees = [
+        Referee(night.port, token, DONNES, deadline, pause=0.3, hold=redis_gone, hold_after=DONNES // 2).start()
+        for token in night.tokens
+    ]
     wait_until(lambda: all(len(r.acknowledged) >= 3 for r in referees), 90, "three donnes at every table")
 
     first = night.launch(FIRST_OPTIONS)
     wait_until(lambda: night.job(first)[0] == "running", 60, "the first job to start")
     night.redis.kill()
     stored_before = sum(len(r.acknowledged) for r in referees)
+    redis_gone.set()
     # Launched while Redis is away: the job is stored, its message can only be lost.
     second = night.launch(SECOND_OPTIONS)
     time.sleep(2)
