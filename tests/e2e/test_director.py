@@ -28,6 +28,9 @@ def test_a_director_registers_eight_teams_checks_them_in_and_draws_round_1(phone
     page.goto(live_server.url + "/manage/")
     page.get_by_role("link", name="Belote Club de Rodez").click()
     page.get_by_role("link", name="Nouveau tournoi").click()
+    # The game's select asks for its options through htmx: wait until htmx has read the page
+    # (on a busy machine the select could change before, and no request would go).
+    page.wait_for_load_state()
     page.fill("input[name=name]", "Concours du Téléthon")
     page.fill("input[name=date]", "2026-12-05")
     assert page.locator("select[name=option_capot_value]").input_value() == "250"
