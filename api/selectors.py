@@ -268,7 +268,11 @@ def table_version(table: Table) -> tuple[Any, ...]:
 def table_detail(tournament: Tournament, rnd: Round, table: Table) -> dict[str, Any]:
     """A table's sides, its donnes with the running counted totals, and its result: three
     queries (seats, hands, result), each ordered by its own columns alone (a model's
-    default ordering would join the round and the tournament to sort one table's rows)."""
+    default ordering would join the round and the tournament to sort one table's rows).
+    `rnd` is the table's own round, already read: the table keeps it, so that the sheet
+    does not read it again."""
+    if table.round_id != rnd.pk:
+        raise ValueError(f"table {table.pk} is not in round {rnd.pk}")
     table.round = rnd
     sides: dict[int, list[dict[str, Any]]] = {}
     competitor_ids: dict[int, int] = {}

@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from django.conf import settings
 from django.db import connection
 from django.db.models import Subquery
 
@@ -229,13 +228,10 @@ class ServedRanking:
         return self.by_number.get(number)
 
     def page(self, number: int) -> int:
-        """The page of the public ranking that shows the competitor's row: 1 when the
-        ranking fits on one (scoring.views.public.ranking_pages cuts it the same way)."""
-        size = settings.RANKING_PAGE_ROWS
+        """The page of the public ranking that shows the competitor's row (1 when the
+        ranking fits on one or the competitor is not in it)."""
         place = self.places.get(number)
-        if place is None or self.count <= size:
-            return 1
-        return place // size + 1
+        return 1 if place is None else standings_selectors.ranking_page_of(place, self.count)
 
     def shown(self, number: int) -> tuple[Any, ...] | None:
         """What the page shows of the competitor's row: rank (and so its lot), points,

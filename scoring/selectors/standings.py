@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import datetime
 import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypedDict
 
+from django.conf import settings
 from django.db.models import Exists, OuterRef, QuerySet, Subquery
 from django.http import Http404
 
@@ -23,6 +25,29 @@ from tournaments.models import Prize, Round, Seat, Table, Tournament
 
 if TYPE_CHECKING:
     from django_stubs_ext import WithAnnotations
+
+
+@dataclass(frozen=True)
+class RankingPage:
+    """One page of a long public ranking: its number and the places it shows."""
+
+    number: int
+    first: int
+    last: int
+
+
+def ranking_pages(rows: int) -> list[RankingPage]:
+    """The pages of a public ranking of `rows` rows (none: it fits on one)."""
+    size = settings.RANKING_PAGE_ROWS
+    if rows <= size:
+        return []
+    return [RankingPage(n + 1, start + 1, min(start + size, rows)) for n, start in enumerate(range(0, rows, size))]
+
+
+def ranking_page_of(place: int, rows: int) -> int:
+    """The page of `ranking_pages(rows)` that shows the row at `place` (0: the first)."""
+    size = settings.RANKING_PAGE_ROWS
+    return 1 if rows <= size else place // size + 1
 
 
 class LiveAnnotations(TypedDict):

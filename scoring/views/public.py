@@ -17,7 +17,6 @@ import logging
 import shutil
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -39,6 +38,7 @@ from kit.requests import SiteRequest
 from scoring import exports, live_draw, live_files, live_ranking, live_screens, pdf
 from scoring.models import StandingsSnapshot
 from scoring.selectors import standings as selectors
+from scoring.selectors.standings import ranking_pages
 from scoring.standings import columns_for
 from scoring.templatetags.ranking_rows import row_list
 from tournaments import treasury
@@ -282,23 +282,6 @@ def live_file_text(tournament: selectors.PublicTournament, name: str) -> SafeStr
         lambda: publish_files(tournament.pk, want=name),
         stale=behind or redrawn,
     )
-
-
-@dataclass(frozen=True)
-class RankingPage:
-    """One page of a long public ranking: its number and the places it shows."""
-
-    number: int
-    first: int
-    last: int
-
-
-def ranking_pages(rows: int) -> list[RankingPage]:
-    """The pages of a public ranking of `rows` rows (none: it fits on one)."""
-    size = settings.RANKING_PAGE_ROWS
-    if rows <= size:
-        return []
-    return [RankingPage(n + 1, start + 1, min(start + size, rows)) for n, start in enumerate(range(0, rows, size))]
 
 
 def page_name(language: str, page: int) -> str:

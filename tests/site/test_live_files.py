@@ -31,6 +31,7 @@ from django.utils.http import http_date, parse_http_date
 
 from scoring import live_files
 from scoring.models import StandingsSnapshot
+from scoring.selectors.standings import ranking_page_of, ranking_pages
 from scoring.services import hand_submit
 from scoring.standings import standings_rebuild
 from scoring.views.public import files_behind_publish, publish_files, publish_files_when_due
@@ -349,3 +350,16 @@ def test_each_language_has_every_page_of_a_long_ranking(running: Table, settings
     assert "Pages of the ranking" in english.content.decode()
     names = sorted(path.name for path in folder(tournament).glob("*.html"))
     assert names == ["en-ranking-2.html", "en-ranking.html", "fr-ranking-2.html", "fr-ranking.html"]
+
+
+@pytest.mark.parametrize("rows", [1, 10, 11, 25, 30, 31])
+def test_the_page_of_a_place_is_the_page_that_shows_it(rows: int, settings) -> None:
+    settings.RANKING_PAGE_ROWS = 10
+    pages = ranking_pages(rows)
+    for place in range(rows):
+        number = ranking_page_of(place, rows)
+        if not pages:
+            assert number == 1
+        else:
+            shown = pages[number - 1]
+            assert shown.number == number and shown.first <= place + 1 <= shown.last
