@@ -87,7 +87,9 @@ The figures:
   + system, psutil) over the window, divided by every request the clients made (locust's
   count: all went through nginx), a file, a 304 or a request passed to gunicorn alike;
 - CPU seconds per stored hand, for gunicorn (the master and its workers) and the Celery
-  worker apart (psutil, user + system), cold and warm;
+  worker apart (psutil, user + system), cold and warm; the web's share of the server's
+  CPU (`web_cpu_share`: gunicorn's over gunicorn's and the worker's, over the night;
+  `web_cpu_share_with_nginx`: nginx counted as web too);
 - lost and doubled: every acknowledged (table, donne) must be one row of scoring_hand,
   none missing, none twice; errors: the director's and the referees' refusals, and every
   « Ma soirée » page or poll answered neither 200 nor 304 (a failed poll of the ranking
@@ -190,7 +192,7 @@ sys.path.insert(0, str(ROOT))
 # The keys the last line always carries.
 SUMMARY_KEYS = (
     "teams", "entry_p95_ms", "visible_p95_ms", "poll_bytes_avg", "gunicorn_cpu_ms_per_poll", "nginx_cpu_ms_per_poll",
-    "lost", "doubled",
+    "lost", "doubled", "web_cpu_share",
 )  # fmt: skip
 
 
@@ -469,6 +471,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"  (web: gunicorn serves the polls too; CPU in all: web {cpu_end[0] - cpu_start[0]:.1f} s, worker "
         f"{cpu_end[1] - cpu_start[1]:.1f} s; the clients, this process: {clients_cpu:.1f} s of the same cores)"
     )
+    web_share, web_share_nginx = nightkit.web_shares(
+        cpu_end[0] - cpu_start[0], cpu_end[1] - cpu_start[1], nginx_end - nginx_start
+    )
+    print(
+        f"the web's share of the server's CPU {100 * web_share:.1f} % (gunicorn over gunicorn and the worker; "
+        f"{100 * web_share_nginx:.1f} % with nginx counted as web)"
+    )
     print(
         f"corrections                        {len(night.corrections)} stored "
         f"(p95 {percentile(ms(night.corrections), 0.95):.1f} ms), {len(night.corrections_refused)} refused"
@@ -537,6 +546,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "polls": poll_figures(night.polls, served, rest_ms),
         "web_cpu_s_per_hand": web_per_hand,
         "worker_cpu_s_per_hand": worker_per_hand,
+        "web_cpu_share": web_share,
+        "web_cpu_share_with_nginx": web_share_nginx,
         "clients_cpu_s": clients_cpu,
         "corrections": len(night.corrections),
         "lost": lost,

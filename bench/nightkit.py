@@ -297,6 +297,14 @@ def cpu_by_kind(
     return counted, rest
 
 
+def web_shares(gunicorn_s: float, worker_s: float, nginx_s: float) -> tuple[float, float]:
+    """The web's share of the server's CPU over a night: gunicorn's over gunicorn's and the
+    worker's, then with nginx counted as web too (NaN when nothing ran)."""
+    if gunicorn_s + worker_s <= 0:
+        return float("nan"), float("nan")
+    return gunicorn_s / (gunicorn_s + worker_s), (gunicorn_s + nginx_s) / (gunicorn_s + nginx_s + worker_s)
+
+
 def summary_line(figures: dict[str, Any], keys: Sequence[str]) -> str:
     """The last line: one JSON object with at least `keys` (NaN written as null)."""
     missing = [key for key in keys if key not in figures]

@@ -388,3 +388,9 @@ def test_fewer_phones_than_teams_are_spread_over_the_field():
     assert [nightkit.phone_team(i, 2, 3) for i in range(6)] == [1, 1, 2, 2, 3, 3]
     teams = [nightkit.phone_team(i, 0.2, 300) for i in range(60)]
     assert teams[:3] == [1, 6, 11] and max(teams) <= 300 and len(set(teams)) == 60
+
+
+def test_the_webs_share_is_gunicorn_over_gunicorn_and_the_worker_then_with_nginx():
+    share, with_nginx = nightkit.web_shares(109.2, 515.6, 53.3)
+    assert round(100 * share, 1) == 17.5 and round(100 * with_nginx, 1) == 24.0
+    assert all(math.isnan(value) for value in nightkit.web_shares(0.0, 0.0, 1.0))
