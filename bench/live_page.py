@@ -206,8 +206,9 @@ def main() -> int:
             from django.contrib.auth import get_user_model
 
             from scoring import live_files
+            from scoring.selectors.standings import ranking_pages
             from scoring.standings import standings_rebuild
-            from scoring.views.public import page_name, ranking_pages
+            from scoring.views.public import page_name
             from tournaments.models import Club, Membership
 
             club = Club.objects.create(name="Club du banc d'essai", slug="banc")

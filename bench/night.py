@@ -442,6 +442,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     print(line("entry (all)", entry_all))
     print(line(f"entry cold (first {args.cold:g} s)", entry_cold))
+    if not entry_cold:
+        print(f"  (no hand fell in the first {args.cold:g} s at this pace: the night has no cold figure)")
     print(line("entry warm", entry_warm))
     for number in sorted(night.round_tables):
         print(line(f"entry, round {number}", ms([ack.seconds for ack in night.acks if ack.round == number])))

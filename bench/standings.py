@@ -597,7 +597,8 @@ def bench_wire(tournament: Any, repeat: int) -> dict[str, Any]:
     from django.test import Client
 
     from scoring import live_files
-    from scoring.views.public import page_name, ranking_pages
+    from scoring.selectors.standings import ranking_pages
+    from scoring.views.public import page_name
 
     state = _fresh_files(tournament, "fr-ranking", "fr-projector")
     phone = Client(HTTP_ACCEPT_LANGUAGE="fr")

@@ -38,7 +38,6 @@ from kit.requests import SiteRequest
 from scoring import exports, live_draw, live_files, live_ranking, live_screens, pdf
 from scoring.models import StandingsSnapshot
 from scoring.selectors import standings as selectors
-from scoring.selectors.standings import ranking_pages
 from scoring.standings import columns_for
 from scoring.templatetags.ranking_rows import row_list
 from tournaments import treasury
@@ -293,7 +292,7 @@ def page_name(language: str, page: int) -> str:
 def _page_names(names: set[str], snapshot: StandingsSnapshot | None) -> set[str]:
     """`names` with every page of the ranking in each language that has one (and no page
     the ranking no longer has)."""
-    pages = ranking_pages(len(snapshot.rows) if snapshot is not None else 0)
+    pages = selectors.ranking_pages(len(snapshot.rows) if snapshot is not None else 0)
     languages = {name.split("-", 1)[0] for name in names if live_files.kind_of(name) == "ranking"}
     kept = {name for name in names if live_files.kind_of(name) != "ranking"}
     numbers = [page.number for page in pages] or [1]
@@ -309,7 +308,7 @@ def _file_fragments(
     once per language too, each page of the phones' taking its slice."""
     fragments: dict[str, str] = {}
     snapshot = ranking.snapshot
-    pages = ranking_pages(len(snapshot.rows) if snapshot is not None else 0)
+    pages = selectors.ranking_pages(len(snapshot.rows) if snapshot is not None else 0)
     page_base = reverse("public:ranking", kwargs={"slug": tournament.slug})
     for language in sorted({name.split("-", 1)[0] for name in names}):
         wanted = sorted(name for name in names if name.startswith(language + "-"))
