@@ -20,6 +20,7 @@ import time
 from typing import Any
 
 from celery import Celery, signals
+from celery.worker.consumer import Consumer
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "atout.settings")
 
@@ -47,6 +48,33 @@ def forget_broker_pools(celery_app: Celery = app) -> None:
     # Private attributes, which the stubs do not list.
     celery_app._pool = None  # type: ignore[attr-defined]
     celery_app.amqp._producer_pool = None  # type: ignore[attr-defined]
+
+
+class BrokerLossConsumer(Consumer):
+    """The worker's consumer (CELERY_WORKER_CONSUMER), which outlives a broker dropped while
+    a message is unacknowledged.
+
+    Celery 5.7.0, on a connection lost, first collects the connection (which detaches its
+    transport from it) and then closes it. When the collect could not close the channel
+    (Redis went away while the consumer waited on BRPOP) and a message is still
+    unacknowledged (CELERY_TASK_ACKS_LATE: every task running or reserved), that close tries
+    to give the message back to Redis through the detached transport and raises
+    AttributeError ("'NoneType' object has no attribute 'hostname'"), which is not a
+    connection error: the consumer dies and the worker with it ("Unrecoverable error"), on
+    every node whose Redis restarts mid-task. Here that error ends the old connection's
+    cleanup and the consumer reconnects as it does after any other loss. The message is
+    not given back: Redis gives an unacknowledged message back after its visibility timeout
+    when it still holds it, and the work it stood for is owed in the database anyway
+    (scoring.tasks.OwedTask, the sweep above). tests/production/test_two_nodes.py restarts
+    Redis under a busy worker.
+    """
+
+    def on_connection_error_after_connected(self, exc: Exception) -> None:
+        try:
+            super().on_connection_error_after_connected(exc)
+        except AttributeError:
+            log.warning("the broker's lost connection could not be closed cleanly; reconnecting", exc_info=True)
+            self.connection = None
 
 
 @signals.task_prerun.connect

@@ -296,6 +296,8 @@ CELERY_TASK_PUBLISH_RETRY = False
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "atout")
 # Processes per worker (`celery worker` default: one per CPU). Scale out with more workers.
 CELERY_WORKER_CONCURRENCY = env_int("CELERY_WORKER_CONCURRENCY", 0) or None
+# The consumer that outlives a broker dropped with a message unacknowledged (atout.celery).
+CELERY_WORKER_CONSUMER = "atout.celery:BrokerLossConsumer"
 # Keep Django's LOGGING in the worker, so its lines look like the web's (see kit.logs).
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # Celery's Django fixup closes every database connection before and after each task
