@@ -65,8 +65,8 @@ class BrokerLossConsumer(Consumer):
     cleanup and the consumer reconnects as it does after any other loss. The message is
     not given back: Redis gives an unacknowledged message back after its visibility timeout
     when it still holds it, and the work it stood for is owed in the database anyway
-    (scoring.tasks.OwedTask, the sweep above). tests/production/test_two_nodes.py restarts
-    Redis under a busy worker.
+    (scoring.tasks.OwedTask, the sweep above). Tests: tests/production/test_worker_broker_restart.py
+    (a worker holding a message, Redis restarted empty) and test_two_nodes.py.
     """
 
     def on_connection_error_after_connected(self, exc: Exception) -> None:

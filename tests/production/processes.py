@@ -226,8 +226,9 @@ def manage(env: dict[str, str], *args: str, timeout: float = 300) -> subprocess.
     return result
 
 
-def send_task(broker: str, name: str, queue: str, **kwargs: object) -> str:
-    """Send task `name` to `queue` as a web process would; return its id.
+def send_task(broker: str, name: str, queue: str, *, countdown: float | None = None, **kwargs: object) -> str:
+    """Send task `name` to `queue` as a web process would (`countdown`: to run that many
+    seconds later); return its id.
 
     On a connection of its own, not from Celery's pools: kombu shares those per broker URL
     across the test process, and another test may have closed them.
@@ -236,7 +237,7 @@ def send_task(broker: str, name: str, queue: str, **kwargs: object) -> str:
     # probe left current would send every later test's tasks to its closed pool.
     sender = Celery("probe", broker=broker, set_as_current=False)
     with sender.connection_for_write() as connection, connection.Producer() as producer:
-        return str(sender.send_task(name, kwargs=kwargs, queue=queue, producer=producer).id)
+        return str(sender.send_task(name, kwargs=kwargs, queue=queue, producer=producer, countdown=countdown).id)
 
 
 def read_log_lines(path: Path) -> list[dict[str, object]]:

@@ -14,20 +14,10 @@ from __future__ import annotations
 import uuid
 from pathlib import Path
 
-from celery import Celery
-
 from scoring.enqueue import LIVE_FILES_PUBLISH
 from tests.production.faults import site_env, wait_until
-from tests.production.processes import PostgresServer, celery_worker, free_port, manage
+from tests.production.processes import PostgresServer, celery_worker, free_port, manage, send_task
 from tests.production.servers import private_redis
-
-
-def send(broker: str, queue: str, countdown: float | None = None, **kwargs: object) -> str:
-    """Send `scoring.live_files_publish` as a web process would, on a connection of its own."""
-    sender = Celery("probe", broker=broker, set_as_current=False)
-    with sender.connection_for_write() as connection, connection.Producer() as producer:
-        sent = sender.send_task(LIVE_FILES_PUBLISH, kwargs=kwargs, queue=queue, producer=producer, countdown=countdown)
-        return str(sent.id)
 
 
 def test_a_worker_holding_a_message_outlives_redis_restarting_empty(tmp_path: Path) -> None:
@@ -47,7 +37,7 @@ def test_a_worker_holding_a_message_outlives_redis_restarting_empty(tmp_path: Pa
             worker.start()
             worker.wait_for_output("ready.")
             # A publication for later (of no tournament: it does nothing when its time comes).
-            held = send(redis.url(0), queue, countdown=600, tournament_id=0, due=1)
+            held = send_task(redis.url(0), LIVE_FILES_PUBLISH, queue, countdown=600, tournament_id=0, due=1)
             wait_until(lambda: f"{held}] received" in worker.output(), 30, "the worker to hold the message")
             # The consumer waits for the next message meanwhile, as on any night.
             wait_until(lambda: worker.output().count("received") == 1, 5, "nothing else received")
@@ -55,7 +45,7 @@ def test_a_worker_holding_a_message_outlives_redis_restarting_empty(tmp_path: Pa
             redis.start()
 
             # The worker reconnects to the new, empty Redis and runs what is sent next.
-            ran = send(redis.url(0), queue, tournament_id=0)
+            ran = send_task(redis.url(0), LIVE_FILES_PUBLISH, queue, tournament_id=0)
             wait_until(
                 lambda: f"{ran}] succeeded" in worker.output() or not worker.alive(), 60, "the next message, run"
             )
